@@ -1,0 +1,3 @@
+from deathzap_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""The ``deathzap`` command line.
+
+Subcommands live in :mod:`deathzap_tui.commands`, one module each with
+``add_arguments(parser)`` and ``run(args) -> int``. Command modules import their heavy
+dependencies inside ``run`` so that ``deathzap points`` never loads Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+COMMANDS: dict[str, str] = {
+    "points": "show a force's points, unit by unit",
+    "check": "validate force files",
+}
+"""subcommand -> one-line help; the module is ``deathzap_tui.commands.<name>``."""
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"deathzap_tui.commands.{name.replace('-', '_')}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="deathzap",
+        description="A terminal referee for Deathzap games. "
+        "With no command, opens the start screen with the demo forces.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, summary in COMMANDS.items():
+        p = sub.add_parser(name, help=summary, description=summary[:1].upper() + summary[1:])
+        _module(name).add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command is None:
+        return int(_module("start").run(args) or 0)
+    return int(_module(args.command).run(args) or 0)

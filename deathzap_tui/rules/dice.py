@@ -1,0 +1,60 @@
+"""Seeded randomness whose whole state is one integer.
+
+The game keeps the generator's state in its own state, so a game is a pure function
+of its seed and its inputs: replaying a log reproduces every generated die and every
+shuffle, and undo can never re-roll.  SplitMix64 is small, fast and good enough for
+dice; we implement it here rather than use :mod:`random` because ``random.Random``'s
+state is a 625-word tuple, awkward to save, and its algorithm may change between
+Python versions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+
+
+class Rng:
+    """SplitMix64 generator. ``state`` is a plain int and may be saved as is."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB)
+
+    def next64(self) -> int:
+        self.state = (self.state + _GAMMA) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` without modulo bias (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def d6(self) -> int:
+        return self.below(6) + 1
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        return tuple(self.d6() for _ in range(count))
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -1,0 +1,134 @@
+"""The interface every ruleset plugin implements.
+
+Shared code (the game, saves, the CLI, the app) talks to a ruleset only through this
+interface; a new ruleset is a new module registered in :mod:`.registry`, never an
+``if ruleset == ...`` branch elsewhere.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathzap_tui.rules.problems import Problem
+from deathzap_tui.rules.steps import Maker
+
+SIDES = ("red", "black")
+
+
+def other_side(side: str) -> str:
+    return "black" if side == "red" else "red"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A per-game setting (house rule). ``choices`` empty means an integer."""
+
+    key: str
+    label: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    rule: str = ""
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class UnitPoints:
+    name: str
+    points: int
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    """Ordered parts of the cost (figures, weapons, shields, vehicle surcharge...)."""
+
+
+@dataclass(frozen=True)
+class PointsReport:
+    force: str
+    ruleset: str
+    units: tuple[UnitPoints, ...]
+    command_points: int
+    total: int
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IntentOption:
+    """Something that can be done now, as shown in menus and the command palette."""
+
+    intent: Mapping[str, Any]
+    label: str
+    side: str | None = None
+    rule: str = ""
+
+
+class Ruleset(ABC):
+    id: str
+    title: str
+
+    # --- forces -------------------------------------------------------------
+    @abstractmethod
+    def parse_force(self, data: Mapping[str, Any]) -> Any:
+        """Build a force from a parsed TOML table; raise ``InvalidInput`` with
+        every problem (paths like ``units[2].figures[0].weapons[1]``)."""
+
+    @abstractmethod
+    def force_warnings(self, force: Any) -> list[Problem]:
+        """Loose limits and other things worth a warning, never an error."""
+
+    @abstractmethod
+    def points(self, force: Any) -> PointsReport | None:
+        """Points by the ruleset's formula, or ``None`` if it has none."""
+
+    # --- games --------------------------------------------------------------
+    @abstractmethod
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+
+    def options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults overlaid with ``raw``; raise ``InvalidInput`` on bad values."""
+        from deathzap_tui.rules.problems import InvalidInput
+
+        specs = {s.key: s for s in self.option_specs()}
+        out = {k: s.default for k, s in specs.items()}
+        problems: list[Problem] = []
+        for key, value in (raw or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                problems.append(Problem(f"unknown option; known: {', '.join(specs)}", key))
+            elif spec.choices and value not in spec.choices:
+                problems.append(Problem(f"{value!r} is not one of {', '.join(spec.choices)}", key))
+            elif not spec.choices and (isinstance(value, bool) or not isinstance(value, int)):
+                problems.append(Problem(f"expected a whole number, not {value!r}", key))
+            elif not spec.choices and (
+                (spec.minimum is not None and value < spec.minimum)
+                or (spec.maximum is not None and value > spec.maximum)
+            ):
+                problems.append(Problem(f"{value} is out of range "
+                                        f"{spec.minimum}..{spec.maximum}", key))
+            else:
+                out[key] = value
+        if problems:
+            raise InvalidInput(problems)
+        return out
+
+    @abstractmethod
+    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int) -> Any:
+        """The state before any event. It must have an ``rng`` attribute."""
+
+    @abstractmethod
+    def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
+        """The resolution for an intent, or raise ``Refused`` saying why not."""
+
+    @abstractmethod
+    def intents(self, state: Any) -> list[IntentOption]:
+        """What may be done now."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def help_sections(self) -> list[tuple[str, str]]:
+        """The rules in the app's own words: (title, text) pairs."""

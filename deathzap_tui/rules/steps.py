@@ -1,0 +1,314 @@
+"""Resolution as data: steps the engine yields and the answers it takes.
+
+A *resolution* (a shot, a melee, a morale test, a card draw, the set-up roll-off...)
+is a generator function ``make(ctx) -> Generator[Step, Answer, None]``. It yields
+:class:`Question` and :class:`DiceRequest` steps, receives answers, mutates
+``ctx.state`` (a private copy) and narrates what happened with ``ctx.say``.
+
+The UI only renders steps and collects answers; tests feed answers directly; a saved
+game stores the answers, so replaying a resolution reproduces it exactly. A dice
+request may be answered with physical faces, a count of successes, or :data:`ROLL`
+("roll for me"), which the driver fills from the game's seeded RNG — so the same
+engine serves physical and generated dice, and the faces that were generated are
+recorded like any others.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Refused(ValueError):
+    """An answer or intent the rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Question:
+    """Ask the players something the app cannot know (cover, distance, a choice).
+
+    With ``choices`` the answer is one of their values; without, it is an integer in
+    ``[minimum, maximum]``.
+    """
+
+    key: str
+    prompt: str
+    choices: tuple[Choice, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    rule: str = ""
+    side: str | None = None
+    default: str | int | None = None
+
+
+@dataclass(frozen=True)
+class DiceRequest:
+    """Ask for ``count`` six-sided dice.
+
+    ``target`` is the number each die must reach ("N+"); with no target the faces
+    themselves matter (a table roll, a distance) and a count of successes is not
+    accepted. ``why`` explains the target ("Basic shooter, soft cover").
+    """
+
+    key: str
+    count: int
+    purpose: str
+    target: int | None = None
+    why: str = ""
+    rule: str = ""
+    side: str | None = None
+
+    @property
+    def successes_only(self) -> bool:
+        return self.target is not None
+
+
+Step = Question | DiceRequest
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Dice rolled for a request: the faces, or only how many succeeded."""
+
+    faces: tuple[int, ...] = ()
+    successes: int | None = None
+    generated: bool = False
+
+    def count(self, target: int) -> int:
+        """Successes against ``target`` ("N+"; DZ3-R7: 7+ never succeeds)."""
+        if self.successes is not None:
+            return self.successes
+        return sum(1 for f in self.faces if f >= target)
+
+
+ROLL = Dice(generated=True)
+"""Answer a dice request with this to have the driver roll the game's RNG."""
+
+Answer = str | int | Dice
+
+
+def parse_dice(text: str, request: DiceRequest) -> Dice:
+    """Read dice typed at the table.
+
+    Faces may be separated (``3 5 6 1 2``, ``3,5,6``) or run together (``35612``).
+    Where only successes matter a count may be typed instead: ``3s``, ``=3``,
+    ``3 hits`` or ``3 successes``. Partial input raises :class:`Refused` saying how
+    many dice are still expected.
+    """
+    t = text.strip().lower()
+    m = re.fullmatch(r"=\s*(\d+)|(\d+)\s*(?:s|hits?|successes|success)", t)
+    if m:
+        if not request.successes_only:
+            raise Refused("this roll needs the faces of the dice, not a count of successes")
+        return check_dice(Dice(successes=int(m.group(1) or m.group(2))), request)
+    if not t:
+        raise Refused(f"enter {request.count} dice")
+    if not re.fullmatch(r"[\d\s,;]+", t):
+        raise Refused("type the faces as digits 1-6 (e.g. 3 5 6 or 356)"
+                      + (", or a count of successes like 3s" if request.successes_only else ""))
+    tokens = re.split(r"[\s,;]+", t.strip(" ,;"))
+    digits = tokens[0] if len(tokens) == 1 else None
+    faces = tuple(int(c) for c in digits) if digits else tuple(int(x) for x in tokens)
+    return check_dice(Dice(faces=faces), request)
+
+
+def check_dice(dice: Dice, request: DiceRequest) -> Dice:
+    if dice.generated and not dice.faces:
+        return dice
+    if dice.successes is not None:
+        if not request.successes_only:
+            raise Refused("this roll needs the faces of the dice, not a count of successes")
+        if not 0 <= dice.successes <= request.count:
+            raise Refused(f"{dice.successes} successes from {request.count} dice is impossible")
+        if request.target is not None and request.target > 6 and dice.successes:
+            raise Refused(f"nothing succeeds on {request.target}+ (DZ3-R7)")
+        return dice
+    bad = [f for f in dice.faces if not 1 <= f <= 6]
+    if bad:
+        raise Refused(f"a die shows 1 to 6, not {bad[0]}")
+    n = len(dice.faces)
+    if n < request.count:
+        more = request.count - n
+        raise Refused(f"{n} of {request.count} dice entered; {more} more expected")
+    if n > request.count:
+        raise Refused(f"{n} dice entered but only {request.count} were rolled")
+    return dice
+
+
+def check_answer(step: Step, answer: Answer) -> Answer:
+    """Return the answer in normal form, or raise :class:`Refused` with the reason."""
+    if isinstance(step, DiceRequest):
+        if isinstance(answer, str):
+            return parse_dice(answer, step)
+        if not isinstance(answer, Dice):
+            raise Refused(f"{step.purpose}: expected dice")
+        return check_dice(answer, step)
+    if isinstance(answer, Dice):
+        raise Refused(f"{step.prompt}: expected an answer, not dice")
+    if step.choices:
+        values = [c.value for c in step.choices]
+        if str(answer) not in values:
+            raise Refused(f"{answer!r} is not one of: {', '.join(values)}")
+        return str(answer)
+    try:
+        value = int(answer)
+    except (TypeError, ValueError):
+        raise Refused(f"{step.prompt}: expected a whole number, not {answer!r}") from None
+    if step.minimum is not None and value < step.minimum:
+        raise Refused(f"{step.prompt}: at least {step.minimum}")
+    if step.maximum is not None and value > step.maximum:
+        raise Refused(f"{step.prompt}: at most {step.maximum}")
+    return value
+
+
+class HasRng(Protocol):
+    rng: Any
+
+
+@dataclass
+class Note:
+    """A line of narrative, said after the ``after``-th answer (0 = before any)."""
+
+    after: int
+    text: str
+
+
+@dataclass
+class Context:
+    """What a resolution works on: a private copy of the state, and its notes."""
+
+    state: Any
+    notes: list[Note] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+    answered: int = 0
+
+    def say(self, text: str) -> None:
+        self.notes.append(Note(self.answered, text))
+
+
+Maker = Callable[[Context], Generator[Step, Answer, None]]
+
+
+@dataclass
+class Progress:
+    """Where a resolution stands: the pending step (``None`` once done)."""
+
+    step: Step | None
+    answers: tuple[Answer, ...]
+    ctx: Context
+
+    @property
+    def done(self) -> bool:
+        return self.step is None
+
+    @property
+    def state(self) -> Any:
+        return self.ctx.state
+
+
+class Resolution:
+    """A resolution in progress, driven one answer at a time.
+
+    ``back()`` and a refused answer re-drive from the start with the answers kept,
+    which is cheap and always correct: the start state is never touched.
+    """
+
+    def __init__(self, start: HasRng, make: Maker) -> None:
+        self.start = start
+        self.make = make
+        self._begin()
+
+    def _begin(self) -> None:
+        self.ctx = Context(copy.deepcopy(self.start))
+        self._gen = self.make(self.ctx)
+        self.answers: list[Answer] = []
+        self.step: Step | None = self._advance(lambda: next(self._gen))
+
+    def _advance(self, step_fn: Callable[[], Step]) -> Step | None:
+        try:
+            return step_fn()
+        except StopIteration:
+            return None
+
+    @property
+    def done(self) -> bool:
+        return self.step is None
+
+    def answer(self, answer: Answer) -> Step | None:
+        """Feed one answer; return the next step (``None`` when finished).
+
+        A refused answer raises :class:`Refused` and leaves the resolution where it
+        was.
+        """
+        step = self.step
+        if step is None:
+            raise Refused("this resolution is already complete")
+        answer = check_answer(step, answer)
+        if isinstance(step, DiceRequest) and isinstance(answer, Dice) and answer.generated:
+            rolled = self.ctx.state.rng.roll(step.count)
+            if answer.faces and answer.faces != rolled:
+                raise Refused("recorded generated dice do not match the game's RNG")
+            answer = Dice(faces=rolled, generated=True)
+        kept = list(self.answers)
+        try:
+            self.ctx.answered += 1
+            self.step = self._advance(lambda: self._gen.send(answer))
+        except Refused:
+            self.replay(kept)
+            raise
+        self.answers.append(answer)
+        return self.step
+
+    def back(self) -> Step | None:
+        """Undo the last answer (nothing has been committed yet)."""
+        self.replay(self.answers[:-1])
+        return self.step
+
+    def replay(self, answers: Sequence[Answer]) -> None:
+        self._begin()
+        for a in answers:
+            self.answer(a)
+
+    def notes_since(self, answered: int) -> list[str]:
+        return [n.text for n in self.ctx.notes if n.after >= answered]
+
+    @property
+    def progress(self) -> Progress:
+        return Progress(self.step, tuple(self.answers), self.ctx)
+
+
+def drive(start: HasRng, make: Maker, answers: Sequence[Answer]) -> Progress:
+    """Run a resolution over recorded answers (replay, tests, scripted games)."""
+    res = Resolution(start, make)
+    res.replay(answers)
+    return res.progress
+
+
+def answer_to_data(answer: Answer) -> Any:
+    """Plain TOML/JSON-able form of an answer."""
+    if isinstance(answer, Dice):
+        if answer.successes is not None:
+            return {"successes": answer.successes}
+        return {"faces": list(answer.faces), "generated": answer.generated}
+    return answer
+
+
+def answer_from_data(data: Any) -> Answer:
+    if isinstance(data, dict):
+        if "successes" in data:
+            return Dice(successes=int(data["successes"]))
+        return Dice(faces=tuple(int(f) for f in data.get("faces", ())),
+                    generated=bool(data.get("generated", False)))
+    if isinstance(data, bool) or not isinstance(data, str | int):
+        raise ValueError(f"not an answer: {data!r}")
+    return data
