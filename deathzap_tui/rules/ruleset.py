@@ -65,6 +65,53 @@ class IntentOption:
     rule: str = ""
 
 
+@dataclass(frozen=True)
+class UnitRow:
+    """One unit as the status tables show it. ``cells`` line up with
+    :attr:`BoardView.columns`; plain text, never markup."""
+
+    id: str
+    side: str
+    name: str
+    cells: tuple[str, ...]
+    gone: bool = False
+    """Destroyed or fled: still listed, shown dimmed."""
+    ready: bool = True
+    """May activate now (no token, in play)."""
+
+
+@dataclass(frozen=True)
+class DeckView:
+    current: str = ""
+    """The card up, e.g. "Q♦" ("" before the first draw)."""
+    current_words: str = ""
+    colour: str = ""
+    """"red", "black" or "" (joker / none)."""
+    grants: str = ""
+    """What the card grants, e.g. "Black: 2 activations, 1 used"."""
+    cards_left: int = 0
+    jokers_left: int = 0
+    left_by_colour: Mapping[str, int] = field(default_factory=dict)
+    recent: tuple[str, ...] = ()
+    """Last cards drawn, newest last."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Everything the battle screen shows, built by the ruleset from its state."""
+
+    columns: tuple[str, ...]
+    units: Mapping[str, tuple[UnitRow, ...]]
+    deck: DeckView
+    score: Mapping[str, int]
+    score_lines: tuple[str, ...]
+    objectives: tuple[str, ...]
+    prompt: str
+    """Whose move it is and what comes next, in words."""
+    over: bool = False
+    result: str = ""
+
+
 class Ruleset(ABC):
     id: str
     title: str
@@ -128,6 +175,10 @@ class Ruleset(ABC):
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def view(self, state: Any) -> BoardView:
+        """The state as the battle screen shows it."""
 
     @abstractmethod
     def help_sections(self) -> list[tuple[str, str]]:

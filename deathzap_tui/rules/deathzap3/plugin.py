@@ -10,7 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.problems import Problem
-from deathzap_tui.rules.ruleset import IntentOption, OptionSpec, PointsReport, Ruleset
+from deathzap_tui.rules.ruleset import (
+    BoardView,
+    IntentOption,
+    OptionSpec,
+    PointsReport,
+    Ruleset,
+)
 from deathzap_tui.rules.steps import Maker
 
 
@@ -55,6 +61,11 @@ class Deathzap3(Ruleset):
 
     def is_over(self, state: Any) -> bool:
         return bool(state.over)
+
+    def view(self, state: Any) -> BoardView:
+        from deathzap_tui.rules.deathzap3.view import board_view
+
+        return board_view(state)
 
     def help_sections(self) -> list[tuple[str, str]]:
         from deathzap_tui.rules.deathzap3.help import HELP_SECTIONS

@@ -96,5 +96,5 @@ LIMITS = {
 
 def objective_vp(distance: float) -> int:
     """DZ3 §12, DZ3-R15: ceil(distance / 6) with a minimum of 1."""
-    whole = -(-int(round(distance * 1000)) // (VP_OBJECTIVE_STEP * 1000))
+    whole = -(-round(distance * 1000) // (VP_OBJECTIVE_STEP * 1000))
     return max(1, whole)
