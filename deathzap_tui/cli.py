@@ -16,6 +16,7 @@ from types import ModuleType
 COMMANDS: dict[str, str] = {
     "points": "show a force's points, unit by unit",
     "check": "validate force files",
+    "log": "print a saved game as a narrative",
 }
 """subcommand -> one-line help; the module is ``deathzap_tui.commands.<name>``."""
 

@@ -26,6 +26,15 @@ class Rng:
     def __init__(self, state: int) -> None:
         self.state = state & _MASK
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and other.state == self.state
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def __repr__(self) -> str:
+        return f"Rng({self.state:#x})"
+
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
         return cls(seed * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB)

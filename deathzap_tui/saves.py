@@ -1,0 +1,222 @@
+"""Saving and loading games as TOML.
+
+A save holds everything needed to rebuild the game without any other file: the
+format version, ruleset, options, seed, both forces (embedded, so editing a force
+file later cannot change a saved game) and the whole event log. It is rewritten
+atomically after every event (temp file, fsync, rename, fsync of the directory), so
+killing the process at any moment leaves either the old or the new file, never a
+torn one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from deathzap_tui.paths import saves_dir
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.events import Event
+from deathzap_tui.rules.game import CorruptLog, Game
+from deathzap_tui.rules.problems import InvalidInput
+
+FORMAT = "deathzap-save"
+VERSION = 1
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
+
+
+class SaveError(ValueError):
+    """A save that cannot be read or written; the message says why and where."""
+
+
+def save_path(name: str | os.PathLike[str], directory: Path | None = None) -> Path:
+    """The path for a save name, refusing anything that would land outside the
+    saves directory (``..``, absolute paths elsewhere, odd characters)."""
+    directory = (directory or saves_dir()).resolve()
+    raw = Path(name)
+    candidate = raw if raw.is_absolute() else Path.cwd() / raw
+    if raw.parent != Path(".") or raw.is_absolute():
+        # A path was given: it must point into the saves directory.
+        resolved = candidate.resolve()
+        if resolved.parent != directory:
+            raise SaveError(f"{name}: saves can only be written in {directory} "
+                            "(give a plain name, or set DEATHZAP_SAVES_DIR)")
+        stem = resolved.name
+    else:
+        stem = raw.name
+    if stem.endswith(".toml"):
+        stem = stem[:-5]
+    if not _NAME.fullmatch(stem) or stem.endswith("."):
+        raise SaveError(f"{name!s}: a save name uses letters, digits, '.', '_' and '-' "
+                        "and starts with a letter or digit")
+    return directory / f"{stem}.toml"
+
+
+def default_save_name(red: str, black: str, when: dt.datetime | None = None) -> str:
+    """``<red>-vs-<black>-<YYYYmmdd-HHMM>`` from the force names."""
+    when = when or dt.datetime.now()
+
+    def slug(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:30] or "force"
+
+    return f"{slug(red)}-vs-{slug(black)}-{when:%Y%m%d-%H%M}"
+
+
+def unique_save_path(name: str, directory: Path | None = None) -> Path:
+    path = save_path(name, directory)
+    n = 2
+    while path.exists():
+        path = save_path(f"{name}-{n}", directory)
+        n += 1
+    return path
+
+
+def game_to_data(game: Game) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": game.ruleset.id,
+        "seed": game.seed,
+        "options": dict(game.options),
+        "forces": {"red": dict(game.red.source), "black": dict(game.black.source)},
+        "events": [e.to_data() for e in game.log],
+    }
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def save_game(game: Game, path: Path) -> None:
+    write_atomic(path, tomli_w.dumps(game_to_data(game)))
+
+
+def read_save_data(path: Path) -> dict[str, Any]:
+    """Parse a save file, turning every way it can be broken into a SaveError."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveError(f"{path}: {size} bytes is too large for a save "
+                            f"(limit {MAX_SAVE_BYTES})")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such save") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path}: is a directory, not a save") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}: not a text (UTF-8) file") from None
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SaveError(f"{path}: not valid TOML, the file may be truncated: {exc}") from None
+    except (RecursionError, ValueError) as exc:
+        raise SaveError(f"{path}: unreadable ({type(exc).__name__})") from None
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type, path: Path) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise SaveError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
+    return value
+
+
+def game_from_data(data: Mapping[str, Any], path: Path) -> Game:
+    from deathzap_tui.forcefile import force_from_data
+
+    if data.get("format") != FORMAT:
+        raise SaveError(f"{path}: not a deathzap save (no format = {FORMAT!r})")
+    version = data.get("version")
+    if version != VERSION:
+        raise SaveError(f"{path}: save format version {version!r}; this deathzap reads "
+                        f"version {VERSION}")
+    try:
+        ruleset = registry.get(_field(data, "ruleset", str, path))
+    except registry.UnknownRuleset as exc:
+        raise SaveError(f"{path}: {exc}") from None
+    seed = _field(data, "seed", int, path)
+    forces = _field(data, "forces", dict, path)
+    raw_events = _field(data, "events", list, path)
+    try:
+        options = ruleset.options(_field(data, "options", dict, path))
+        sides = {}
+        for side in ("red", "black"):
+            table = forces.get(side)
+            if not isinstance(table, dict):
+                raise SaveError(f"{path}: forces.{side} is missing")
+            sides[side] = force_from_data(table, f"{path} [forces.{side}]").force
+    except InvalidInput as exc:
+        raise SaveError(f"{path}: {exc}") from None
+    events = []
+    for i, raw in enumerate(raw_events, 1):
+        try:
+            if not isinstance(raw, dict):
+                raise ValueError("not a table")
+            events.append(Event.from_data(raw))
+        except ValueError as exc:
+            raise SaveError(f"{path}: events[{i - 1}]: {exc}") from None
+    try:
+        return Game(ruleset, sides["red"], sides["black"], options, seed, events)
+    except CorruptLog as exc:
+        raise SaveError(f"{path}: the event log does not replay: {exc}") from None
+
+
+def load_game(path: Path) -> Game:
+    """Load and replay a save; never writes to it."""
+    return game_from_data(read_save_data(path), path)
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    path: Path
+    red: str
+    black: str
+    ruleset: str
+    events: int
+    modified: dt.datetime
+    problem: str = ""
+
+
+def list_saves(directory: Path | None = None) -> list[SaveInfo]:
+    """Saves in the directory, newest first; broken ones listed with their problem."""
+    directory = directory or saves_dir()
+    out = []
+    for path in sorted(directory.glob("*.toml")):
+        modified = dt.datetime.fromtimestamp(path.stat().st_mtime)
+        try:
+            data = read_save_data(path)
+            forces = data.get("forces", {})
+            out.append(SaveInfo(path, str(forces.get("red", {}).get("name", "?")),
+                                str(forces.get("black", {}).get("name", "?")),
+                                str(data.get("ruleset", "?")), len(data.get("events", [])),
+                                modified))
+        except (SaveError, AttributeError) as exc:
+            out.append(SaveInfo(path, "?", "?", "?", 0, modified, problem=str(exc)))
+    return sorted(out, key=lambda s: s.modified, reverse=True)

@@ -1,0 +1,78 @@
+"""A game as the app and the CLI hold it: one :class:`Game` bound to its save.
+
+Every event is written to the save before the call that caused it returns, so the
+save is always current and quitting (or being killed) loses nothing committed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from deathzap_tui import saves
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules.events import Event, effective
+from deathzap_tui.rules.game import Game
+from deathzap_tui.rules.problems import InvalidInput, Problem
+
+
+class Session:
+    def __init__(self, game: Game, path: Path | None) -> None:
+        self.game = game
+        self.path = path
+        if path is not None:
+            game.listeners.append(self._autosave)
+
+    @classmethod
+    def new(cls, red_path: str | Path, black_path: str | Path, *, seed: int | None = None,
+            options: Mapping[str, Any] | None = None, save_path: str | Path | None = None,
+            ruleset_id: str | None = None, persist: bool = True) -> Session:
+        """Start a game from two force files.
+
+        Without a save name the save is named from the forces and the date. With
+        ``persist=False`` nothing is written (quick resolve, benchmarks).
+        """
+        red, black = load_force(red_path), load_force(black_path)
+        ids = {red.ruleset.id, black.ruleset.id} | ({ruleset_id} if ruleset_id else set())
+        if len(ids) > 1:
+            raise InvalidInput([Problem(
+                f"the forces are for different rulesets ({red.ruleset.id} and "
+                f"{black.ruleset.id})" + (f"; asked for {ruleset_id}" if ruleset_id else ""),
+                "ruleset")])
+        ruleset = red.ruleset
+        game = Game(ruleset, red.force, black.force, ruleset.options(options),
+                    secrets.randbelow(2**31) if seed is None else seed)
+        path = None
+        if persist:
+            names = (red.force.name, black.force.name)
+            path = (saves.save_path(save_path) if save_path is not None
+                    else saves.unique_save_path(saves.default_save_name(*names)))
+            if save_path is not None and path.exists():
+                raise InvalidInput([Problem(f"{path} already exists; resume it with "
+                                            f"`deathzap resume {path.stem}` or pick another "
+                                            "name", "--save")])
+        session = cls(game, path)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, name: str | Path) -> Session:
+        """Open a save by name (in the saves directory) or path."""
+        path = saves.save_path(name)
+        return cls(saves.load_game(path), path)
+
+    def save(self) -> None:
+        if self.path is not None:
+            saves.save_game(self.game, self.path)
+
+    def _autosave(self, game: Game, event: Event) -> None:
+        self.save()
+
+    def narrative(self) -> list[str]:
+        """The whole game so far in plain words, one line per thing that happened."""
+        lines: list[str] = []
+        for _event, res in self.game.replay(effective(self.game.log)):
+            lines.extend(note.text for note in res.ctx.notes)
+        return lines
