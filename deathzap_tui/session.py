@@ -14,11 +14,20 @@ from typing import Any
 from deathzap_tui import saves
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules.events import Event, effective
-from deathzap_tui.rules.game import Game
+from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
+from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 
 
 class Session:
+    """The local game, and the facade the app talks to.
+
+    The app should use the methods below (``view``, ``intents``, ``begin``,
+    ``commit``, ``undo``, ``redo``, ``narrative``) rather than reach into
+    ``self.game``: a remote session (a client of a referee process) implements the
+    same methods, and never holds the seed or hidden state.
+    """
+
     def __init__(self, game: Game, path: Path | None) -> None:
         self.game = game
         self.path = path
@@ -69,6 +78,41 @@ class Session:
 
     def _autosave(self, game: Game, event: Event) -> None:
         self.save()
+
+    # --- the facade ---------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.game.ruleset
+
+    def view(self) -> BoardView:
+        return self.game.ruleset.view(self.game.state)
+
+    def intents(self) -> list[IntentOption]:
+        return self.game.ruleset.intents(self.game.state)
+
+    def begin(self, intent: Mapping[str, Any], by: str = "") -> Action:
+        return self.game.begin(intent, by)
+
+    def commit(self, action: Action) -> Event:
+        return self.game.commit(action)
+
+    def undo(self, by: str = "") -> Event:
+        return self.game.undo(by)
+
+    def redo(self, by: str = "") -> Event:
+        return self.game.redo(by)
+
+    @property
+    def can_undo(self) -> bool:
+        return self.game.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.game.can_redo
+
+    @property
+    def over(self) -> bool:
+        return self.game.ruleset.is_over(self.game.state)
 
     def narrative(self) -> list[str]:
         """The whole game so far in plain words, one line per thing that happened."""
