@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Literal
+
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""A TOML bare key; paths quote any other key."""
+
+
+def key_path(parent: str, key: object) -> str:
+    """``parent.key``; a key that is not a plain bare key is JSON-quoted (ASCII only,
+    so nothing unsafe reaches a terminal through a path)."""
+    if isinstance(key, str) and BARE_KEY.fullmatch(key):
+        part = key
+    else:
+        part = json.dumps(key if isinstance(key, str) else repr(key))
+    return f"{parent}.{part}" if parent else part
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,44 @@
+"""``deathzap check FILE...``: validate force files, listing every problem."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="force file (TOML)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.forcefile import load_force
+    from deathzap_tui.rules.problems import InvalidInput, Problem
+
+    def show(problem: Problem, source: str) -> str:
+        """``file:line: path: message``, with ``warning`` before the path of a warning."""
+        if not problem.is_error:
+            problem = replace(problem, path=": ".join(p for p in ("warning", problem.path)
+                                                      if p))
+        return problem.located(source)
+
+    status = 0
+    for path in args.files:
+        try:
+            loaded = load_force(path)
+        except InvalidInput as e:
+            for problem in e.problems:
+                print(show(problem, e.source))
+            errors = sum(p.is_error for p in e.problems)
+            print(f"{e.source}: {errors} error{'s' if errors != 1 else ''}")
+            status = 1
+            continue
+        for problem in loaded.warnings:
+            print(show(problem, loaded.source))
+        units, models = loaded.counts()
+        report = loaded.ruleset.points(loaded.force)
+        points = f", {report.total} points" if report else ""
+        warned = len(loaded.warnings)
+        print(f"{loaded.source}: OK: {loaded.name} ({loaded.ruleset.id}), {units} units, "
+              f"{models} models{points}"
+              + (f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""))
+    return status

@@ -1,0 +1,513 @@
+"""Deathzap 3 force files: validation into :class:`~.model.Force`, and warnings.
+
+Pure: this module sees a parsed table (``Mapping``), never a file. It reports every
+problem it finds at once, each at the path of the offending value
+(``units[2].figures[0].weapons[1]``, ``weapons.grenades.shots``) so the loader can
+point at the line. Unknown keys are errors at every level: a misspelt key silently
+ignored would give a force different from the one its author wrote.
+
+The statline follows DZ3 §14; weapons follow DZ3 §5; vehicles DZ3 §9; the loose
+limits of DZ3 §13 are warnings (:func:`force_warnings`), never errors.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3.model import Figure, Force, Profile, Unit, Weapon
+from deathzap_tui.rules.deathzap3.points import command_rating, force_total
+from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
+
+RULESET_ID = "deathzap3"
+
+MAX_NAME = 60
+"""Longest name (force, unit, figure, weapon, profile) in characters."""
+MAX_NUMBER = 999
+"""Sanity cap on every stat, so a hostile file cannot ask the engine for 10**18
+dice. Not a rule: real values are far below it (DZ3 §13 limits are around 12-24)."""
+MAX_MODELS_PER_UNIT = 100
+"""Sanity cap on models in one unit after ``count`` expansion (DZ3 §13 says ~10)."""
+MAX_UNITS = 100
+MAX_WEAPONS = 100
+MAX_PROFILES = 6
+MAX_EXPECTED_POINTS = 1_000_000
+
+WEAPON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+"""A weapon id is a TOML bare key, so it can be written and referenced plainly."""
+
+TOP_KEYS = ("name", "ruleset", "expected_points", "weapons", "units")
+WEAPON_KEYS = ("name", "shots", "power", "rules", "profiles")
+PROFILE_KEYS = ("name", "shots", "power", "rules")
+UNIT_KEYS = (
+    "name", "skill", "move", "melee_attacks", "shield_strength", "shields",
+    "vehicle", "figures",
+)
+FIGURE_KEYS = ("name", "count", "weapons", "leader", "command")
+
+
+# --- showing user text safely --------------------------------------------------
+
+
+def show(value: object, limit: int = 40) -> str:
+    """``value`` quoted for a message: non-printable characters (C0/C1 controls,
+    bidi overrides...) escaped, long text cut. Messages reach terminals, so text from
+    a file must never carry escape sequences into them."""
+    if not isinstance(value, str):
+        return _kind(value)
+    text = value if len(value) <= limit else value[:limit] + "…"
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _kind(value: object) -> str:
+    """What a value is, in TOML terms, for "expected X, got Y" messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {_number(value)}"
+    if isinstance(value, float):
+        return f"the decimal number {value}"
+    if isinstance(value, str):
+        return f"the text {show(value)}"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return f"a {type(value).__name__}"
+
+
+def _number(value: int) -> str:
+    """An int for a message; a 4000-digit one would drown the message."""
+    return str(value) if abs(value) < 10**12 else "a huge number"
+
+
+# --- the validator -------------------------------------------------------------
+
+
+class _Reader:
+    """Reads typed values out of tables, recording a problem for each bad one.
+
+    Each getter returns the value (or its default when optional and absent), or
+    ``None`` after recording why it is missing or invalid, so parsing carries on and
+    reports everything in one go.
+    """
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def problem(self, path: str, message: str) -> None:
+        self.problems.append(Problem(message, path))
+
+    def table(self, value: object, path: str, what: str) -> Mapping[str, Any] | None:
+        if isinstance(value, Mapping):
+            return value
+        self.problem(path, f"expected {what} (a table), got {_kind(value)}")
+        return None
+
+    def known_keys(self, table: Mapping[Any, Any], path: str, allowed: Iterable[str]) -> None:
+        allowed = tuple(allowed)
+        for key in table:
+            if key in allowed:
+                continue
+            hint = ""
+            if isinstance(key, str) and key:
+                close = ([a for a in allowed if a.startswith(key)]
+                         or difflib.get_close_matches(key, allowed, n=1))
+                hint = f"did you mean {close[0]}? " if close else ""
+            self.problem(key_path(path, key), f"unknown key; {hint}allowed here: "
+                         f"{', '.join(allowed)}")
+
+    def value(self, table: Mapping[str, Any], key: str, path: str, *,
+              required: bool, what: str) -> Any:
+        if key in table:
+            return table[key]
+        if required:
+            self.problem(key_path(path, key), f"missing: {what}")
+        return None
+
+    def name(self, table: Mapping[str, Any], key: str, path: str, *,
+             default: str | None = None) -> str | None:
+        """A display name: text, stripped, non-empty, printable, at most MAX_NAME."""
+        where = key_path(path, key)
+        raw = self.value(table, key, path, required=default is None, what="a name")
+        if raw is None:
+            return default
+        if not isinstance(raw, str):
+            self.problem(where, f"expected a name (text), got {_kind(raw)}")
+            return None
+        text = raw.strip()
+        bad = next((ch for ch in text if not ch.isprintable()), None)
+        if not text:
+            self.problem(where, "must not be empty")
+        elif bad is not None:
+            self.problem(where, f"contains the non-printable character U+{ord(bad):04X}; "
+                         "names must be plain printable text (no control or "
+                         "bidirectional-override characters)")
+        elif len(text) > MAX_NAME:
+            self.problem(where, f"is {len(text)} characters long; at most {MAX_NAME}")
+        else:
+            return text
+        return None
+
+    def int(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
+            minimum: int = 0, maximum: int = MAX_NUMBER, required: bool = True,
+            default: int = 0) -> int | None:
+        """A whole number in ``minimum..maximum``; ``default`` when optional and absent."""
+        where = key_path(path, key)
+        raw = self.value(table, key, path, required=required, what=what)
+        if raw is None:
+            return None if required else default
+        # bool is an int subclass in Python, but `shots = true` is a mistake.
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            self.problem(where, f"expected a whole number ({what}), got {_kind(raw)}")
+        elif raw < minimum:
+            self.problem(where, f"must be at least {minimum}, not {_number(raw)}")
+        elif raw > maximum:
+            self.problem(where, f"must be at most {maximum}, not {_number(raw)}")
+        else:
+            return raw
+        return None
+
+    def bool(self, table: Mapping[str, Any], key: str, path: str) -> bool | None:
+        raw = self.value(table, key, path, required=False, what="true or false")
+        if raw is None:
+            return False
+        if isinstance(raw, bool):
+            return raw
+        self.problem(key_path(path, key), f"expected true or false, got {_kind(raw)}")
+        return None
+
+    def choice(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
+               choices: tuple[str, ...]) -> str | None:
+        where = key_path(path, key)
+        raw = self.value(table, key, path, required=True,
+                         what=f"{what}: one of {', '.join(choices)}")
+        if raw is None:
+            return None
+        if isinstance(raw, str) and raw in choices:
+            return raw
+        self.problem(where, f"{show(raw)} is not a {what}; use one of: {', '.join(choices)}")
+        return None
+
+    def list(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
+             required: bool) -> list[Any] | None:
+        raw = self.value(table, key, path, required=required, what=what)
+        if raw is None:
+            return None if required else []
+        if isinstance(raw, (list, tuple)):
+            return list(raw)
+        self.problem(key_path(path, key), f"expected an array ({what}), got {_kind(raw)}")
+        return None
+
+
+def _weapon_rules(r: _Reader, table: Mapping[str, Any], path: str) -> frozenset[str] | None:
+    """DZ3 §5 special rules: each known, none twice."""
+    items = r.list(table, "rules", path, what="special rules", required=False)
+    if items is None:
+        return None
+    where = key_path(path, "rules")
+    seen: set[str] = set()
+    ok = True
+    for i, rule in enumerate(items):
+        if not isinstance(rule, str) or rule not in tables.WEAPON_RULES:
+            r.problem(f"{where}[{i}]", f"{show(rule)} is not a weapon rule; use one of: "
+                      f"{', '.join(tables.WEAPON_RULES)}")
+            ok = False
+        elif rule in seen:
+            r.problem(f"{where}[{i}]", f"{show(rule)} is listed twice")
+            ok = False
+        else:
+            seen.add(rule)
+    return frozenset(seen) if ok else None
+
+
+def _profile(r: _Reader, table: Mapping[str, Any], path: str,
+             name: str | None) -> Profile | None:
+    shots = r.int(table, "shots", path, what="shots", minimum=1)
+    power = r.choice(table, "power", path, what="power", choices=tables.POWERS)
+    rules = _weapon_rules(r, table, path)
+    if name is None or shots is None or power is None or rules is None:
+        return None
+    return Profile(name=name, shots=shots, power=power, rules=rules)
+
+
+def _display_name(weapon_id: str) -> str:
+    """``small-arms`` -> ``Small Arms``: the default name of a weapon."""
+    return " ".join(w.capitalize() for w in re.split(r"[-_]+", weapon_id) if w)
+
+
+def _profiles(r: _Reader, table: Mapping[str, Any], path: str,
+              weapon_name: str) -> list[Profile | None] | None:
+    """DZ3 §5 "two profiles": any number from 1 to MAX_PROFILES, one chosen per shot."""
+    items = r.list(table, "profiles", path, what="profiles", required=True)
+    if items is None:
+        return None
+    where = key_path(path, "profiles")
+    if not 1 <= len(items) <= MAX_PROFILES:
+        r.problem(where, f"a weapon needs 1 to {MAX_PROFILES} profiles, not {len(items)}")
+        return None
+    out: list[Profile | None] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        ppath = f"{where}[{i}]"
+        ptable = r.table(item, ppath, "a profile")
+        if ptable is None:
+            out.append(None)
+            continue
+        r.known_keys(ptable, ppath, PROFILE_KEYS)
+        name = r.name(ptable, "name", ppath, default=f"{weapon_name} ({i + 1})")
+        if name in seen:
+            r.problem(key_path(ppath, "name"), f"{show(name)} names another profile too; "
+                      "players choose a profile by its name")
+        seen.add(name or "")
+        out.append(_profile(r, ptable, ppath, name))
+    return out
+
+
+def _weapon(r: _Reader, weapon_id: object, raw: object, path: str) -> Weapon | None:
+    """DZ3 §5: one profile written inline (shots, power, rules), or ``profiles``."""
+    table = r.table(raw, path, "a weapon")
+    if table is None:
+        return None
+    before = len(r.problems)
+    if not (isinstance(weapon_id, str) and WEAPON_ID.fullmatch(weapon_id)):
+        r.problem(path, "a weapon id is 1-40 letters, digits, - or _, "
+                  "starting with a letter or digit")
+        weapon_id = "weapon"
+    r.known_keys(table, path, WEAPON_KEYS)
+    name = r.name(table, "name", path, default=_display_name(weapon_id))
+    inline = [k for k in ("shots", "power", "rules") if k in table]
+    profiles: list[Profile | None] | None
+    if "profiles" in table:
+        if inline:
+            r.problem(path, f"give either shots/power/rules or profiles, not both "
+                      f"(found {', '.join(inline)} and profiles)")
+        profiles = _profiles(r, table, path, name or weapon_id)
+    elif inline:
+        profiles = [_profile(r, table, path, name)]
+    else:
+        r.problem(path, "a weapon needs shots and power (and optional rules), "
+                  "or a list of profiles")
+        profiles = None
+    if len(r.problems) > before or not profiles or name is None:
+        return None
+    return Weapon(weapon_id, name, tuple(p for p in profiles if p))
+
+
+def _weapons(r: _Reader, data: Mapping[str, Any]) -> dict[str, Weapon] | None:
+    raw = data.get("weapons", {})
+    table = r.table(raw, "weapons", "the force's weapons")
+    if table is None:
+        return None
+    if len(table) > MAX_WEAPONS:
+        r.problem("weapons", f"{len(table)} weapons; at most {MAX_WEAPONS}")
+        return None
+    out: dict[str, Weapon] = {}
+    for weapon_id, value in table.items():
+        weapon = _weapon(r, weapon_id, value, key_path("weapons", weapon_id))
+        if weapon is not None:
+            out[weapon.id] = weapon
+    return out
+
+
+def _figures(r: _Reader, table: Mapping[str, Any], path: str,
+             known: tuple[str, ...] | None) -> list[Figure] | None:
+    """Figures of one unit, ``count`` expanded into one :class:`Figure` per model.
+    ``known`` weapon ids (``None``: the weapons table itself is unusable)."""
+    items = r.list(table, "figures", path, what="the unit's figures", required=True)
+    if items is None:
+        return None
+    where = key_path(path, "figures")
+    if not items:
+        r.problem(where, "a unit needs at least one figure")
+        return None
+    out: list[Figure] = []
+    ok = True
+    for i, item in enumerate(items):
+        fpath = f"{where}[{i}]"
+        ftable = r.table(item, fpath, "a figure")
+        if ftable is None:
+            ok = False
+            continue
+        before = len(r.problems)
+        r.known_keys(ftable, fpath, FIGURE_KEYS)
+        name = r.name(ftable, "name", fpath)
+        count = r.int(ftable, "count", fpath, what="how many such models", minimum=1,
+                      maximum=MAX_MODELS_PER_UNIT, required=False, default=1)
+        leader = r.bool(ftable, "leader", fpath)
+        command = r.int(ftable, "command", fpath, what="the leader's command rating",
+                        required=False)
+        if "command" in ftable and leader is False:  # DZ3 §11: command is a leader's
+            r.problem(key_path(fpath, "command"),
+                      "only a leader has a command rating; add leader = true")
+        refs = r.list(ftable, "weapons", fpath, what="weapon ids", required=False)
+        for j, ref in enumerate(refs or ()):
+            if known is not None and (not isinstance(ref, str) or ref not in known):
+                defined = ", ".join(known) if known else "(no weapons)"
+                r.problem(f"{key_path(fpath, 'weapons')}[{j}]",
+                          f"unknown weapon {show(ref)}; this force defines: {defined}")
+        if len(r.problems) > before or known is None:
+            ok = False
+            continue
+        assert name is not None and count is not None and refs is not None
+        figure = Figure(name=name, weapons=tuple(refs), leader=bool(leader),
+                        command=command or 0)
+        out.extend([figure] * count)
+    if ok and len(out) > MAX_MODELS_PER_UNIT:
+        r.problem(where, f"{len(out)} models; at most {MAX_MODELS_PER_UNIT} in one unit")
+        return None
+    return out if ok else None
+
+
+def _unit(r: _Reader, raw: object, path: str,
+          weapon_ids: tuple[str, ...] | None) -> Unit | None:
+    table = r.table(raw, path, "a unit")
+    if table is None:
+        return None
+    before = len(r.problems)
+    r.known_keys(table, path, UNIT_KEYS)
+    name = r.name(table, "name", path)
+    skill = r.choice(table, "skill", path, what="skill", choices=tables.SKILLS)
+    move = r.int(table, "move", path, what='move in inches')
+    melee = r.int(table, "melee_attacks", path, what="melee attacks per figure")
+    strength = r.choice(table, "shield_strength", path, what="shield strength",
+                        choices=tables.POWERS)
+    shields = r.int(table, "shields", path, what="number of shields")
+    vehicle = r.bool(table, "vehicle", path)
+    figures = _figures(r, table, path, weapon_ids)
+    if vehicle and figures is not None and len(figures) != 1:
+        # DZ3 §9: "a vehicle unit is always one model": an error, not a loose limit.
+        r.problem(key_path(path, "figures"),
+                  f"a vehicle unit is exactly one model, this one has {len(figures)}")
+    if len(r.problems) > before or figures is None:
+        return None
+    assert (name and skill and strength and move is not None and melee is not None
+            and shields is not None and vehicle is not None)
+    return Unit(name=name, skill=skill, move=move, melee_attacks=melee,
+                shield_strength=strength, shields=shields, vehicle=vehicle,
+                figures=tuple(figures))
+
+
+def parse_force(data: Mapping[str, Any]) -> Force:
+    """Validate a parsed force table into a :class:`Force`.
+
+    Raises :class:`InvalidInput` holding every problem found. ``Force.source`` keeps
+    a copy of ``data`` so saves can embed the force exactly as written.
+    """
+    r = _Reader()
+    if r.table(data, "", "a force") is None:
+        raise InvalidInput(r.problems)
+    r.known_keys(data, "", TOP_KEYS)
+    name = r.name(data, "name", "")
+    if "ruleset" in data and data["ruleset"] != RULESET_ID:
+        r.problem("ruleset", f"this is the {RULESET_ID} reader; the force says "
+                  f"{show(data['ruleset'])}")
+    expected = r.int(data, "expected_points", "", what="the force's expected points total",
+                     maximum=MAX_EXPECTED_POINTS, required=False)
+    weapons = _weapons(r, data)
+    units_raw = r.list(data, "units", "", what="the force's units", required=True)
+    units: list[Unit | None] = []
+    if units_raw is not None:
+        if not units_raw:
+            r.problem("units", "a force needs at least one unit")
+        elif len(units_raw) > MAX_UNITS:
+            r.problem("units", f"{len(units_raw)} units; at most {MAX_UNITS}")
+        else:
+            # References are checked against the ids the file defines, even if some
+            # of those definitions have problems of their own.
+            raw = data.get("weapons", {})
+            ids = (tuple(k for k in raw if isinstance(k, str) and WEAPON_ID.fullmatch(k))
+                   if isinstance(raw, Mapping) else None)
+            units = [_unit(r, u, f"units[{i}]", ids) for i, u in enumerate(units_raw)]
+    if r.problems:
+        raise InvalidInput(r.problems)
+    assert name is not None and weapons is not None
+    return Force(
+        name=name,
+        weapons=weapons,
+        units=tuple(u for u in units if u is not None),
+        ruleset=RULESET_ID,
+        expected_total=expected if "expected_points" in data else None,
+        source=copy.deepcopy(dict(data)),
+    )
+
+
+# --- warnings ------------------------------------------------------------------
+
+
+def unit_shots(unit: Unit, weapons: Mapping[str, Weapon]) -> int:
+    """Total shots of a unit for the DZ3 §13 limit, counting the profile of each
+    weapon with the most shots (the limit is about the dice a unit can throw)."""
+    return sum(max(p.shots for p in weapons[w].profiles)
+               for figure in unit.figures for w in figure.weapons)
+
+
+def force_warnings(force: Force) -> list[Problem]:
+    """DZ3 §13 loose limits ("feel free to ignore them"), and a few oddities.
+
+    DZ3 §13 states "a maximum of 12 command per force" in the same breath as the
+    loose limits, and the author says the limits may be ignored, so more than 12
+    command is a warning here, not an error.
+    """
+    lim = tables.LIMITS
+    out: list[Problem] = []
+
+    def warn(path: str, message: str) -> None:
+        out.append(Problem(message, path, severity="warning"))
+
+    low, high = lim["figures"]
+    for i, unit in enumerate(force.units):
+        path = f"units[{i}]"
+        models = len(unit.figures)
+        if not low <= models <= high:
+            warn(f"{path}.figures", f"{models} models; the loose limit is {low}-{high} "
+                 "per unit (DZ3 §13)")
+        if unit.move > lim["move"]:
+            warn(f"{path}.move", f'move {unit.move}" is above the loose limit of '
+                 f'{lim["move"]}" (DZ3 §13)')
+        if models * unit.melee_attacks > lim["melee_attacks_total"]:
+            warn(f"{path}.melee_attacks", f"{models * unit.melee_attacks} melee attacks "
+                 f"in the unit; the loose limit is {lim['melee_attacks_total']} (DZ3 §13)")
+        shots = unit_shots(unit, force.weapons)
+        if shots > lim["shots_total"]:
+            warn(f"{path}.figures", f"{shots} shots in the unit; the loose limit is "
+                 f"{lim['shots_total']} (DZ3 §13)")
+        cap = lim["vehicle_shields" if unit.vehicle else "shields"]
+        if unit.shields > cap:
+            warn(f"{path}.shields", f"{unit.shields} shields; the loose limit is {cap} for "
+                 f"{'a vehicle' if unit.vehicle else 'a unit'} (DZ3 §13)")
+
+    if len(force.units) > lim["units"]:
+        warn("units", f"{len(force.units)} units; a force has about {lim['units']} "
+             "(DZ3 §1, §13)")
+    command = command_rating(force)
+    if command > lim["command_total"]:
+        warn("", f"{command} command in the force; at most {lim['command_total']} "
+             "(DZ3 §13; a warning, like the other limits)")
+    total = force_total(force)
+    if total > lim["points"]:
+        warn("", f"{total} points; a force is about {lim['points']} (DZ3 §13)")
+
+    used = {w for u in force.units for f in u.figures for w in f.weapons}
+    for weapon_id in force.weapons:
+        if weapon_id not in used:
+            warn(key_path("weapons", weapon_id), "defined but no figure carries it")
+    first: dict[str, int] = {}
+    for i, unit in enumerate(force.units):
+        if unit.name in first:
+            warn(f"units[{i}].name", f"{show(unit.name)} is also the name of "
+                 f"units[{first[unit.name]}]; players tell units apart by name")
+        first.setdefault(unit.name, i)
+    return out

@@ -1,0 +1,33 @@
+"""Shared fixtures. Keep this small: put fixtures used by one file in that file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def squad1() -> dict[str, Any]:
+    """A fresh DZ3 force table holding the seed's Mortan's Men Squad 1 (DZ3 §13)."""
+    return {
+        "name": "Mortan's Men",
+        "weapons": {
+            "small-arms": {"shots": 1, "power": "light"},
+            "destroyer": {"profiles": [
+                {"name": "Strike", "shots": 1, "power": "heavy", "rules": ["strike"]},
+                {"name": "Spread", "shots": 2, "power": "light"},
+            ]},
+            "grenades": {"shots": 6, "power": "light", "rules": ["short-range"]},
+        },
+        "units": [{
+            "name": "Squad 1", "skill": "basic", "move": 6, "melee_attacks": 1,
+            "shield_strength": "light", "shields": 6,
+            "figures": [
+                {"name": "Platoon Leader", "leader": True, "command": 6,
+                 "weapons": ["grenades"]},
+                {"name": "Cultist", "count": 5, "weapons": ["small-arms"]},
+                {"name": "Cultist", "weapons": ["destroyer"]},
+            ],
+        }],
+    }
