@@ -1,0 +1,75 @@
+"""Set-up resolutions (DZ3 §1): the roll-off for entry edges, then the objectives."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3.common import Gen, side_name
+from deathzap_tui.rules.deathzap3.state import EDGES, ObjectiveState, State
+from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+
+MAX_DEPTH = 120
+
+
+def rolloff(ctx: Context) -> Gen:
+    """Each side rolls a die; ties roll again; the higher picks its long edge and the
+    other side takes the opposite one (DZ3 §1)."""
+    state: State = ctx.state
+    n = 1
+    while True:
+        rolls = {}
+        for side in ("red", "black"):
+            d = yield DiceRequest(f"rolloff.{n}.{side}", 1, f"Roll-off: {side_name(side)}'s die",
+                                  None, "highest roll picks the entry edge", "DZ3 §1", side)
+            rolls[side] = d.faces[0]
+        ctx.say(f"Roll-off: Red rolled {rolls['red']}, Black rolled {rolls['black']}.")
+        if rolls["red"] != rolls["black"]:
+            break
+        ctx.say("A tie: roll again.")
+        n += 1
+    winner = "red" if rolls["red"] > rolls["black"] else "black"
+    edge = yield Question(
+        "edge", f"{side_name(winner)} won the roll-off: which long edge do they enter from?",
+        tuple(Choice(e, e.capitalize()) for e in EDGES), rule="DZ3 §1", side=winner,
+        default="south")
+    state.rolloff_winner = winner
+    state.edges[winner] = edge
+    state.edges[other_side(winner)] = EDGES[1 - EDGES.index(edge)]
+    state.phase = "objectives"
+    ctx.say(f"{side_name(winner)} enters from the {edge} edge, "
+            f"{side_name(other_side(winner))} from the {state.edges[other_side(winner)]} edge.")
+
+
+def default_distances(depth: int) -> list[int]:
+    """Objective 1 in the centre, the rest spread 6" apart on a 30" board (the
+    defaults the UI's --quick uses)."""
+    raw = [depth // 2, 6, 12, depth - 12, depth - 6]
+    return [min(max(d, 0), depth) for d in raw]
+
+
+def objectives(ctx: Context) -> Gen:
+    """Board depth, then each objective's distance from RED's edge (DZ3 §1, §12).
+    Objective 1 is the centre one; the players place the other four, at least 6"
+    from each other (the app cannot see that, DZ3 §3: players measure)."""
+    state: State = ctx.state
+    depth = yield Question("depth", "Distance between the two entry edges, in inches",
+                           minimum=1, maximum=MAX_DEPTH, rule="DZ3 §1",
+                           default=tables.BOARD_DEPTH)
+    state.board_depth = depth
+    defaults = default_distances(depth)
+    objs = []
+    for i in range(1, tables.OBJECTIVES + 1):
+        where = "the centre one" if i == 1 else "placed by the players"
+        d = yield Question(
+            f"objective.{i}", f"Objective {i} ({where}): distance from Red's edge, in inches "
+            f"(0-{depth})", minimum=0, maximum=depth, rule="DZ3 §1 / DZ3 §12",
+            default=defaults[i - 1])
+        objs.append(ObjectiveState(i, d))
+    state.objectives = objs
+    state.phase = "battle"
+    ctx.say(f"Board depth {depth}\".")
+    for o in objs:
+        r, b = o.red_distance, depth - o.red_distance
+        ctx.say(f"Objective {o.number}: {r}\" from Red's edge ({tables.objective_vp(r)} VP to "
+                f"Red), {b}\" from Black's edge ({tables.objective_vp(b)} VP to Black).")
+    ctx.say("Set-up done: draw the first card.")

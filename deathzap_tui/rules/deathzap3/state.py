@@ -1,0 +1,318 @@
+"""Deathzap 3 game state: everything the engine changes, as plain dataclasses.
+
+The state is built once by :func:`new_state` from the two forces, the options and the
+seed, then changed only by resolutions (``engine.resolution``) working on a private
+deep copy. Nothing here holds ``None`` (empty string / 0 / False mean "not yet"), so
+the state stays deep-copyable and comparable; ``state.snapshot()`` gives it as plain
+data (handy for tests and debugging).
+
+Identifiers (see ``docs/architecture.md``):
+
+- a unit is ``"<side>.<index>"`` (``"red.3"``), index into the force's units;
+- a figure is ``"<side>.<unit index>.<figure index>"`` (``"red.3.0"``), index into
+  the unit's expanded figures (``model.Unit.figures``);
+- an objective is its number ``1..5`` (objective 1 is the centre one, DZ3 §1);
+- a card is its :attr:`cards.Card.code` (``"10H"``, ``"AS"``, ``"JOKER1"``).
+
+The UI reads the state through :mod:`.view` (``board_view``) but may read any field
+documented here directly; field names are stable.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathzap_tui.rules.cards import SUITS, Card, build_deck, shuffled
+from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3.model import Force, Weapon
+from deathzap_tui.rules.dice import Rng
+
+PHASES = ("rolloff", "objectives", "battle")
+"""Set-up then play, in order (DZ3 §1): roll off for edges, place objectives, battle."""
+
+EDGES = ("north", "south")
+"""The two long edges a side may enter from (DZ3 §1)."""
+
+
+@dataclass
+class FigureState:
+    """One model of a unit."""
+
+    id: str
+    """``"red.3.0"``: side, unit index, figure index in the force."""
+    name: str
+    """The figure's name from the force file ("Platoon Leader", "Cultist")."""
+    weapons: tuple[str, ...]
+    """Weapon ids it carries (keys of ``State.weapons[side]``); each fires every
+    shooting action."""
+    leader: bool = False
+    """Modelled as a leader (DZ3 §11): +1 morale within 6", spends command points."""
+    command: int = 0
+    """Command points LEFT (DZ3 §11, DZ3-R14: spent for the game, never refreshed;
+    a removed leader takes them with it, so a dead leader's points do not count)."""
+    alive: bool = True
+    """False once removed as a casualty (kept so ids and "6/7" counts stay stable)."""
+
+
+@dataclass
+class UnitState:
+    """One unit and everything that happened to it."""
+
+    id: str
+    """``"red.3"``."""
+    side: str
+    """``"red"`` or ``"black"``."""
+    index: int
+    """Index into the side's force units."""
+    name: str
+    skill: str
+    """basic | regular | elite (tables.SKILLS)."""
+    move: int
+    """Move in inches (DZ3 §14)."""
+    melee_attacks: int
+    """Melee attacks per figure (MA, DZ3 §7)."""
+    shield_strength: str
+    """light | medium | heavy (DZ3 §6)."""
+    max_shields: int
+    """The profile's shields; Protect recharges to this (DZ3 §8)."""
+    shields: int
+    """Shields left: one pool for the unit (DZ3-R6), 0..max_shields."""
+    vehicle: bool
+    """A vehicle: one model, rolls on the damage table instead of dying (DZ3 §9)."""
+    figures: list[FigureState]
+    """Every figure the unit started with, in force order (see ``alive``)."""
+    entered: bool = False
+    """Has come on from its edge (its first activation, DZ3 §3). No unit starts on
+    the table (DZ3 §1)."""
+    token: bool = False
+    """Carries an activation token (DZ3 §4): cannot activate until tokens reset."""
+    destroyed: bool = False
+    """Wiped out, or a vehicle killed / exploded (DZ3 §9, §12)."""
+    fled: bool = False
+    """Failed a morale test and fled (DZ3 §10); counts as destroyed for VP."""
+    immobilised: bool = False
+    """Vehicle damage 2: can no longer move (DZ3 §9; DZ3-R10 effects stack)."""
+    gun_crippled: bool = False
+    """Vehicle damage 3: its shots hit only on a 6 (fixed 6+, DZ3-R7)."""
+    weapon_crippled: bool = False
+    """Vehicle damage 4: its melee attacks hit only on a 6 (fixed 6+)."""
+    engaged: list[str] = field(default_factory=list)
+    """Ids of enemy units it is in base contact with (set by a Charge, cleared when it
+    disengages or either unit is gone). Used only to ask "leaving melee?"."""
+    activations: int = 0
+    """How many times it has activated this game (0 = still off-table)."""
+
+    @property
+    def in_play(self) -> bool:
+        """DZ3-R4: not destroyed and not fled (off-table units ARE in play)."""
+        return not (self.destroyed or self.fled)
+
+    @property
+    def alive_figures(self) -> list[FigureState]:
+        return [f for f in self.figures if f.alive]
+
+    @property
+    def figures_left(self) -> int:
+        return sum(1 for f in self.figures if f.alive)
+
+    @property
+    def ready(self) -> bool:
+        """May be activated now (in play, no token)."""
+        return self.in_play and not self.token
+
+
+@dataclass
+class ObjectiveState:
+    """One of the five objective markers (DZ3 §1)."""
+
+    number: int
+    """1..5; objective 1 is the centre one."""
+    red_distance: int
+    """Inches from RED's entry edge; black's distance is ``board_depth - red_distance``."""
+    token: bool = False
+    """Activated since the last token reset (DZ3 §3 Signal, §4)."""
+
+
+@dataclass
+class ScoreEntry:
+    """One scoring event (DZ3 §12)."""
+
+    side: str
+    """Who scored."""
+    vp: int
+    reason: str
+    """In words: "destroyed Squad 2", "objective 3 at 13\"", ..."""
+
+
+@dataclass(eq=False)
+class State:
+    """The whole Deathzap 3 game state. Compare two states with ``==`` (by
+    :meth:`snapshot`, the RNG included)."""
+
+    rng: Rng
+    """The game's dice and shuffles (architecture idea 2)."""
+    options: dict[str, Any]
+    """The game's options, every key of ``options.OPTION_SPECS`` filled in."""
+    names: dict[str, str]
+    """Force names by side."""
+    weapons: dict[str, dict[str, Weapon]]
+    """Each side's weapons table by weapon id (read-only during play)."""
+    units: dict[str, list[UnitState]]
+    """Units by side, in force order (``units[side][index]``)."""
+
+    # --- set-up (DZ3 §1) ------------------------------------------------------
+    phase: str = "rolloff"
+    """"rolloff" -> "objectives" -> "battle" (see PHASES). Game over is ``over``."""
+    edges: dict[str, str] = field(default_factory=lambda: {"red": "", "black": ""})
+    """Entry edge by side ("north"/"south"; "" before the roll-off)."""
+    rolloff_winner: str = ""
+    """Side that won the roll-off and picked its edge."""
+    board_depth: int = tables.BOARD_DEPTH
+    """Distance between the two entry edges in inches (DZ3 §1: 30)."""
+    objectives: list[ObjectiveState] = field(default_factory=list)
+    """The five objectives once placed (empty before)."""
+
+    # --- the activation deck (DZ3 §2) ----------------------------------------
+    deck: list[str] = field(default_factory=list)
+    """Draw pile, card codes, TOP FIRST."""
+    discard: list[str] = field(default_factory=list)
+    """Cards drawn from the current deck, oldest first (last = current card)."""
+    decks_used: int = 1
+    """How many decks have been started (DZ3-R2 "decks" option counts them)."""
+    card: str = ""
+    """Code of the card up ("" before the first draw)."""
+    card_side: str = ""
+    """Side the current card activates ("" for a joker / no card)."""
+    granted: int = 0
+    """Activations the current card grants (DZ3 §2; 0 for a joker)."""
+    used: int = 0
+    """Activations of the current card used (command extra NOT included)."""
+    forfeited: int = 0
+    """Activations of the current card lost because the side had no unit in play
+    (DZ3-R3)."""
+    command_used: bool = False
+    """The one extra command activation for this card has been used (DZ3 §11)."""
+
+    # --- score and end (DZ3 §12, DZ3-R2) -------------------------------------
+    vp: dict[str, int] = field(default_factory=lambda: {"red": 0, "black": 0})
+    score: list[ScoreEntry] = field(default_factory=list)
+    """Every VP scored, in order."""
+    over: bool = False
+    winner: str = ""
+    """"red", "black" or "draw" once over."""
+    end_reason: str = ""
+    """Why the game ended, in words."""
+    activation_number: int = 0
+    """Activations made so far in the game (for narration)."""
+
+    # --- helpers --------------------------------------------------------------
+    def unit(self, unit_id: str) -> UnitState:
+        """The unit with id ``"side.index"``; ``KeyError`` if there is none."""
+        side, _, index = unit_id.partition(".")
+        try:
+            return self.units[side][int(index)]
+        except (KeyError, ValueError, IndexError):
+            raise KeyError(f"no unit {unit_id!r}") from None
+
+    def figure(self, figure_id: str) -> tuple[UnitState, FigureState]:
+        side, unit_index, fig_index = figure_id.split(".")
+        unit = self.unit(f"{side}.{unit_index}")
+        return unit, unit.figures[int(fig_index)]
+
+    def all_units(self) -> list[UnitState]:
+        return [*self.units["red"], *self.units["black"]]
+
+    def objective(self, number: int) -> ObjectiveState:
+        for o in self.objectives:
+            if o.number == number:
+                return o
+        raise KeyError(f"no objective {number}")
+
+    def distance_from(self, side: str, objective: ObjectiveState) -> int:
+        """An objective's distance from ``side``'s edge, in inches."""
+        if side == "red":
+            return objective.red_distance
+        return self.board_depth - objective.red_distance
+
+    @property
+    def remaining(self) -> int:
+        """Activations of the current card still to use (not counting command)."""
+        return max(0, self.granted - self.used - self.forfeited)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state as plain data (the RNG as its integer state)."""
+        out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
+               if f.name not in ("rng", "weapons", "units", "objectives", "score")}
+        out["rng"] = self.rng.state
+        out["units"] = {s: [dataclasses.asdict(u) for u in us] for s, us in self.units.items()}
+        out["objectives"] = [dataclasses.asdict(o) for o in self.objectives]
+        out["score"] = [dataclasses.asdict(e) for e in self.score]
+        out["weapons"] = {s: sorted(w) for s, w in self.weapons.items()}
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # The weapons tables are immutable (frozen model dataclasses): share them,
+        # which keeps the per-answer copies of the Resolution driver cheap.
+        new = copy.copy(self)
+        for f in dataclasses.fields(self):
+            if f.name == "weapons":
+                continue
+            if f.name == "rng":
+                new.rng = Rng(self.rng.state)
+            else:
+                setattr(new, f.name, copy.deepcopy(getattr(self, f.name), memo))
+        return new
+
+
+def deck_cards(options: Mapping[str, Any]) -> list[Card]:
+    """The unshuffled deck the options ask for (DZ3 §2, DZ3-R1)."""
+    kind = options.get("deck", "full")
+    if kind == "half":
+        return build_deck(("hearts", "spades"), 1)
+    if kind == "custom":
+        suits = tuple(s for s in SUITS if s in str(options.get("suits", "")).split(","))
+        return build_deck(suits, int(options.get("jokers", 2)))
+    return build_deck(SUITS, 2)
+
+
+def _unit_state(force: Force, side: str, index: int) -> UnitState:
+    u = force.units[index]
+    figs = [FigureState(id=f"{side}.{index}.{i}", name=f.name, weapons=tuple(f.weapons),
+                        leader=bool(f.leader), command=int(f.command) if f.leader else 0)
+            for i, f in enumerate(u.figures)]
+    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
+                     skill=u.skill, move=u.move, melee_attacks=u.melee_attacks,
+                     shield_strength=u.shield_strength, max_shields=u.shields,
+                     shields=u.shields, vehicle=u.vehicle, figures=figs)
+
+
+def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int) -> State:
+    """The state before any event: no unit on the table, deck shuffled with the
+    game's RNG, set-up starting with the roll-off (DZ3 §1)."""
+    from deathzap_tui.rules.deathzap3.options import OPTION_SPECS
+
+    opts = {s.key: s.default for s in OPTION_SPECS}
+    opts.update(dict(options))
+    rng = Rng.from_seed(seed)
+    deck = [c.code for c in shuffled(deck_cards(opts), rng)]
+    forces = {"red": red, "black": black}
+    return State(
+        rng=rng,
+        options=opts,
+        names={s: f.name for s, f in forces.items()},
+        weapons={s: dict(f.weapons) for s, f in forces.items()},
+        units={s: [_unit_state(f, s, i) for i in range(len(f.units))]
+               for s, f in forces.items()},
+        deck=deck,
+    )

@@ -1,0 +1,113 @@
+"""The Deathzap 3 state as the battle screen shows it (a ``BoardView``)."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3.common import side_name, uname
+from deathzap_tui.rules.deathzap3.engine import prompt
+from deathzap_tui.rules.deathzap3.state import State, UnitState
+from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+
+COLUMNS = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
+STRENGTH_LETTER = {"light": "L", "medium": "M", "heavy": "H"}
+
+
+def status(unit: UnitState) -> str:
+    words = []
+    if unit.fled:
+        words.append("fled")
+    if unit.destroyed:
+        words.append("destroyed")
+    if unit.immobilised:
+        words.append("immobilised")
+    if unit.gun_crippled:
+        words.append("gun crippled")
+    if unit.weapon_crippled:
+        words.append("weapon crippled")
+    if unit.engaged and unit.in_play:
+        words.append("in melee")
+    return ", ".join(words)
+
+
+def unit_row(state: State, unit: UnitState) -> UnitRow:
+    cp = sum(f.command for f in unit.figures if f.alive and f.leader)
+    has_leader = any(f.leader and f.alive for f in unit.figures)
+    cells = (
+        uname(state, unit).split(" ", 1)[1],
+        f"{unit.figures_left}/{len(unit.figures)}",
+        f"{unit.shields}/{unit.max_shields} {STRENGTH_LETTER.get(unit.shield_strength, '?')}",
+        unit.skill.capitalize(),
+        "●" if unit.token else "",
+        "entered" if unit.entered else "off-table",
+        status(unit),
+        str(cp) if has_leader else "",
+    )
+    return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
+                   ready=unit.ready and state.card_side == unit.side)
+
+
+def deck_view(state: State) -> DeckView:
+    card = Card.parse(state.card) if state.card else None
+    grants = ""
+    if card is not None:
+        if card.is_joker:
+            grants = "Joker: all tokens removed"
+        else:
+            grants = f"{side_name(state.card_side)}: {state.granted} activation" + (
+                "s" if state.granted != 1 else "") + f", {state.used} used"
+            if state.forfeited:
+                grants += f", {state.forfeited} spent"
+            if state.command_used:
+                grants += ", command used"
+    cards = [Card.parse(c) for c in state.deck]
+    by_colour = {"red": sum(1 for c in cards if c.colour == "red"),
+                 "black": sum(1 for c in cards if c.colour == "black")}
+    return DeckView(
+        current=card.label if card else "",
+        current_words=card.words if card else "",
+        colour=(card.colour or "") if card else "",
+        grants=grants,
+        cards_left=len(cards),
+        jokers_left=sum(1 for c in cards if c.is_joker),
+        left_by_colour=by_colour,
+        recent=tuple(Card.parse(c).label for c in state.discard[-5:]),
+    )
+
+
+def score_lines(state: State) -> tuple[str, ...]:
+    out = []
+    for side in SIDES:
+        parts = [f"{e.reason} ({e.vp})" for e in state.score if e.side == side]
+        out.append(f"{side_name(side)} {state.vp[side]} VP" + (": " + ", ".join(parts)
+                                                               if parts else ""))
+    return tuple(out)
+
+
+def objective_lines(state: State) -> tuple[str, ...]:
+    out = []
+    for o in state.objectives:
+        r, b = o.red_distance, state.board_depth - o.red_distance
+        out.append(f"Objective {o.number}{' (centre)' if o.number == 1 else ''}: "
+                   f"Red {r}\" ({tables.objective_vp(r)} VP), Black {b}\" "
+                   f"({tables.objective_vp(b)} VP){'  ●' if o.token else ''}")
+    return tuple(out)
+
+
+def board_view(state: State) -> BoardView:
+    result = ""
+    if state.over:
+        result = ("Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins") + (
+            f" {state.vp['red']}-{state.vp['black']} ({state.end_reason})")
+    text = prompt(state)
+    return BoardView(
+        columns=COLUMNS,
+        units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
+        deck=deck_view(state),
+        score=dict(state.vp),
+        score_lines=score_lines(state),
+        objectives=objective_lines(state),
+        prompt=text,
+        over=state.over,
+        result=result,
+    )
