@@ -16,6 +16,8 @@ from deathzap_tui.rules.problems import Problem
 from deathzap_tui.rules.steps import Maker
 
 SIDES = ("red", "black")
+WATCH = "watch"
+"""The viewer that sees only what is public (spectators)."""
 
 
 def other_side(side: str) -> str:
@@ -110,6 +112,9 @@ class BoardView:
     """Whose move it is and what comes next, in words."""
     over: bool = False
     result: str = ""
+    private: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Secret lines per side (e.g. a hand of cards), present only for viewers who may
+    see them."""
 
 
 class Ruleset(ABC):
@@ -170,15 +175,23 @@ class Ruleset(ABC):
         """The resolution for an intent, or raise ``Refused`` saying why not."""
 
     @abstractmethod
-    def intents(self, state: Any) -> list[IntentOption]:
-        """What may be done now."""
+    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
+        """What may be done now; with a ``viewer`` side, only what that player may do
+        or know of (see :meth:`view`)."""
 
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
 
     @abstractmethod
-    def view(self, state: Any) -> BoardView:
-        """The state as the battle screen shows it."""
+    def view(self, state: Any, viewer: str | None = None) -> BoardView:
+        """The state as the battle screen shows it to ``viewer``.
+
+        ``None`` is the whole table (one shared terminal: everything, the app hides
+        secrets behind a cover screen); ``"red"`` / ``"black"`` is that player's view,
+        which must hold nothing the other player may not see; :data:`WATCH` is public
+        information only. Anything secret (a hand of cards) goes in
+        :attr:`BoardView.private` and only for its owner.
+        """
 
     @abstractmethod
     def help_sections(self) -> list[tuple[str, str]]:

@@ -69,13 +69,13 @@ class Toy(Ruleset):
 
         return make
 
-    def intents(self, state: ToyState) -> list[IntentOption]:
+    def intents(self, state: ToyState, viewer: str | None = None) -> list[IntentOption]:
         return [IntentOption({"type": "hit", "side": s}, f"{s} hits") for s in ("red", "black")]
 
     def is_over(self, state: ToyState) -> bool:
         return 0 in state.points.values()
 
-    def view(self, state: ToyState) -> BoardView:
+    def view(self, state: ToyState, viewer: str | None = None) -> BoardView:
         return BoardView((), {}, DeckView(), dict(state.points), (), (), "")
 
     def help_sections(self) -> list[tuple[str, str]]:

@@ -54,7 +54,8 @@ class Deathzap3(Ruleset):
 
         return resolution(state, intent, by)
 
-    def intents(self, state: Any) -> list[IntentOption]:
+    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
+        # Deathzap 3 has no hidden information: every viewer sees the same.
         from deathzap_tui.rules.deathzap3.engine import intents
 
         return intents(state)
@@ -62,7 +63,7 @@ class Deathzap3(Ruleset):
     def is_over(self, state: Any) -> bool:
         return bool(state.over)
 
-    def view(self, state: Any) -> BoardView:
+    def view(self, state: Any, viewer: str | None = None) -> BoardView:
         from deathzap_tui.rules.deathzap3.view import board_view
 
         return board_view(state)
