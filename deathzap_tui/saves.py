@@ -82,6 +82,10 @@ def unique_save_path(name: str, directory: Path | None = None) -> Path:
 
 
 def game_to_data(game: Game) -> dict[str, Any]:
+    for side, force in (("red", game.red), ("black", game.black)):
+        if not force.source:
+            raise SaveError(f"the {side} force was not read from a force file, so it "
+                            "cannot be embedded in a save")
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -7,7 +7,7 @@ engine tests do not depend on the force-file parser.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deathzap_tui.rules.deathzap3 import RULESET
@@ -109,9 +109,17 @@ def notes(game: Game, last: int = 1) -> list[str]:
     return out
 
 
-def random_answer(step: Any, rnd: random.Random) -> Any:
+DiceSource = Callable[[DiceRequest], Any]
+"""Answers a dice request: ``lambda step: ROLL`` or faces from a fixed sequence."""
+
+
+def roll_for_me(step: DiceRequest) -> Any:
+    return ROLL
+
+
+def random_answer(step: Any, rnd: random.Random, dice: DiceSource = roll_for_me) -> Any:
     if isinstance(step, DiceRequest):
-        return ROLL
+        return dice(step)
     assert isinstance(step, Question)
     if step.choices:
         return rnd.choice(step.choices).value
@@ -123,9 +131,11 @@ def random_answer(step: Any, rnd: random.Random) -> Any:
     return rnd.randint(lo, hi)
 
 
-def play_random_action(game: Game, rnd: random.Random, by: str = "") -> bool:
-    """Pick a random legal intent and answer every step at random (ROLL for dice,
-    another choice when an answer is refused). Returns False if nothing is legal."""
+def play_random_action(game: Game, rnd: random.Random, by: str = "",
+                       dice: DiceSource = roll_for_me) -> bool:
+    """Pick a random legal intent and answer every step at random (``dice`` for
+    dice, another choice when an answer is refused). Returns False if nothing is
+    legal."""
     options = RULESET.intents(game.state)
     if not options:
         return False
@@ -138,7 +148,7 @@ def play_random_action(game: Game, rnd: random.Random, by: str = "") -> bool:
             step = res.step
             tried: set[Any] = set()
             for _ in range(20):
-                ans = random_answer(step, rnd)
+                ans = random_answer(step, rnd, dice)
                 if ans in tried and isinstance(step, Question) and step.choices:
                     continue
                 tried.add(ans)
@@ -159,7 +169,7 @@ def play_random_action(game: Game, rnd: random.Random, by: str = "") -> bool:
 
 
 def play_random_game(game: Game, rnd: random.Random, max_actions: int = 400,
-                     undo_rate: float = 0.0) -> Game:
+                     undo_rate: float = 0.0, dice: DiceSource = roll_for_me) -> Game:
     """Play until the game is over (or ``max_actions``), optionally undoing at
     random."""
     for _ in range(max_actions):
@@ -170,7 +180,7 @@ def play_random_game(game: Game, rnd: random.Random, max_actions: int = 400,
             if game.can_redo and rnd.random() < 0.5:
                 game.redo()
             continue
-        if not play_random_action(game, rnd):
+        if not play_random_action(game, rnd, dice=dice):
             break
     return game
 
