@@ -1,0 +1,128 @@
+"""``deathzap host``: referee a game for players who join from other terminals.
+
+``deathzap host SAVE`` hosts an existing save; ``deathzap host --red F --black F
+--save NAME [--seed N] [--quick]`` starts a new game and hosts it. The referee is the
+only writer of the save (it holds the save's lock) and listens on a Unix socket that
+only the owner and group may use (``<saves>/<name>.sock`` unless ``--socket``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", nargs="?", metavar="SAVE",
+                        help="the save to host (a name in saves/ or its path)")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="the Unix socket to listen on (default: next to the save)")
+    parser.add_argument("--red", metavar="FILE", help="new game: the red force file")
+    parser.add_argument("--black", metavar="FILE", help="new game: the black force file")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="new game: seed for shuffles and generated dice")
+    parser.add_argument("--save", dest="new_save", metavar="PATH",
+                        help="new game: the save name to create")
+    parser.add_argument("--quick", action="store_true",
+                        help="new game: skip set-up (generated roll-off, default objectives)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="new game: a house-rule option (repeatable)")
+
+
+def default_socket(save: Path) -> Path:
+    return save.with_name(save.name.removesuffix(".toml") + ".sock")
+
+
+def open_hosted(args: argparse.Namespace):  # -> (Session, SaveLock)
+    """The session to host and its writer's lock; raises ValueError/OSError with a
+    message fit for the user (SaveError, InvalidInput and SaveLocked included)."""
+    from deathzap_tui import saves
+    from deathzap_tui.net.lock import SaveLock
+    from deathzap_tui.session import Session
+
+    new = args.red or args.black or args.new_save
+    if new:
+        if args.save or not (args.red and args.black and args.new_save):
+            raise ValueError("a new game needs --red, --black and --save (and no SAVE)")
+        from deathzap_tui.commands.play import parse_options
+
+        path = saves.save_path(args.new_save)
+        lock = SaveLock.acquire(path, "the referee (deathzap host)")
+        try:
+            session = Session.new(args.red, args.black, seed=args.seed,
+                                  options=parse_options(args.option), save_path=args.new_save)
+            if args.quick:
+                from deathzap_tui.app.flow import quick_setup
+
+                quick_setup(session)
+        except BaseException:
+            lock.release()
+            raise
+        return session, lock
+    if not args.save:
+        raise ValueError("name the save to host, or start one with --red/--black/--save")
+    path = saves.save_path(args.save)
+    lock = _acquire(path)
+    try:
+        return Session.resume(path), lock
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _acquire(path: Path):
+    from deathzap_tui.net.lock import SaveLock, SaveLocked
+
+    try:
+        return SaveLock.acquire(path, "the referee (deathzap host)")
+    except SaveLocked as exc:
+        raise ValueError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from deathzap_tui.net import lastseen
+    from deathzap_tui.net.lock import SaveLocked
+    from deathzap_tui.net.referee import Table, serve
+
+    try:
+        session, lock = open_hosted(args)
+    except (ValueError, OSError, SaveLocked) as exc:
+        print(f"deathzap host: {exc}", file=sys.stderr)
+        return 1
+    if lock.took_over:
+        from deathzap_tui.net.lock import describe
+
+        print(f"deathzap host: took over a lock left by {describe(lock.took_over)}, "
+              "which is no longer running", file=sys.stderr)
+    path = session.path
+    sock = Path(args.socket) if args.socket else default_socket(path)
+    table = Table(session, seen=lastseen.Recorder(path))
+    name = path.stem
+
+    def ready() -> None:
+        print(f"hosting {name} on {sock}\n"
+              f"  players join with: deathzap join {name} --as red|black"
+              + (f" --socket {sock}" if args.socket else ""), flush=True)
+
+    async def main() -> None:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        await serve(table, sock, ready=ready)
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass
+    except OSError as exc:
+        print(f"deathzap host: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    print(f"saved: {path}")
+    return 0

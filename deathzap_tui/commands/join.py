@@ -1,0 +1,56 @@
+"""``deathzap join SAVE --as red|black|watch``: play a hosted game from this terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", nargs="?", metavar="SAVE",
+                        help="the hosted save (finds its socket next to it)")
+    parser.add_argument("--as", dest="side", required=True,
+                        choices=("red", "black", "watch"), help="the side you play")
+    parser.add_argument("--socket", metavar="PATH", help="the referee's socket")
+    parser.add_argument("--name", default="", help="your name, shown to the other player")
+
+
+def socket_for(args: argparse.Namespace) -> Path:
+    if args.socket:
+        return Path(args.socket)
+    if not args.save:
+        raise ValueError("name the hosted save, or give --socket")
+    from deathzap_tui import saves
+    from deathzap_tui.commands.host import default_socket
+
+    return default_socket(saves.save_path(args.save))
+
+
+def connect(args: argparse.Namespace):  # -> RemoteSession
+    """The non-UI half of join: a connected :class:`RemoteSession`."""
+    from deathzap_tui.net.client import RemoteSession
+
+    return RemoteSession.connect(socket_for(args), args.side, name=args.name)
+
+
+def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.rules.steps import Refused
+
+    try:
+        session = connect(args)
+    except (ValueError, OSError, Refused) as exc:
+        print(f"deathzap join: {exc}", file=sys.stderr)
+        return 1
+    try:
+        from deathzap_tui.app.app import run_app
+    except ImportError:
+        print("deathzap join: this version of the app cannot play joined games yet",
+              file=sys.stderr)
+        session.close()
+        return 2
+    try:
+        run_app(session, side=None if args.side == "watch" else args.side, joined=True)
+    finally:
+        session.close()
+    return 0

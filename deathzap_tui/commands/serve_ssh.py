@@ -1,0 +1,84 @@
+"""``deathzap serve-ssh SAVE --port 2222 --keys FILE``: host a save and serve it over SSH.
+
+One process is the referee (as ``deathzap host``) and an SSH server (asyncssh): each
+SSH session runs its own ``deathzap join`` on a pty, as the side its key maps to. See
+:mod:`deathzap_tui.net.sshd` for the keys file format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", metavar="SAVE", help="the save to host")
+    parser.add_argument("--keys", required=True, metavar="FILE",
+                        help="TOML file mapping public keys to red / black / watch")
+    parser.add_argument("--port", type=int, default=2222, help="TCP port (default 2222)")
+    parser.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--socket", metavar="PATH", help="the referee's Unix socket")
+    parser.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
+                        help="close sessions idle this long (default 30)")
+    parser.add_argument("--max-connections", type=int, default=8, metavar="N")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from deathzap_tui.commands.host import _acquire, default_socket
+    from deathzap_tui.net import lastseen, sshd
+    from deathzap_tui.net.referee import Referee, Table
+    from deathzap_tui.paths import saves_dir
+    from deathzap_tui.session import Session
+
+    try:
+        keys = sshd.load_keys(Path(args.keys))
+        hostkey = sshd.host_key(saves_dir())
+        from deathzap_tui import saves
+
+        path = saves.save_path(args.save)
+        lock = _acquire(path)
+    except (ValueError, OSError) as exc:
+        print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
+        return 1
+    try:
+        session = Session.resume(path)
+    except (ValueError, OSError) as exc:
+        lock.release()
+        print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
+        return 1
+    sock = Path(args.socket) if args.socket else default_socket(path)
+
+    async def main() -> None:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        referee = Referee(Table(session, seen=lastseen.Recorder(path)), sock)
+        await referee.start()
+        server = sshd.GameSSHServer(keys, hostkey, sshd.join_command(sock), host=args.bind,
+                                    port=args.port, idle=args.idle * 60,
+                                    max_connections=args.max_connections)
+        try:
+            await server.start()
+            print(f"serving {path.stem} over SSH on {args.bind}:{server.port} "
+                  f"({len(keys)} keys)", flush=True)
+            await referee.serve_until_closed()
+        finally:
+            await server.close()
+            await referee.close()
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass
+    except OSError as exc:
+        print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    return 0

@@ -1,0 +1,518 @@
+"""The referee: the only writer of a hosted game.
+
+:class:`Table` is the game logic of hosting (who may do what, one action at a time,
+undo by agreement, per-viewer snapshots); it is synchronous and knows no sockets.
+:class:`Referee` serves a table on a Unix socket with asyncio: one task per client,
+every change pushed to every client as a snapshot built for that client's side.
+
+Durability: the table's :class:`~deathzap_tui.session.Session` saves atomically (with
+fsync) inside ``commit``/``undo``/``redo``, before the call returns, so the ``ok``
+for a commit is only sent once the event is on disk. A referee killed at any moment
+restarts from the save with at most the unacknowledged action lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import socket
+import struct
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deathzap_tui.net import protocol, views
+from deathzap_tui.net.protocol import BadMessage, ProtocolError
+from deathzap_tui.net.wire import answer_in, step_to_data, to_data
+from deathzap_tui.rules.events import Event, effective
+from deathzap_tui.rules.game import Action
+from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.steps import Answer, Note, Refused
+
+MAX_BAD_MESSAGES = 20
+HELLO_TIMEOUT = 10.0
+MAX_CLIENTS = 16
+MAX_BUFFERED = 4 * 1024 * 1024
+
+
+@dataclass
+class Pending:
+    """The one action being resolved at the table."""
+
+    aid: int
+    action: Action
+    answerers: list[str] = field(default_factory=list)
+    """Who gave each answer so far (same length as the resolution's answers)."""
+
+    @property
+    def answerer(self) -> str:
+        """Who must act next: the step's side, else the acting player (who also
+        commits a finished resolution)."""
+        step = self.action.resolution.step
+        return (step.side if step is not None and step.side else "") or self.action.by
+
+
+class Table:
+    """A hosted game: a session and the rules of sharing it. Not thread-safe; the
+    referee calls it from its event loop only."""
+
+    def __init__(self, session: Any, seen: Callable[[str, int], None] | None = None) -> None:
+        self.session = session
+        self.game = session.game
+        self.ruleset = session.ruleset
+        self.pending: Pending | None = None
+        self.request: dict[str, str] | None = None
+        self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
+        self._aids = itertools.count(1)
+        self._notes: dict[int, list[Note]] = {}
+        self._seen = seen
+        for event, res in self.game.replay(effective(self.game.log)):
+            self._notes[id(event)] = res.ctx.notes
+
+    # --- actions ----------------------------------------------------------------
+    def begin(self, side: str, intent: Mapping[str, Any]) -> int:
+        self._player(side)
+        if self.pending is not None:
+            p = self.pending
+            raise Refused(f"{p.action.by} is in the middle of "
+                          f"{self._label(p.action.intent)}; wait for it to finish")
+        if self.request is not None:
+            raise Refused(f"{self.request['by']} asked to {self.request['kind']}; "
+                          "that must be answered first")
+        self._check_turn(side, intent)
+        try:
+            action = self.session.begin(intent, side)
+        except Refused:
+            raise
+        except Exception as exc:  # a malformed intent the ruleset did not expect
+            raise Refused(f"not a valid intent ({type(exc).__name__})") from None
+        self.pending = Pending(next(self._aids), action)
+        return self.pending.aid
+
+    def answer(self, side: str, aid: int, data: Any) -> None:
+        p = self._pending(side, aid)
+        if p.action.resolution.step is None:
+            raise Refused("the action is complete; it only needs confirming")
+        if p.answerer != side:
+            raise Refused(f"this is for {p.answerer} to answer")
+        answer: Answer = answer_in(data)
+        res = p.action.resolution
+        try:
+            res.answer(answer)
+        except Refused:
+            raise
+        except Exception as exc:  # a rules bug must not take the table down
+            with contextlib.suppress(Exception):
+                res.replay(list(res.answers))
+            raise Refused(f"the rules could not take that answer ({type(exc).__name__})") \
+                from None
+        p.answerers.append(side)
+
+    def back(self, side: str, aid: int) -> None:
+        p = self._pending(side, aid)
+        if not p.answerers:
+            raise Refused("nothing to take back")
+        if p.answerers[-1] != side:
+            raise Refused(f"the last answer was {p.answerers[-1]}'s to take back")
+        p.action.resolution.back()
+        p.answerers.pop()
+
+    def cancel(self, side: str, aid: int) -> None:
+        p = self._pending(side, aid)
+        if p.action.by != side:
+            raise Refused(f"only {p.action.by} can cancel this")
+        self.pending = None
+
+    def commit(self, side: str, aid: int) -> Event:
+        p = self._pending(side, aid)
+        if p.action.by != side:
+            raise Refused(f"only {p.action.by} can confirm this")
+        if not p.action.resolution.done:
+            raise Refused("the action is not finished")
+        event = self.session.commit(p.action)  # saved (fsync) before this returns
+        self._notes[id(event)] = p.action.resolution.ctx.notes
+        self.pending = None
+        return event
+
+    # --- undo / redo by agreement ---------------------------------------------------
+    def ask(self, side: str, kind: str) -> None:
+        self._player(side)
+        if self.pending is not None:
+            raise Refused("finish or cancel the action in progress first")
+        if self.request is not None:
+            raise Refused(f"{self.request['by']} already asked to {self.request['kind']}")
+        if not (self.session.can_undo if kind == "undo" else self.session.can_redo):
+            raise Refused(f"nothing to {kind}")
+        self.request = {"kind": kind, "by": side}
+
+    def reply(self, side: str, accept: bool) -> tuple[dict[str, str], Event | None]:
+        self._player(side)
+        req = self.request
+        if req is None or req["by"] == side:
+            raise Refused("there is no request to answer")
+        self.request = None
+        if not accept:
+            return req, None
+        event = (self.session.undo if req["kind"] == "undo" else self.session.redo)(req["by"])
+        return req, event
+
+    # --- presence ----------------------------------------------------------------
+    def joined(self, role: str) -> None:
+        self.connected[role] += 1
+
+    def left(self, role: str) -> bool:
+        """A client went away; drop what it had half-done. True if anything was."""
+        self.connected[role] -= 1
+        self.mark_seen(role)
+        if role not in SIDES or self.connected[role]:
+            return False
+        dropped = False
+        if self.pending is not None and self.pending.action.by == role:
+            self.pending, dropped = None, True
+        if self.request is not None and self.request["by"] == role:
+            self.request, dropped = None, True
+        return dropped
+
+    def mark_seen(self, role: str) -> None:
+        """Record that ``role`` has seen the whole log (when it leaves, or the referee
+        stops: not per event, to keep fsyncs off the hot path; a mark lost to a crash
+        only repeats a summary)."""
+        if self._seen is not None and role in SIDES:
+            self._seen(role, len(self.game.log))
+
+    # --- what each viewer sees --------------------------------------------------
+    def narrative(self, viewer: str | None) -> list[str]:
+        return [n.text for e in effective(self.game.log)
+                for n in views.notes_for(self._notes.get(id(e), ()), viewer)]
+
+    def turn(self) -> dict[str, str]:
+        p = self.pending
+        if p is not None:
+            step = p.action.resolution.step
+            who = p.answerer
+            if step is None:
+                return {"side": who, "text": f"{who} to confirm "
+                                             f"{self._label(p.action.intent)}"}
+            what = views.step_for(step, who, None)
+            return {"side": who, "text": f"{who}: {what.text}"}  # type: ignore[union-attr]
+        if self.request is not None:
+            who = other_side(self.request["by"])
+            return {"side": who, "text": f"{who} to answer {self.request['by']}'s "
+                                         f"{self.request['kind']} request"}
+        sides = {o.side for o in self.ruleset.intents(self.game.state) if o.side}
+        public = views.board_view(self.ruleset, self.game.state, None)
+        return {"side": sides.pop() if len(sides) == 1 else "",
+                "text": public.result or public.prompt}
+
+    def pending_for(self, viewer: str | None) -> dict[str, Any] | None:
+        p = self.pending
+        if p is None:
+            return None
+        res = p.action.resolution
+        mine = viewer == p.action.by
+        return {
+            "aid": p.aid,
+            "by": p.action.by,
+            "intent": dict(p.action.intent) if mine else {"type": p.action.intent.get("type")},
+            "label": self._label(p.action.intent),
+            "step": step_to_data(views.step_for(res.step, p.answerer, viewer)),
+            "answers": [a if a is None else to_data(_answer_data(a))
+                        for a in views.answers_for(res.answers, p.answerers, viewer)],
+            "answerers": list(p.answerers),
+            "notes": [[n.after, n.text] for n in views.notes_for(res.ctx.notes, viewer)],
+            "yours": p.answerer == viewer,
+        }
+
+    def snapshot(self, viewer: str | None) -> dict[str, Any]:
+        state = self.game.state
+        return {
+            "view": to_data(views.board_view(self.ruleset, state, viewer)),
+            "intents": to_data(views.intents_for(self.ruleset.intents(state), viewer)),
+            "can_undo": self.session.can_undo,
+            "can_redo": self.session.can_redo,
+            "over": self.session.over,
+            "presence": dict(self.connected),
+            "turn": self.turn(),
+            "pending": self.pending_for(viewer),
+            "request": dict(self.request) if self.request else None,
+            "events": len(self.game.log),
+        }
+
+    # --- helpers -------------------------------------------------------------------
+    def _player(self, side: str) -> None:
+        if side not in SIDES:
+            raise Refused("spectators watch; they cannot act")
+
+    def _pending(self, side: str, aid: int) -> Pending:
+        self._player(side)
+        if self.pending is None or self.pending.aid != aid:
+            raise Refused("that action is no longer in progress")
+        return self.pending
+
+    def _check_turn(self, side: str, intent: Mapping[str, Any]) -> None:
+        """Refuse an intent that the rules offer, but only to the other side.
+
+        Ruleset-agnostic: options whose intent is contained in this one are the
+        matching offers; if every one of them belongs to the other side, it is not
+        this side's move. Intents the rules do not offer are left to the ruleset.
+        """
+        matching = [o for o in self.ruleset.intents(self.game.state)
+                    if all(intent.get(k) == v for k, v in o.intent.items())]
+        if matching and all(o.side and o.side != side for o in matching):
+            raise Refused(f"it is {matching[0].side}'s move")
+
+    def _label(self, intent: Mapping[str, Any]) -> str:
+        return str(intent.get("type", "an action"))
+
+
+def _answer_data(answer: Answer) -> Any:
+    from deathzap_tui.rules.steps import answer_to_data
+
+    return answer_to_data(answer)
+
+
+# --- the server -------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Client:
+    role: str
+    writer: asyncio.StreamWriter
+    peer: str
+    narrative: list[str] = field(default_factory=list)
+
+    @property
+    def viewer(self) -> str | None:
+        return self.role if self.role in SIDES else None
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        if self.writer.is_closing():
+            return
+        transport = self.writer.transport
+        if transport.get_write_buffer_size() > MAX_BUFFERED:
+            self.writer.close()  # a client that does not read loses its seat
+            return
+        self.writer.write(protocol.encode(message))
+
+
+class Referee:
+    """Serve a :class:`Table` on a Unix socket."""
+
+    def __init__(self, table: Table, socket_path: Path, *,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.table = table
+        self.socket_path = Path(socket_path)
+        self.clients: list[Client] = []
+        self.seq = 0
+        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self._server: asyncio.AbstractServer | None = None
+        self._fatal = asyncio.Event()
+
+    async def start(self) -> None:
+        path = self.socket_path
+        if len(os.fsencode(path)) > 100:
+            raise OSError(f"socket path too long for a Unix socket: {path} "
+                          "(use --socket with a shorter path)")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() or path.is_symlink():
+            if _socket_alive(path):
+                raise OSError(f"a referee is already listening on {path}")
+            path.unlink()  # left by a referee that died
+        old = os.umask(0o117)  # the socket is created rw for owner and group only
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=str(path))
+        finally:
+            os.umask(old)
+        os.chmod(path, 0o660)
+
+    async def serve_until_closed(self) -> None:
+        await self._fatal.wait()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for c in list(self.clients):
+            self.table.mark_seen(c.role)
+            c.send({"t": "bye", "message": "the referee is shutting down"})
+            c.writer.close()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+
+    # --- one client ----------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = _peer(writer)
+        client: Client | None = None
+        try:
+            client = await self._hello(reader, writer, peer)
+            if client is None:
+                return
+            await self._loop(client, reader)
+        except (ConnectionError, ProtocolError) as exc:
+            if client is not None:
+                client.send({"t": "bye", "message": str(exc)})
+            self.log(f"client {client.role if client else '?'} {peer}: {exc}")
+        finally:
+            if client is not None and client in self.clients:
+                self.clients.remove(client)
+                dropped = self.table.left(client.role)
+                self.log(f"{client.role} left ({peer})"
+                         + ("; their unfinished action was discarded" if dropped else ""))
+                self._push()
+            writer.close()
+
+    async def _hello(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     peer: str) -> Client | None:
+        def refuse(message: str) -> None:
+            writer.write(protocol.encode({"t": "error", "message": message}))
+
+        try:
+            body = await asyncio.wait_for(protocol.read_frame(reader, protocol.MAX_CLIENT_FRAME),
+                                          HELLO_TIMEOUT)
+            if body is None:
+                return None
+            msg = protocol.check_client(protocol.decode(body))
+            if msg["t"] != "hello":
+                raise BadMessage("the first message must be hello")
+        except (BadMessage, ProtocolError, TimeoutError) as exc:
+            refuse(f"bad hello: {exc or 'timed out'}")
+            return None
+        if msg["v"] != protocol.VERSION:
+            refuse(f"protocol version {msg['v']}; this referee speaks {protocol.VERSION}")
+            return None
+        role = msg["side"]
+        if role in SIDES and self.table.connected[role]:
+            refuse(f"{role} is already connected; close that terminal first")
+            return None
+        if len(self.clients) >= MAX_CLIENTS:
+            refuse("too many clients")
+            return None
+        client = Client(role, writer, peer)
+        self.clients.append(client)
+        self.table.joined(role)
+        client.send({"t": "welcome", "v": protocol.VERSION, "side": role,
+                     "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title})
+        self.log(f"{role} joined ({peer})")
+        self._push()
+        return client
+
+    async def _loop(self, client: Client, reader: asyncio.StreamReader) -> None:
+        bad = 0
+        while True:
+            body = await protocol.read_frame(reader, protocol.MAX_CLIENT_FRAME)
+            if body is None:
+                return
+            rid = None
+            try:
+                msg = protocol.decode(body)
+                rid = msg.get("id") if type(msg.get("id")) is int else None
+                msg = protocol.check_client(msg)
+                reply = self._dispatch(client, msg)
+            except BadMessage as exc:
+                bad += 1
+                client.send({"t": "error", "id": rid, "message": f"bad message: {exc}"})
+                if bad >= MAX_BAD_MESSAGES:
+                    raise ProtocolError("too many bad messages") from None
+                continue
+            except Refused as exc:
+                client.send({"t": "error", "id": rid, "message": str(exc)})
+                continue
+            except OSError as exc:  # the save could not be written: stop, lose nothing
+                self.log(f"cannot write the save: {exc}; stopping")
+                client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
+                self._fatal.set()
+                return
+            if reply is not None:
+                client.send({"t": "ok", "id": rid, **reply})
+            if msg["t"] != "ping":
+                self._push()
+
+    def _dispatch(self, client: Client, msg: dict[str, Any]) -> dict[str, Any] | None:
+        t, side, table = msg["t"], client.role, self.table
+        if t == "ping":
+            return {}
+        if t == "hello":
+            raise BadMessage("hello was already said; the side of a connection is fixed")
+        if t == "begin":
+            table.begin(side, msg["intent"])
+        elif t == "answer":
+            table.answer(side, msg["aid"], msg["answer"])
+        elif t == "back":
+            table.back(side, msg["aid"])
+        elif t == "cancel":
+            table.cancel(side, msg["aid"])
+        elif t == "commit":
+            event = table.commit(side, msg["aid"])
+            self.log(f"{side}: {event.data.get('intent', {}).get('type', event.kind)} "
+                     f"(event {len(table.game.log)})")
+            return {"events": len(table.game.log)}
+        elif t in ("undo", "redo"):
+            table.ask(side, t)
+        elif t == "reply":
+            req, event = table.reply(side, msg["accept"])
+            word = "agreed to" if event else "declined"
+            for c in self.clients:
+                if c.role == req["by"]:
+                    c.send({"t": "notice", "message": f"{side} {word} your {req['kind']}"})
+            return {}
+        return {"pending": table.pending_for(client.viewer)}
+
+    def _push(self) -> None:
+        """Send every client its own snapshot of the table."""
+        self.seq += 1
+        for c in list(self.clients):
+            snap = self.table.snapshot(c.viewer)
+            lines = self.table.narrative(c.viewer)
+            keep = _common_prefix(c.narrative, lines)
+            c.narrative = lines
+            c.send({"t": "state", "seq": self.seq, **snap,
+                    "narrative": {"keep": keep, "add": lines[keep:]}})
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    if len(a) <= len(b) and b[:len(a)] == a:
+        return len(a)
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _peer(writer: asyncio.StreamWriter) -> str:
+    sock = writer.get_extra_info("socket")
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        pid, uid, _gid = struct.unpack("3i", creds)
+        return f"pid {pid}, uid {uid}"
+    except (OSError, AttributeError):
+        return "unknown peer"
+
+
+def _socket_alive(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(1)
+        try:
+            s.connect(str(path))
+        except OSError:
+            return False
+        return True
+
+
+async def serve(table: Table, socket_path: Path, *, ready: Callable[[], None] | None = None,
+                log: Callable[[str], None] | None = None) -> None:
+    """Run a referee until cancelled (or until the save cannot be written)."""
+    referee = Referee(table, socket_path, log=log)
+    await referee.start()
+    if ready is not None:
+        ready()
+    try:
+        await referee.serve_until_closed()
+    finally:
+        await referee.close()

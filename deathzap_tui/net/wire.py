@@ -1,0 +1,104 @@
+"""Steps, answers, intents and board views as plain JSON data, and back.
+
+The referee only ever sends what :mod:`.views` built for one viewer; this module only
+changes the representation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from deathzap_tui.rules.ruleset import BoardView, DeckView, IntentOption, UnitRow
+from deathzap_tui.rules.steps import (
+    ROLL,
+    Answer,
+    Choice,
+    Dice,
+    DiceRequest,
+    Question,
+    Step,
+    answer_from_data,
+    answer_to_data,
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Waiting:
+    """The pending step belongs to another player: what this client may know of it.
+
+    ``text`` is public (a dice request's purpose, or "choosing"); the step itself,
+    which may list secret choices, is never sent to anyone but the one answering.
+    """
+
+    side: str
+    text: str
+    key: str = ""
+
+
+def to_data(obj: Any) -> Any:
+    """Dataclasses, mappings and tuples as JSON-able dicts and lists."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, Mapping):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [to_data(v) for v in obj]
+    return obj
+
+
+def view_from_data(d: Mapping[str, Any]) -> BoardView:
+    deck = dict(d["deck"])
+    deck["recent"] = tuple(deck.get("recent", ()))
+    return BoardView(
+        columns=tuple(d["columns"]),
+        units={side: tuple(UnitRow(**{**row, "cells": tuple(row["cells"])}) for row in rows)
+               for side, rows in d["units"].items()},
+        deck=DeckView(**deck),
+        score=dict(d["score"]),
+        score_lines=tuple(d["score_lines"]),
+        objectives=tuple(d["objectives"]),
+        prompt=d["prompt"],
+        over=d.get("over", False),
+        result=d.get("result", ""),
+    )
+
+
+def intent_from_data(d: Mapping[str, Any]) -> IntentOption:
+    return IntentOption(dict(d["intent"]), d["label"], d.get("side"), d.get("rule", ""))
+
+
+def step_to_data(step: Step | Waiting | None) -> dict[str, Any] | None:
+    if step is None:
+        return None
+    kind = {Question: "question", DiceRequest: "dice", Waiting: "wait"}[type(step)]
+    return {"kind": kind, **to_data(step)}
+
+
+def step_from_data(d: Mapping[str, Any] | None) -> Step | Waiting | None:
+    if d is None:
+        return None
+    fields = {k: v for k, v in d.items() if k != "kind"}
+    if d["kind"] == "question":
+        fields["choices"] = tuple(Choice(**c) for c in fields.get("choices", ()))
+        return Question(**fields)
+    if d["kind"] == "dice":
+        return DiceRequest(**fields)
+    return Waiting(**fields)
+
+
+def answer_out(answer: Answer) -> Any:
+    """An answer as the client sends it (ROLL becomes ``{"roll": true}``)."""
+    if isinstance(answer, Dice) and answer.generated:
+        if answer.faces:
+            raise ValueError("generated dice are rolled by the referee")
+        return {"roll": True}
+    return answer_to_data(answer)
+
+
+def answer_in(data: Any) -> Answer:
+    """An answer as the referee reads it from a (checked) client message."""
+    if data == {"roll": True}:
+        return ROLL
+    return answer_from_data(data)

@@ -1,0 +1,285 @@
+"""Two real clients against a real referee over a Unix socket."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+import toynet
+from rawclient import RawClient
+
+from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.net.wire import Waiting
+from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
+
+
+def hit(me: RemoteSession, foe: RemoteSession, *, roll: bool = True) -> None:
+    """One full turn: me attacks (cover, to hit), foe rolls the saves, me confirms."""
+    action = me.begin({"type": "hit", "side": me.side})
+    res = action.resolution
+    assert isinstance(res.step, Question)
+    res.answer("open")
+    assert isinstance(res.step, DiceRequest) and res.step.side == me.side
+    res.answer(ROLL if roll else Dice(faces=(6, 6)))
+    if isinstance(res.step, Waiting):
+        assert res.step.side == foe.side and res.step.text == "saves"
+        assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
+                            and isinstance(a.resolution.step, DiceRequest))
+        theirs = foe.pending_action()
+        assert not theirs.mine and theirs.by == me.side
+        theirs.resolution.answer(ROLL)
+        assert me.wait_for(lambda s: res.step is None)
+    assert res.done
+    me.commit(action)
+    assert me.wait_for(lambda s: s.pending_action() is None)
+
+
+def test_two_clients_play_and_see_the_same_game(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    assert red.wait_for(lambda s: s.presence.get("black") == 1)
+    assert red.ruleset.id == toynet.ID
+    for _ in range(3):
+        assert red.turn["side"] == "red"
+        hit(red, black)
+        assert black.wait_for(lambda s: s.turn["side"] == "black")
+        hit(black, red)
+        assert red.wait_for(lambda s: s.turn["side"] == "red")
+    assert red.wait_for(lambda s: s.seq == black.seq)
+    assert red.view().score == black.view().score == host.table.game.state.points
+    assert len(host.table.game.log) == 6
+    public = [line for line in red.narrative() if "SECRET" not in line]
+    assert public == [line for line in black.narrative() if "SECRET" not in line]
+    assert len(public) == 12
+    # The save is the referee's: it holds all six events.
+    from deathzap_tui import saves
+
+    assert len(saves.load_game(host.table.session.path).log) == 6
+
+
+def test_each_player_sees_only_their_own_secret(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    seed = host.table.game.seed
+    hit(red, black)
+    black.wait_for(lambda s: s.turn["side"] == "black")
+    assert any(toynet.secret("red", seed) in x for x in red.view().score_lines)
+    assert not any(toynet.secret("red", seed) in x for x in black.view().score_lines)
+    assert any(toynet.secret("red", seed) in x for x in red.narrative())
+    assert not any(toynet.secret("red", seed) in x for x in black.narrative())
+
+
+def test_bytes_sent_to_black_never_hold_reds_secret(host, clients) -> None:
+    seed = host.table.game.seed
+    spy = RawClient(host.socket_path, "black")
+    watcher = RawClient(host.socket_path, "watch")
+    red = clients("red")
+    for _ in range(2):  # black falls to 2 points of 6
+        action = red.begin({"type": "hit", "side": "red"})
+        action.resolution.answer("open")
+        action.resolution.answer(Dice(faces=(6, 6)))
+        spy.until(lambda m: m["t"] == "state" and (m["pending"] or {}).get("yours"))
+        spy.request("answer", aid=action.aid, answer={"faces": [1, 1]})
+        red.wait_for(lambda s, a=action: a.resolution.done)
+        red.commit(action)
+        spy.until(lambda m: m["t"] == "state" and m["turn"]["side"] == "black")
+        spy.request("begin", intent={"type": "hit", "side": "black"})
+        aid = spy.until(lambda m: m["t"] == "state" and m["pending"])["pending"]["aid"]
+        spy.request("answer", aid=aid, answer="open")
+        spy.request("answer", aid=aid, answer={"faces": [1, 1]})
+        spy.request("commit", aid=aid)
+        red.wait_for(lambda s: s.turn["side"] == "red")
+    spy.drain()
+    watcher.drain()
+    red_secret = toynet.secret("red", seed).encode()
+    assert red_secret in b"".join(x.encode() for x in red.narrative())  # it exists...
+    assert red_secret not in spy.received  # ...but never reached black
+    assert toynet.secret("black", seed).encode() in spy.received  # black's own is sent
+    for secret in (red_secret, toynet.secret("black", seed).encode()):
+        assert secret not in watcher.received
+    spy.close()
+    watcher.close()
+
+
+def test_a_client_cannot_act_as_the_other_player(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    with pytest.raises(Refused, match="you play black"):
+        black.begin({"type": "hit", "side": "red"}, by="red")
+    with pytest.raises(Refused, match="red's turn"):
+        black.begin({"type": "hit", "side": "black"})
+    with pytest.raises(Refused, match="it is red's move"):
+        # at the protocol level: black's connection asks for red's intent
+        black.begin({"type": "hit", "side": "red"})
+    action = red.begin({"type": "hit", "side": "red"})
+    raw = RawClient(host.socket_path, "watch")
+    assert "cannot act" in raw.request("answer", aid=action.aid, answer="open")["message"]
+    raw.close()
+    black.wait_for(lambda s: s.pending_action() is not None)
+    with pytest.raises(Refused, match="for red to answer"):
+        black.pending_action().resolution.answer("open")
+    with pytest.raises(Refused, match="only red can cancel"):
+        black.pending_action().cancel()
+    action.resolution.answer("open")
+    with pytest.raises(Refused, match="only red can confirm"):
+        black._call("commit", aid=action.aid)
+    # a second terminal for red is refused while red is connected
+    with pytest.raises(Refused, match="red is already connected"):
+        RemoteSession.connect(host.socket_path, "red", timeout=3)
+
+
+def test_generated_dice_are_rolled_by_the_referee_only(host, clients) -> None:
+    red = clients("red")
+    raw = RawClient(host.socket_path, "black")
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    with pytest.raises(Refused, match="rolled by the referee"):
+        action.resolution.answer(Dice(faces=(6, 6), generated=True))
+    action.resolution.answer(Dice(faces=(6, 6)))
+    raw.until(lambda m: m["t"] == "state" and (m["pending"] or {}).get("yours"))
+    reply = raw.request("answer", aid=action.aid, answer={"faces": [6, 6], "generated": True})
+    assert reply["t"] == "error" and "rolled by the referee" in reply["message"]
+    reply = raw.request("answer", aid=action.aid, answer={"roll": True})
+    assert reply["t"] == "ok"
+    faces = reply["pending"]["answers"][-1]["faces"]
+    assert reply["pending"]["answers"][-1]["generated"] is True and len(faces) == 2
+    raw.close()
+
+
+def test_undo_needs_the_opponents_agreement(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    hit(red, black)
+    black.wait_for(lambda s: s.events == 1)
+    assert red.undo() is None  # a request, not an undo
+    assert black.wait_for(lambda s: s.request == {"kind": "undo", "by": "red"})
+    with pytest.raises(Refused, match="asked to undo"):
+        black.begin({"type": "hit", "side": "black"})
+    with pytest.raises(Refused, match="no request"):
+        red.reply(True)
+    black.reply(False)
+    assert red.wait_for(lambda s: "black declined your undo" in s.notices)
+    assert len(host.table.game.log) == 1
+    red.undo()
+    black.wait_for(lambda s: s.request is not None)
+    black.reply(True)
+    assert red.wait_for(lambda s: s.view().score == {"red": 6, "black": 6})
+    assert red.turn["side"] == "red" and red.can_redo
+    assert [e.kind for e in host.table.game.log] == ["resolve", "undo"]
+
+
+def test_dropped_client_mid_wizard_is_discarded_and_can_rejoin(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    assert black.wait_for(lambda s: s.pending_action() is not None)
+    red.close()  # the terminal is gone
+    assert black.wait_for(lambda s: s.pending_action() is None and s.presence["red"] == 0)
+    assert host.table.pending is None and host.table.game.log == []
+    again = clients("red")
+    assert again.turn["side"] == "red"
+    hit(again, black)
+    assert black.wait_for(lambda s: s.events == 1)
+
+
+def test_client_reconnects_after_the_connection_breaks(host, clients) -> None:
+    import socket as socketmod
+
+    red, black = clients("red"), clients("black")
+    action = red.begin({"type": "hit", "side": "red"})
+    seen = []
+    red.subscribe(lambda s: seen.append(s.connected))
+    # Break red's connection under it (as a broken SSH link would).
+    red._loop.call_soon_threadsafe(
+        lambda: red._writer.transport.get_extra_info("socket").shutdown(socketmod.SHUT_RDWR))
+    assert red.wait_for(lambda s: not s.connected or s.pending_action() is None, 5)
+    assert action.discarded
+    assert red.wait_for(lambda s: s.connected and s.presence.get("red") == 1, 5)
+    assert False in seen
+    hit(red, black)
+
+
+def test_garbage_frames_are_rejected_without_affecting_the_game(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    hit(red, black)
+    before = (list(host.table.game.log), dict(host.table.game.state.points))
+    bad = RawClient(host.socket_path, "watch")
+    bad.drain()
+    for junk in (b"\xff\xfe not utf8", b"[1,2,3]", b'{"t": 5}', b"{" * 5000, b'{"t":"ping"',
+                 b'{"t":"begin","id":1,"intent":{"type":"hit","side":"red","x":NaN}}',
+                 b'{"t":"answer","id":2,"aid":1,"answer":' + b"9" * 5000 + b"}",
+                 b'{"t":"hello","v":1,"side":"red"}', b'{"t":"nope","id":3}'):
+        bad.send_raw(len(junk).to_bytes(4, "big") + junk)
+    replies = bad.drain()
+    assert len([m for m in replies if m["t"] == "error"]) == 9
+    # An oversized frame ends that connection; the game goes on.
+    bad.send_raw((10**6).to_bytes(4, "big") + b"x" * 100)
+    with pytest.raises((EOFError, ConnectionError)):
+        bad.until(lambda m: False)
+    # A client that never says hello, or says it wrong, is dropped too.
+    mute = RawClient(host.socket_path)
+    mute.send_raw(b"\x00\x00\x00\x05hello")
+    assert "bad hello" in mute.until(lambda m: m["t"] == "error")["message"]
+    assert (list(host.table.game.log), dict(host.table.game.state.points)) == before
+    hit(black, red)
+    assert red.wait_for(lambda s: s.events == 2)
+    mute.close()
+    bad.close()
+
+
+def test_socket_is_owner_and_group_only(host) -> None:
+    mode = stat.S_IMODE(os.stat(host.socket_path).st_mode)
+    assert mode & 0o007 == 0, oct(mode)
+
+
+def test_presence_and_turn_are_shown_to_everyone(host, clients) -> None:
+    red = clients("red")
+    assert red.presence == {"red": 1, "black": 0, "watch": 0}
+    black = clients("black")
+    watch = clients("watch")
+    assert red.wait_for(lambda s: s.presence == {"red": 1, "black": 1, "watch": 1})
+    assert watch.turn == {"side": "red", "text": "red to hit"}
+    assert watch.intents() == [] and not watch.can_undo
+    assert black.intents() == [] and [o.side for o in red.intents()] == ["red"]
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    action.resolution.answer(Dice(faces=(5, 5)))
+    assert watch.wait_for(lambda s: s.turn["side"] == "black")
+    assert watch.turn["text"] == "black: saves"
+    step = watch.pending_action().resolution.step
+    assert isinstance(step, Waiting) and step.side == "black"
+
+
+def test_join_command_connects_by_save_name(host, saves_dir, monkeypatch) -> None:
+    """The non-UI half of ``deathzap join`` (the app's run_app does the rest)."""
+    import argparse
+
+    from deathzap_tui.commands import join
+
+    monkeypatch.setattr(join, "socket_for", lambda args: host.socket_path)
+    session = join.connect(argparse.Namespace(save="duel", side="black", socket=None,
+                                              name="bob"))
+    try:
+        assert session.side == "black" and session.presence["black"] == 1
+    finally:
+        session.close()
+    from deathzap_tui.commands.host import default_socket
+    from deathzap_tui.saves import save_path
+
+    assert default_socket(save_path("duel")) == saves_dir / "duel.sock"
+
+
+def test_leaving_players_are_marked_as_having_seen_the_game(new_session, tmp_path) -> None:
+    from conftest import HostThread
+
+    from deathzap_tui.net import lastseen
+
+    session = new_session("marks")
+    h = HostThread(session, tmp_path / "m.sock", seen=lastseen.Recorder(session.path)).start()
+    try:
+        red = RemoteSession.connect(h.socket_path, "red", timeout=5)
+        black = RemoteSession.connect(h.socket_path, "black", timeout=5)
+        hit(red, black)
+        red.close()
+        black.wait_for(lambda s: s.presence["red"] == 0)
+        assert lastseen.read(session.path) == {"red": 1}
+        black.close()
+    finally:
+        h.stop()

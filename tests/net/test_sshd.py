@@ -1,0 +1,176 @@
+"""The built-in SSH server on a free loopback port, with asyncssh's client and the
+``ssh`` command."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from deathzap_tui.net import sshd
+
+HERE = Path(__file__).parent
+
+
+def probe(side: str) -> list[str]:
+    return [sys.executable, str(HERE / "ptyprobe.py"), side]
+
+
+@pytest.fixture
+def keys(tmp_path: Path):
+    red = asyncssh.generate_private_key("ssh-ed25519")
+    black = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    f = tmp_path / "keys.toml"
+    f.write_text(f'[[players]]\nside = "red"\nkey = "{red.export_public_key().decode().strip()}"\n'
+                 f'[[players]]\nside = "black"\n'
+                 f'key = "{black.export_public_key().decode().strip()}"\n')
+    return {"red": red, "black": black, "stranger": stranger, "file": f}
+
+
+async def start(tmp_path: Path, keys, command=probe, **kw) -> sshd.GameSSHServer:
+    server = sshd.GameSSHServer(sshd.load_keys(keys["file"]), sshd.host_key(tmp_path / "hk"),
+                                command, port=0, log=lambda text: None, **kw)
+    await server.start()
+    return server
+
+
+_seen: dict[int, bytes] = {}
+
+
+async def read_until(stream, text: bytes, timeout: float = 10) -> bytes:
+    """Everything read from ``stream`` so far, once it holds ``text``."""
+    buf = _seen.get(id(stream), b"")
+    async with asyncio.timeout(timeout):
+        while text not in buf:
+            chunk = await stream.read(4096)
+            if not chunk:
+                break
+            buf += chunk
+            _seen[id(stream)] = buf
+    return buf
+
+
+def connect(server, key, **kw):
+    return asyncssh.connect("127.0.0.1", server.port, username="anyone", client_keys=[key],
+                            known_hosts=None, agent_path=None, **kw)
+
+
+def test_session_runs_on_a_pty_with_the_clients_terminal_and_resizes(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys)
+        try:
+            async with connect(server, keys["black"]) as conn:
+                proc = await conn.create_process(term_type="xterm-256color",
+                                                 term_size=(100, 30), encoding=None)
+                out = await read_until(proc.stdout, b"\n")
+                assert b"side=black term=xterm-256color size=100x30 ctty=True" in out
+                proc.change_terminal_size(120, 40)
+                assert b"RESIZED 120x40" in await read_until(proc.stdout, b"RESIZED 120x40")
+                proc.stdin.write(b"hello\r")  # raw pty: typed Enter is a CR
+                proc.stdin.write(b"\n")
+                assert b"GOT hello" in await read_until(proc.stdout, b"GOT hello")
+                await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_unknown_key_and_passwords_are_refused(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys)
+        try:
+            with pytest.raises(asyncssh.PermissionDenied):
+                async with connect(server, keys["stranger"]):
+                    pass
+            with pytest.raises(asyncssh.PermissionDenied):
+                async with asyncssh.connect("127.0.0.1", server.port, username="red",
+                                            password="red", client_keys=None,
+                                            known_hosts=None, agent_path=None):
+                    pass
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_session_without_a_pty_gets_one_line(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys)
+        try:
+            async with connect(server, keys["red"]) as conn:
+                result = await asyncio.wait_for(conn.run(), 10)
+                assert result.exit_status == 1
+                assert result.stdout.count("\n") == 1 and "needs a terminal" in result.stdout
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_idle_sessions_and_extra_connections_are_closed(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys, idle=0.5, max_connections=1)
+        try:
+            async with connect(server, keys["red"]) as conn:
+                with pytest.raises((asyncssh.Error, OSError)):
+                    async with connect(server, keys["black"]) as second:
+                        await second.run("x")
+                proc = await conn.create_process(term_type="xterm", encoding=None)
+                out = await read_until(proc.stdout, b"idle too long", timeout=10)
+                assert b"idle too long" in out
+                await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_host_key_is_generated_once_and_kept_private(tmp_path) -> None:
+    first = sshd.host_key(tmp_path)
+    again = sshd.host_key(tmp_path)
+    assert first.public_data == again.public_data
+    assert stat.S_IMODE(os.stat(tmp_path / sshd.HOST_KEY_NAME).st_mode) == 0o600
+
+
+def test_keys_file_problems_name_the_entry(tmp_path) -> None:
+    f = tmp_path / "k.toml"
+    f.write_text('[[players]]\nside = "green"\nkey = "x"\n')
+    with pytest.raises(sshd.KeysError, match=r"players\[0\]\.side"):
+        sshd.load_keys(f)
+    f.write_text('[[players]]\nside = "red"\nkey = "ssh-ed25519 AAAAnotakey"\n')
+    with pytest.raises(sshd.KeysError, match=r"players\[0\]\.key: not a public key"):
+        sshd.load_keys(f)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client (ssh) not installed")
+def test_real_ssh_client(tmp_path, keys) -> None:
+    keyfile = tmp_path / "id_red"
+    keyfile.write_bytes(keys["red"].export_private_key())
+    keyfile.chmod(0o600)
+
+    async def main() -> None:
+        server = await start(tmp_path, keys)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "ssh", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-F", "/dev/null",
+                "-i", str(keyfile), "-p", str(server.port), "-tt", "player@127.0.0.1",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env={**os.environ, "TERM": "xterm-256color"})
+            out = await read_until(proc.stdout, b"\n")
+            assert b"side=red term=xterm-256color" in out and b"ctty=True" in out
+            proc.stdin.write(b"over ssh\n")
+            assert b"GOT over ssh" in await read_until(proc.stdout, b"GOT over ssh")
+            await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
