@@ -231,7 +231,7 @@ class Table:
         state = self.game.state
         return {
             "view": to_data(views.board_view(self.ruleset, state, viewer)),
-            "intents": to_data(views.intents_for(self.ruleset.intents(state), viewer)),
+            "intents": to_data(views.intents_for(self.ruleset, state, viewer)),
             "can_undo": self.session.can_undo,
             "can_redo": self.session.can_redo,
             "over": self.session.over,

@@ -2,15 +2,14 @@
 
 ``viewer`` is ``"red"``, ``"black"``, or ``None`` (a spectator, or anyone who is not
 the owner of a secret). The referee sends a client only what these functions return
-for that client's side, so a ruleset with secret hands needs one hook:
+for that client's side:
 
-- ``Ruleset.view_for(state, viewer) -> BoardView`` if the ruleset defines it (the
-  proposed interface change: a non-abstract method on :class:`Ruleset` defaulting to
-  ``self.view(state)``); otherwise ``ruleset.view(state)``, which must then hold
-  nothing secret;
-- a narrative note with a ``to`` attribute (proposed ``ctx.say(text, to=side)``) is
-  shown only to that side;
-- intent options with a ``side`` are offered only to that side;
+- the board comes from ``ruleset.view(state, viewer)`` (spectators are
+  :data:`~deathzap_tui.rules.ruleset.WATCH`), which holds secrets only for their
+  owner;
+- a narrative note said with ``ctx.say(text, to=side)`` is shown only to that side;
+- intents come from ``ruleset.intents(state, viewer)``, and options with a ``side``
+  are offered only to that side;
 - a pending step is shown in full only to the player who answers it; others get a
   :class:`~.wire.Waiting` (who, and the dice purpose or question prompt, never the
   choices); answers to questions are shown only to who gave them (dice are rolled at
@@ -23,27 +22,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from deathzap_tui.net.wire import Waiting
-from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
+from deathzap_tui.rules.ruleset import WATCH, BoardView, IntentOption, Ruleset
 from deathzap_tui.rules.steps import Answer, Dice, DiceRequest, Note, Step
 
 
 def board_view(ruleset: Ruleset, state: Any, viewer: str | None) -> BoardView:
-    hook = getattr(ruleset, "view_for", None)
-    if hook is not None:
-        return hook(state, viewer)
-    return ruleset.view(state)
+    return ruleset.view(state, viewer or WATCH)
 
 
-def intents_for(options: Iterable[IntentOption], viewer: str | None) -> list[IntentOption]:
+def intents_for(ruleset: Ruleset, state: Any, viewer: str | None) -> list[IntentOption]:
     """The options this viewer may take: their own and the unowned ones."""
     if viewer is None:
         return []
-    return [o for o in options if o.side in (None, "", viewer)]
+    return [o for o in ruleset.intents(state, viewer) if o.side in (None, "", viewer)]
 
 
 def note_visible(note: Note, viewer: str | None) -> bool:
-    to = getattr(note, "to", None)
-    return to is None or to == viewer
+    return note.to is None or note.to == viewer
 
 
 def notes_for(notes: Iterable[Note], viewer: str | None) -> list[Note]:

@@ -177,10 +177,15 @@ class HasRng(Protocol):
 
 @dataclass
 class Note:
-    """A line of narrative, said after the ``after``-th answer (0 = before any)."""
+    """A line of narrative, said after the ``after``-th answer (0 = before any).
+
+    ``to`` names the only side allowed to read it (a card drawn into a secret hand);
+    ``None`` is public.
+    """
 
     after: int
     text: str
+    to: str | None = None
 
 
 @dataclass
@@ -192,8 +197,8 @@ class Context:
     facts: dict[str, Any] = field(default_factory=dict)
     answered: int = 0
 
-    def say(self, text: str) -> None:
-        self.notes.append(Note(self.answered, text))
+    def say(self, text: str, to: str | None = None) -> None:
+        self.notes.append(Note(self.answered, text, to))
 
 
 Maker = Callable[[Context], Generator[Step, Answer, None]]

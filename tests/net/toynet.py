@@ -27,7 +27,7 @@ from deathzap_tui.rules.ruleset import (
     UnitRow,
     other_side,
 )
-from deathzap_tui.rules.steps import Choice, DiceRequest, Note, Question, Refused
+from deathzap_tui.rules.steps import Choice, DiceRequest, Question, Refused
 
 ID = "nettoy"
 
@@ -35,11 +35,6 @@ ID = "nettoy"
 def secret(side: str, seed: int) -> str:
     """The secret card of a side: a string that must never reach the other side."""
     return f"{side.upper()}SECRET{seed:x}Q"
-
-
-@dataclass
-class SecretNote(Note):
-    to: str | None = None
 
 
 @dataclass
@@ -92,8 +87,7 @@ class Duel(Ruleset):
                                                        Choice("hard", "Hard")))
             if cover == "hard":
                 raise Refused("no shooting into hard cover in the duel")
-            ctx.notes.append(SecretNote(ctx.answered, f"{side} eyes {ctx.state.hands[side]}",
-                                        to=side))
+            ctx.say(f"{side} eyes {ctx.state.hands[side]}", to=side)
             dice = yield DiceRequest("hit", 2, "to hit", target=4, side=side)
             hits = dice.count(4)
             ctx.say(f"{side} hits {hits} time(s)")
@@ -108,7 +102,7 @@ class Duel(Ruleset):
 
         return make
 
-    def intents(self, state: DuelState) -> list[IntentOption]:
+    def intents(self, state: DuelState, viewer: str | None = None) -> list[IntentOption]:
         if self.is_over(state):
             return []
         s = state.turn
@@ -117,10 +111,7 @@ class Duel(Ruleset):
     def is_over(self, state: DuelState) -> bool:
         return 0 in state.points.values()
 
-    def view(self, state: DuelState) -> BoardView:
-        return self.view_for(state, None)
-
-    def view_for(self, state: DuelState, viewer: str | None) -> BoardView:
+    def view(self, state: DuelState, viewer: str | None = None) -> BoardView:
         rows = {s: (UnitRow(f"{s}.0", s, f"{s} duellist", (str(state.points[s]),)),)
                 for s in ("red", "black")}
         hand = (f"your card: {state.hands[viewer]}",) if viewer in state.hands else ()
