@@ -1,0 +1,130 @@
+"""Benchmark of the exact odds preview (issue 4), with icepool side by side.
+
+Run: ``.venv/bin/python benchmarks/odds.py [--repeat N]``. Prints median and p95
+timings of :func:`attack_odds` for the largest attack the DZ3 §13 limits allow (24
+shots into 24 shields, 10 figures) and for 240 dice, then the same pipeline written
+with icepool (2.1.3), timed in the same run, with the speed-up and the largest
+absolute difference between the two answers (casualty distribution and P(break)).
+
+Goals (2-core machine): 24 shots < 2 ms, 240 dice < 20 ms, >= 20x icepool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from deathzap_tui.rules.deathzap3.odds import (
+    PER_ATTACK,
+    Attack,
+    Target,
+    attack_odds,
+)
+
+CASES = [
+    # name, attack, target: elite heavy weapons (2+ to hit, 2+ vs light shields) are the
+    # worst case within the limits; basic targets (save 6+, morale 6+)
+    ("24 shots -> 24 shields, 10 figures", Attack(24, 2, 2), Target(24, 10, 6, 6)),
+    ("24 shots -> 6 shields, 10 figures", Attack(24, 2, 2), Target(6, 10, 6, 6)),
+    ("24 Strike shots -> 24 shields, 10 figures", Attack(24, 2, 2, strike=True),
+     Target(24, 10, 6, 6)),
+    ("240 dice -> 24 shields, 10 figures", Attack(240, 3, 3), Target(24, 10, 5, 5)),
+]
+
+
+def _p(target: int) -> Fraction:
+    return Fraction(max(0, min(6, 7 - target)), 6)
+
+
+def icepool_odds(attack: Attack, target: Target) -> tuple[list[float], float]:
+    """The same pipeline in icepool: casualties distribution and P(break).
+
+    Damage ~ (dice @ Bernoulli(p_hit p_damage)); each damage point beyond the shields
+    (every point with Strike) forces a save; casualties capped at the figures; morale
+    per attack (DZ3 §10) as a die mapped over the casualties.
+    """
+    import icepool
+
+    def bern(p: Fraction) -> icepool.Die:
+        return icepool.Die({1: p.numerator, 0: p.denominator - p.numerator})
+
+    pdmg = _p(attack.to_hit) * (Fraction(1) if attack.melee else _p(attack.vs_shields))
+    fail = bern(1 - _p(target.save))
+    success = bern(_p(target.morale))
+    f, s = target.figures, target.shields
+    damage = attack.dice @ bern(pdmg)
+
+    def casualties(d: int):
+        forced = d if attack.strike else max(d - s, 0)
+        return (forced @ fail).map(lambda x: min(x, f)) if forced else 0
+
+    cas = damage.map(casualties)
+
+    def breaks(c: int):
+        if c == 0 or c >= f:
+            return 0
+        return ((f - c) @ success).map(lambda k: int(k == 0))
+
+    brk = cas.map(breaks)
+    return [float(cas.probability(k)) for k in range(f + 1)], float(brk.probability(1))
+
+
+def timed(fn, repeat: int) -> tuple[list[float], object]:
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return times, result
+
+
+def figures(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return statistics.median(ordered) * 1e3, p95 * 1e3
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200, help="runs of the DP per case")
+    parser.add_argument("--icepool-repeat", type=int, default=5)
+    parser.add_argument("--no-icepool", action="store_true")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}; DP: {args.repeat} runs, "
+          f"icepool: {args.icepool_repeat} runs (median / p95, ms)")
+    for name, attack, target in CASES:
+        dp_times, odds = timed(lambda a=attack, t=target: attack_odds(
+            a, t, morale_option=PER_ATTACK), args.repeat)
+        both_times, _ = timed(lambda a=attack, t=target: attack_odds(
+            a, t, leader_near=None, morale_option="per-casualty"), args.repeat)
+        med, p95 = figures(dp_times)
+        bmed, bp95 = figures(both_times)
+        print(f"\n{name}")
+        print(f"  DP                          median {med:8.3f}   p95 {p95:8.3f}")
+        print(f"  DP, leader unknown (x2 DP)  median {bmed:8.3f}   p95 {bp95:8.3f}")
+        if args.no_icepool:
+            continue
+        try:
+            import icepool
+        except ImportError:
+            print("  icepool not installed")
+            continue
+        ice_times, (ice_cas, ice_break) = timed(
+            lambda a=attack, t=target: icepool_odds(a, t), args.icepool_repeat)
+        imed, ip95 = figures(ice_times)
+        diff = max(max(abs(x - y) for x, y in zip(odds.casualties, ice_cas, strict=True)),
+                   abs(odds.p_break - ice_break))
+        print(f"  icepool {icepool.__version__:20s} median {imed:8.3f}   p95 {ip95:8.3f}")
+        print(f"  speed-up (median) {imed / med:8.0f}x   max |DP - icepool| = {diff:.2e}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,301 @@
+"""``deathzap odds``: exact odds of a Deathzap 3 attack or morale test (issue 4).
+
+From force files::
+
+    deathzap odds --attacker FILE:UNIT [--weapons ID[:PROFILE] ...] [--melee]
+                  --target FILE:UNIT --cover open|soft|hard [--leader-near] [--json]
+
+From bare numbers::
+
+    deathzap odds --shots 24 --skill basic --power light [--strike] --cover open \\
+                  --shields 6 --strength light --target-skill basic --figures 10
+    deathzap odds --melee-dice 7 --skill regular --target-skill basic --shields 2 \\
+                  --figures 5
+    deathzap odds --morale-test --figures 4 --target-skill basic [--leader-near]
+
+UNIT is the unit's name or its 1-based position in the file. The target's skill sets
+its saves and its morale (DZ3 §6, §10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+SKILLS = ("basic", "regular", "elite")
+POWERS = ("light", "medium", "heavy")
+COVERS = ("open", "soft", "hard")
+BAR_WIDTH = 40
+
+
+class UsageError(ValueError):
+    """Bad arguments: the message says what to do."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.description = (parser.description or "") + "\n\n" + (__doc__ or "").split(
+        "\n\n", 1)[1]
+    files = parser.add_argument_group("from force files")
+    files.add_argument("--attacker", metavar="FILE:UNIT", help="the attacking unit")
+    files.add_argument("--target", metavar="FILE:UNIT", help="the target unit")
+    files.add_argument("--weapons", nargs="+", metavar="ID[:PROFILE]",
+                       help="weapon ids that fire, in order (default: all the unit "
+                       "carries); ID:PROFILE picks a profile by name (default: the first)")
+    files.add_argument("--melee", action="store_true",
+                       help="the attacker attacks in melee instead of shooting (DZ3 §7)")
+    nums = parser.add_argument_group("from bare numbers")
+    nums.add_argument("--shots", type=int, metavar="N", help="shooting dice (shots)")
+    nums.add_argument("--melee-dice", type=int, metavar="N",
+                      help="melee dice (figures x melee attacks, DZ3 §7)")
+    nums.add_argument("--skill", choices=SKILLS, help="the attacker's skill")
+    nums.add_argument("--power", choices=POWERS, help="the weapon's power")
+    nums.add_argument("--strike", action="store_true", help="a Strike weapon (DZ3 §6)")
+    nums.add_argument("--strength", choices=POWERS, help="the target's shield strength")
+    nums.add_argument("--target-skill", choices=SKILLS,
+                      help="the target's skill: its saves and morale")
+    nums.add_argument("--vehicle", action="store_true",
+                      help="the target is a vehicle (one model, damage table, DZ3 §9)")
+    nums.add_argument("--morale-test", action="store_true",
+                      help="only a morale test by --figures figures of --target-skill")
+    both = parser.add_argument_group("either form")
+    both.add_argument("--cover", choices=COVERS, help="the target's cover (shooting)")
+    both.add_argument("--shields", type=int, metavar="N",
+                      help="the target's shields left (default with files: full)")
+    both.add_argument("--figures", type=int, metavar="N",
+                      help="the target's figures left (default with files: all)")
+    both.add_argument("--crippled", action="store_true",
+                      help="the attacker's gun (or melee weapon) is crippled: 6+ (DZ3 §9)")
+    both.add_argument("--leader-near", action="store_true",
+                      help="a friendly leader is within 6\" of the target (+1 morale)")
+    both.add_argument("--morale-option", choices=("per-attack", "per-casualty"),
+                      default="per-attack",
+                      help="DZ3-R11: one morale test per attack (default) or per casualty")
+    both.add_argument("--hits", type=int, metavar="K",
+                      help="the hits already rolled (first weapon group)")
+    both.add_argument("--damage", type=int, metavar="K",
+                      help="the damage already rolled (first weapon group)")
+    both.add_argument("--failed-saves", type=int, metavar="K",
+                      help="the failed saves already rolled (needs --damage)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.rules.problems import InvalidInput
+
+    try:
+        odds, title = _compute(args)
+    except InvalidInput as e:
+        for problem in e.problems:
+            print(f"deathzap odds: {problem.located(e.source)}", file=sys.stderr)
+        return 1
+    except (UsageError, ValueError) as e:
+        print(f"deathzap odds: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(odds.to_json(), indent=2))
+    else:
+        print(as_text(odds, title))
+    return 0
+
+
+# --------------------------------------------------------------------------- compute
+def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
+    from deathzap_tui.rules.deathzap3 import odds as O
+    from deathzap_tui.rules.deathzap3 import tables
+
+    known = {"hits": args.hits, "damage": args.damage, "failed_saves": args.failed_saves}
+    common = {"leader_near": args.leader_near, "morale_option": args.morale_option}
+    leader = "a friendly leader within 6\"" if args.leader_near else "no leader near"
+    for name in ("shots", "melee_dice", "shields", "figures", *known):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.attacker or args.target:
+        return _from_files(args, known, common, leader)
+    if args.morale_test:
+        need(args, "figures", "target_skill")
+        skill = args.target_skill
+        odds = O.morale_test_odds(args.figures, tables.MORALE[skill], args.leader_near)
+        return odds, [f"Morale test: {args.figures} {skill} figures, "
+                      f"{tables.MORALE[skill]}+ per die, {leader} (DZ3 §10)"]
+    if args.shots is None and args.melee_dice is None:
+        raise UsageError("say what attacks: --attacker FILE:UNIT and --target FILE:UNIT, "
+                         "or --shots N (shooting), --melee-dice N (melee) or --morale-test")
+    if args.shots is not None and args.melee_dice is not None:
+        raise UsageError("give --shots or --melee-dice, not both")
+    need(args, "skill", "target_skill", "shields")
+    if not args.vehicle:
+        need(args, "figures")
+    figures = 1 if args.vehicle else args.figures
+    if args.vehicle and args.figures not in (None, 1):
+        raise UsageError("a vehicle is one model (DZ3 §9): leave out --figures")
+    tskill = args.target_skill
+    target = O.Target(args.shields, figures, tables.SAVE[tskill], tables.MORALE[tskill],
+                      vehicle=args.vehicle)
+    if args.shots is not None:
+        need(args, "power", "cover", "strength")
+        to_hit = tables.CRIPPLED_TO_HIT if args.crippled else tables.TO_HIT[(args.skill,
+                                                                            args.cover)]
+        attack = O.Attack(args.shots, to_hit, tables.VS_SHIELDS[(args.power, args.strength)],
+                          args.strike)
+        what = (f"{args.shots} {args.skill} shots at {to_hit}+ ({args.cover}), "
+                f"{args.power}{' Strike' if args.strike else ''} vs {args.strength} shields "
+                f"at {attack.vs_shields}+")
+    else:
+        if args.strike:
+            raise UsageError("--strike is a shooting rule; melee has none (DZ3 §7)")
+        to_hit = (tables.CRIPPLED_TO_HIT if args.crippled
+                  else tables.MELEE_TO_HIT[(args.skill, tskill)])
+        attack = O.Attack(args.melee_dice, to_hit, None)
+        what = f"{args.melee_dice} {args.skill} melee dice at {to_hit}+ vs {tskill}"
+    title = [f"Attack: {what}", _target_line(target, tskill, leader, args.morale_option)]
+    return O.attack_odds(attack, target, **common, **known), title
+
+
+def need(args: argparse.Namespace, *names: str) -> None:
+    missing = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n) is None]
+    if missing:
+        raise UsageError(f"missing {', '.join(missing)}")
+
+
+def _target_line(target: Any, skill: str, leader: str, option: str) -> str:
+    if target.vehicle:
+        return (f"Target: a {skill} vehicle, {target.shields} shields, save "
+                f"{target.save}+ (damage table, DZ3 §9)")
+    return (f"Target: {target.figures} {skill} figures, {target.shields} shields, save "
+            f"{target.save}+, morale {target.morale}+, {leader}; morale {option} (DZ3-R11)")
+
+
+def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[str, Any],
+                leader: str) -> tuple[Any, list[str]]:
+    from deathzap_tui.rules.deathzap3 import odds as O
+
+    if not (args.attacker and args.target):
+        raise UsageError("give both --attacker FILE:UNIT and --target FILE:UNIT")
+    stray = [f"--{n}" for n in ("shots", "melee_dice", "skill", "power", "strength",
+                                "target_skill") if getattr(args, n) is not None]
+    if stray or args.strike or args.vehicle or args.morale_test:
+        raise UsageError("with --attacker/--target the numbers come from the force files; "
+                         f"leave out {', '.join(stray) or '--strike/--vehicle/--morale-test'}")
+    aforce, attacker = _unit(args.attacker, "--attacker")
+    _tforce, tunit = _unit(args.target, "--target")
+    target = O.target_from_unit(tunit, args.shields, args.figures)
+    if tunit.vehicle and target.figures != 1:
+        raise UsageError("a vehicle is one model (DZ3 §9): leave out --figures")
+    if args.melee:
+        if args.weapons or args.cover:
+            raise UsageError("--weapons and --cover are for shooting; leave them out "
+                             "with --melee (DZ3 §7)")
+        attacks = [O.melee_attack(attacker, tunit, weapon_crippled=args.crippled)]
+    else:
+        if args.cover is None:
+            raise UsageError("missing --cover (open, soft or hard) for shooting (DZ3 §6)")
+        weapons = [w for item in args.weapons or () for w in item.split(",") if w]
+        attacks = O.shooting_attacks(aforce, attacker, tunit, args.cover, weapons or None,
+                                     gun_crippled=args.crippled)
+        if not attacks:
+            raise UsageError(f"{_clean(attacker.name)} carries no weapons to shoot")
+    lines = [f"Attacker: {_clean(attacker.name)} ({attacker.skill})"]
+    for a in attacks:
+        vs = "every hit is damage" if a.melee else f"{a.vs_shields}+ vs shields"
+        strike = ", Strike" if a.strike else ""
+        rng = ", Short Range: assumes the target is within 12\"" if a.short_range else ""
+        dice = "1 die" if a.dice == 1 else f"{a.dice} dice"
+        lines.append(f"  {_clean(a.label)}: {dice} at {a.to_hit}+, {vs}{strike}{rng}")
+    lines.append(_target_line(target, tunit.skill, leader, args.morale_option)
+                 .replace("Target:", f"Target: {_clean(tunit.name)},", 1))
+    return O.attack_odds(attacks, target, **common, **known), lines
+
+
+def _unit(spec: str, flag: str) -> tuple[Any, Any]:
+    """``FILE:UNIT`` -> (force, unit); UNIT is a name or a 1-based index."""
+    from deathzap_tui.forcefile import load_force
+
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path:
+        raise UsageError(f"{flag} takes FILE:UNIT (a unit name or its number), not {spec!r}")
+    if not Path(path).exists() and ":" in path:  # a unit name holding ':'
+        first, _, rest = spec.partition(":")
+        if Path(first).exists():
+            path, name = first, rest
+    loaded = load_force(path)
+    if getattr(loaded.ruleset, "id", "") != "deathzap3":
+        raise UsageError(f"{path}: odds are for Deathzap 3 forces; this one is "
+                         f"{getattr(loaded.ruleset, 'id', '?')}")
+    units = loaded.force.units
+    listing = "; ".join(f"{i}. {_clean(u.name)}" for i, u in enumerate(units, 1))
+    wanted = name.strip()
+    if wanted.isdigit():
+        i = int(wanted)
+        if 1 <= i <= len(units):
+            return loaded.force, units[i - 1]
+        raise UsageError(f"{path} has {len(units)} units, no unit {i}; units: {listing}")
+    matches = [u for u in units if u.name == wanted] or [
+        u for u in units if u.name.casefold() == wanted.casefold()]
+    if len(matches) == 1:
+        return loaded.force, matches[0]
+    if matches:
+        raise UsageError(f"{path} has {len(matches)} units named {wanted!r}: use the number; "
+                         f"units: {listing}")
+    raise UsageError(f"{path} has no unit {wanted!r}; units: {listing}")
+
+
+def _clean(text: str) -> str:
+    """Text from a file, safe for a terminal: control and format characters dropped."""
+    return "".join(ch for ch in str(text) if unicodedata.category(ch)[0] != "C")
+
+
+# --------------------------------------------------------------------------- text
+def _pct(p: float | None) -> str:
+    if p is None:
+        return "unknown"
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    if 0.9995 < p < 1:
+        return ">99.9%"
+    return f"{p * 100:.1f}%"
+
+
+def as_text(odds: Any, title: list[str]) -> str:
+    lines = list(title)
+    lines.append("")
+    if odds.kind == "morale":
+        lines.append(f"P(test fails: the unit breaks)  {_pct(odds.p_break):>7}")
+        lines.append(f"P(test passes)                  {_pct(1 - (odds.p_break or 0)):>7}")
+        return "\n".join(lines)
+    lines.append(f"Expected hits {odds.hits_mean:.2f}, damage {odds.damage_mean:.2f}, "
+                 f"shields left {odds.mean_shields_left:.2f}")
+    rows: list[tuple[str, float | None]]
+    if odds.vehicle is not None:
+        v = odds.vehicle
+        rows = [("destroyed (killed or explodes)", v["destroyed"]),
+                ("  killed", v["killed"]), ("  explodes", v["explodes"]),
+                ("immobilised (at least once)", v["immobilised"]),
+                ("gun crippled (at least once)", v["gun-crippled"]),
+                ("weapon crippled (at least once)", v["weapon-crippled"]),
+                ("no effect at all", v["no-effect"])]
+        lines.append("Vehicle damage table (DZ3 §9; explosion damage to others not "
+                     "included):")
+        lines += [f"  {label:34s} {_pct(p):>7}" for label, p in rows]
+        return "\n".join(lines)
+    lines.append(f"Expected casualties {odds.mean_casualties:.2f} of {odds.figures}")
+    rows = [("P(at least one casualty)", odds.p_any_casualty),
+            ("P(wiped out)", odds.p_wiped_out),
+            ("P(breaks on morale)", odds.p_break)]
+    if odds.p_break_with_leader is not None:
+        rows.append(("P(breaks), leader near", odds.p_break_with_leader))
+    rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
+    lines += [f"{label:34s} {_pct(p):>7}" for label, p in rows]
+    lines.append("")
+    lines.append("Casualties")
+    top = max(odds.casualties) or 1.0
+    for k, p in enumerate(odds.casualties):
+        n = round(p / top * BAR_WIDTH)
+        bar = "█" * n if n else ("▏" if p > 0 else "")
+        lines.append(f"  {k:>3}  {_pct(p):>7}  {bar}")
+    return "\n".join(lines)
