@@ -17,6 +17,13 @@ COMMANDS: dict[str, str] = {
     "points": "show a force's points, unit by unit",
     "check": "validate force files",
     "log": "print a saved game as a narrative",
+    "host": "referee a game for players joining from other terminals",
+    "join": "play a hosted game from this terminal",
+    "serve-ssh": "serve a hosted game over SSH (built-in server)",
+    "play": "start a game from two force files (skips the start screen)",
+    "resume": "reopen a saved game",
+    "resolve": "resolve one attack or morale test outside a game (no save)",
+    "odds": "exact odds of an attack or morale test",
 }
 """subcommand -> one-line help; the module is ``deathzap_tui.commands.<name>``."""
 

@@ -9,6 +9,7 @@ from deathzap_tui.rules.ruleset import Ruleset
 DEFAULT = "deathzap3"
 _PLUGINS: dict[str, str] = {
     "deathzap3": "deathzap_tui.rules.deathzap3",
+    "command-hand": "deathzap_tui.rules.commandhand",
 }
 """ruleset id -> module exposing ``RULESET``. Add a line here to add a ruleset."""
 

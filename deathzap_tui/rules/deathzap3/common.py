@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
-
-from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules import activations
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.state import State, UnitState
-from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Choice, Context, Question, Step
-
-Gen = Generator[Step, Any, Any]
-"""A resolution fragment: ``yield from`` it; it may return a value."""
-
-YES_NO = (Choice("yes", "Yes"), Choice("no", "No"))
-
-
-def side_name(side: str) -> str:
-    return side.capitalize()
+from deathzap_tui.rules.narration import (  # shared words, re-exported for DZ3 modules
+    YES_NO as YES_NO,
+)
+from deathzap_tui.rules.narration import Gen as Gen
+from deathzap_tui.rules.narration import ask_yes_no as ask_yes_no
+from deathzap_tui.rules.narration import card_label, plural, side_name
+from deathzap_tui.rules.narration import dice_text as dice_text
+from deathzap_tui.rules.narration import faces_text as faces_text
+from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.steps import Context
 
 
 def uname(state: State, unit: UnitState) -> str:
@@ -26,34 +22,6 @@ def uname(state: State, unit: UnitState) -> str:
     same = [u for u in state.units[unit.side] if u.name == unit.name]
     suffix = f" #{same.index(unit) + 1}" if len(same) > 1 else ""
     return f"{side_name(unit.side)} {unit.name}{suffix}"
-
-
-def card_label(code: str) -> str:
-    return Card.parse(code).label if code else ""
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
-def faces_text(faces: tuple[int, ...]) -> str:
-    return " ".join(str(f) for f in faces)
-
-
-def dice_text(dice: Any, target: int | None = None) -> str:
-    """"rolled 3 5 6 1 (2 successes on 5+)" or "2 successes on 5+" (count only)."""
-    if dice.successes is not None:
-        return f"{plural(dice.successes, 'success', 'successes')} on {target}+ (count given)"
-    text = f"rolled {faces_text(dice.faces)}"
-    if target is not None:
-        n = dice.count(target)
-        text += f" ({plural(n, 'success', 'successes')} on {target}+)"
-    return text
-
-
-def ask_yes_no(key: str, prompt: str, rule: str, side: str, default: str = "yes") -> Gen:
-    answer = yield Question(key, prompt, YES_NO, rule=rule, side=side, default=default)
-    return answer == "yes"
 
 
 def add_vp(ctx: Context, side: str, vp: int, reason: str) -> None:
@@ -94,14 +62,11 @@ def unit_gone(ctx: Context, unit: UnitState, how: str) -> None:
 
 
 def in_play(state: State, side: str) -> list[UnitState]:
-    return [u for u in state.units[side] if u.in_play]
+    return activations.in_play(state.units[side])  # type: ignore[return-value]
 
 
 def reset_tokens(state: State) -> None:
-    for u in state.all_units():
-        u.token = False
-    for o in state.objectives:
-        o.token = False
+    activations.clear_tokens(state.all_units(), state.objectives)
 
 
 def check_token_reset(ctx: Context) -> bool:
@@ -109,13 +74,12 @@ def check_token_reset(ctx: Context) -> bool:
     token (both sides, objectives) is removed. A side with no unit in play at all
     never triggers it (nothing "has activated")."""
     state: State = ctx.state
-    for side in SIDES:
-        units = in_play(state, side)
-        if units and all(u.token for u in units):
-            reset_tokens(state)
-            ctx.say(f"Every {side_name(side)} unit in play has a token: all activation "
-                    f"tokens are removed, units and objectives (DZ3 §4).")
-            return True
+    side = activations.side_to_reset(state.units)
+    if side:
+        reset_tokens(state)
+        ctx.say(f"Every {side_name(side)} unit in play has a token: all activation "
+                f"tokens are removed, units and objectives (DZ3 §4).")
+        return True
     return False
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from deathzap_tui.rules.cards import Card, shuffled
-from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.activations import activations_for, take_card
+from deathzap_tui.rules.activations import normalise_card as normalise_card
+from deathzap_tui.rules.cards import shuffled
 from deathzap_tui.rules.deathzap3.common import (
     Gen,
     card_label,
@@ -32,13 +33,6 @@ def draw_refusal(state: State) -> str:
         return (f"{side_name(state.card_side)} still has "
                 f"{plural(state.remaining, 'activation')} of {card_label(state.card)} to use")
     return ""
-
-
-def normalise_card(code: str) -> str:
-    try:
-        return Card.parse(code).code
-    except ValueError as exc:
-        raise Refused(str(exc)) from None
 
 
 def exhausted_action(state: State) -> str:
@@ -75,11 +69,8 @@ def draw(ctx: Context, named: str = "") -> Gen:
         state.decks_used += 1
         ctx.say(f"The deck is exhausted: a fresh deck is shuffled (deck {state.decks_used}, "
                 f"DZ3-R2).")
-    code = named or state.deck[0]
-    state.deck.remove(code)
-    state.discard.append(code)
-    card = Card.parse(code)
-    state.card = code
+    card = take_card(state.deck, state.discard, named)
+    state.card = card.code
     state.used = 0
     state.forfeited = 0
     state.command_used = False
@@ -93,7 +84,7 @@ def draw(ctx: Context, named: str = "") -> Gen:
         return
     side = card.colour or ""
     state.card_side = side
-    state.granted = tables.ACTIVATIONS[card.rank]
+    state.granted = activations_for(card)
     ctx.say(f"{drawn}. {side_name(side)} may activate "
             f"{plural(state.granted, 'unit')} (DZ3 §2).")
     forfeit_if_stranded(ctx)

@@ -13,23 +13,25 @@ limits of DZ3 §13 are warnings (:func:`force_warnings`), never errors.
 from __future__ import annotations
 
 import copy
-import difflib
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.model import Figure, Force, Profile, Unit, Weapon
 from deathzap_tui.rules.deathzap3.points import command_rating, force_total
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
+from deathzap_tui.rules.validation import (
+    ITEM_ID,
+    Reader,
+    display_name,
+    duplicate_name_warnings,
+    show,
+    unused_warnings,
+    valid_ids,
+)
 
 RULESET_ID = "deathzap3"
 
-MAX_NAME = 60
-"""Longest name (force, unit, figure, weapon, profile) in characters."""
-MAX_NUMBER = 999
-"""Sanity cap on every stat, so a hostile file cannot ask the engine for 10**18
-dice. Not a rule: real values are far below it (DZ3 §13 limits are around 12-24)."""
 MAX_MODELS_PER_UNIT = 100
 """Sanity cap on models in one unit after ``count`` expansion (DZ3 §13 says ~10)."""
 MAX_UNITS = 100
@@ -37,7 +39,7 @@ MAX_WEAPONS = 100
 MAX_PROFILES = 6
 MAX_EXPECTED_POINTS = 1_000_000
 
-WEAPON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+WEAPON_ID = ITEM_ID
 """A weapon id is a TOML bare key, so it can be written and referenced plainly."""
 
 TOP_KEYS = ("name", "ruleset", "expected_points", "weapons", "units")
@@ -50,187 +52,15 @@ UNIT_KEYS = (
 FIGURE_KEYS = ("name", "count", "weapons", "leader", "command")
 
 
-# --- showing user text safely --------------------------------------------------
-
-
-def show(value: object, limit: int = 40) -> str:
-    """``value`` quoted for a message: non-printable characters (C0/C1 controls,
-    bidi overrides...) escaped, long text cut. Messages reach terminals, so text from
-    a file must never carry escape sequences into them."""
-    if not isinstance(value, str):
-        return _kind(value)
-    text = value if len(value) <= limit else value[:limit] + "…"
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'
-
-
-def _kind(value: object) -> str:
-    """What a value is, in TOML terms, for "expected X, got Y" messages."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"the number {_number(value)}"
-    if isinstance(value, float):
-        return f"the decimal number {value}"
-    if isinstance(value, str):
-        return f"the text {show(value)}"
-    if isinstance(value, Mapping):
-        return "a table"
-    if isinstance(value, (list, tuple)):
-        return "an array"
-    return f"a {type(value).__name__}"
-
-
-def _number(value: int) -> str:
-    """An int for a message; a 4000-digit one would drown the message."""
-    return str(value) if abs(value) < 10**12 else "a huge number"
-
-
-# --- the validator -------------------------------------------------------------
-
-
-class _Reader:
-    """Reads typed values out of tables, recording a problem for each bad one.
-
-    Each getter returns the value (or its default when optional and absent), or
-    ``None`` after recording why it is missing or invalid, so parsing carries on and
-    reports everything in one go.
-    """
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def problem(self, path: str, message: str) -> None:
-        self.problems.append(Problem(message, path))
-
-    def table(self, value: object, path: str, what: str) -> Mapping[str, Any] | None:
-        if isinstance(value, Mapping):
-            return value
-        self.problem(path, f"expected {what} (a table), got {_kind(value)}")
-        return None
-
-    def known_keys(self, table: Mapping[Any, Any], path: str, allowed: Iterable[str]) -> None:
-        allowed = tuple(allowed)
-        for key in table:
-            if key in allowed:
-                continue
-            hint = ""
-            if isinstance(key, str) and key:
-                close = ([a for a in allowed if a.startswith(key)]
-                         or difflib.get_close_matches(key, allowed, n=1))
-                hint = f"did you mean {close[0]}? " if close else ""
-            self.problem(key_path(path, key), f"unknown key; {hint}allowed here: "
-                         f"{', '.join(allowed)}")
-
-    def value(self, table: Mapping[str, Any], key: str, path: str, *,
-              required: bool, what: str) -> Any:
-        if key in table:
-            return table[key]
-        if required:
-            self.problem(key_path(path, key), f"missing: {what}")
-        return None
-
-    def name(self, table: Mapping[str, Any], key: str, path: str, *,
-             default: str | None = None) -> str | None:
-        """A display name: text, stripped, non-empty, printable, at most MAX_NAME."""
-        where = key_path(path, key)
-        raw = self.value(table, key, path, required=default is None, what="a name")
-        if raw is None:
-            return default
-        if not isinstance(raw, str):
-            self.problem(where, f"expected a name (text), got {_kind(raw)}")
-            return None
-        text = raw.strip()
-        bad = next((ch for ch in text if not ch.isprintable()), None)
-        if not text:
-            self.problem(where, "must not be empty")
-        elif bad is not None:
-            self.problem(where, f"contains the non-printable character U+{ord(bad):04X}; "
-                         "names must be plain printable text (no control or "
-                         "bidirectional-override characters)")
-        elif len(text) > MAX_NAME:
-            self.problem(where, f"is {len(text)} characters long; at most {MAX_NAME}")
-        else:
-            return text
-        return None
-
-    def int(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
-            minimum: int = 0, maximum: int = MAX_NUMBER, required: bool = True,
-            default: int = 0) -> int | None:
-        """A whole number in ``minimum..maximum``; ``default`` when optional and absent."""
-        where = key_path(path, key)
-        raw = self.value(table, key, path, required=required, what=what)
-        if raw is None:
-            return None if required else default
-        # bool is an int subclass in Python, but `shots = true` is a mistake.
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            self.problem(where, f"expected a whole number ({what}), got {_kind(raw)}")
-        elif raw < minimum:
-            self.problem(where, f"must be at least {minimum}, not {_number(raw)}")
-        elif raw > maximum:
-            self.problem(where, f"must be at most {maximum}, not {_number(raw)}")
-        else:
-            return raw
-        return None
-
-    def bool(self, table: Mapping[str, Any], key: str, path: str) -> bool | None:
-        raw = self.value(table, key, path, required=False, what="true or false")
-        if raw is None:
-            return False
-        if isinstance(raw, bool):
-            return raw
-        self.problem(key_path(path, key), f"expected true or false, got {_kind(raw)}")
-        return None
-
-    def choice(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
-               choices: tuple[str, ...]) -> str | None:
-        where = key_path(path, key)
-        raw = self.value(table, key, path, required=True,
-                         what=f"{what}: one of {', '.join(choices)}")
-        if raw is None:
-            return None
-        if isinstance(raw, str) and raw in choices:
-            return raw
-        self.problem(where, f"{show(raw)} is not a {what}; use one of: {', '.join(choices)}")
-        return None
-
-    def list(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
-             required: bool) -> list[Any] | None:
-        raw = self.value(table, key, path, required=required, what=what)
-        if raw is None:
-            return None if required else []
-        if isinstance(raw, (list, tuple)):
-            return list(raw)
-        self.problem(key_path(path, key), f"expected an array ({what}), got {_kind(raw)}")
-        return None
+# The generic reading helpers live in ``rules/validation.py`` (shared with the other
+# rulesets); the names below keep this module's historical spelling.
+_Reader = Reader
 
 
 def _weapon_rules(r: _Reader, table: Mapping[str, Any], path: str) -> frozenset[str] | None:
     """DZ3 §5 special rules: each known, none twice."""
-    items = r.list(table, "rules", path, what="special rules", required=False)
-    if items is None:
-        return None
-    where = key_path(path, "rules")
-    seen: set[str] = set()
-    ok = True
-    for i, rule in enumerate(items):
-        if not isinstance(rule, str) or rule not in tables.WEAPON_RULES:
-            r.problem(f"{where}[{i}]", f"{show(rule)} is not a weapon rule; use one of: "
-                      f"{', '.join(tables.WEAPON_RULES)}")
-            ok = False
-        elif rule in seen:
-            r.problem(f"{where}[{i}]", f"{show(rule)} is listed twice")
-            ok = False
-        else:
-            seen.add(rule)
-    return frozenset(seen) if ok else None
+    return r.flags(table, "rules", path, what="weapon rule", items_what="special rules",
+                   allowed=tables.WEAPON_RULES)
 
 
 def _profile(r: _Reader, table: Mapping[str, Any], path: str,
@@ -241,11 +71,6 @@ def _profile(r: _Reader, table: Mapping[str, Any], path: str,
     if name is None or shots is None or power is None or rules is None:
         return None
     return Profile(name=name, shots=shots, power=power, rules=rules)
-
-
-def _display_name(weapon_id: str) -> str:
-    """``small-arms`` -> ``Small Arms``: the default name of a weapon."""
-    return " ".join(w.capitalize() for w in re.split(r"[-_]+", weapon_id) if w)
 
 
 def _profiles(r: _Reader, table: Mapping[str, Any], path: str,
@@ -282,12 +107,10 @@ def _weapon(r: _Reader, weapon_id: object, raw: object, path: str) -> Weapon | N
     if table is None:
         return None
     before = len(r.problems)
-    if not (isinstance(weapon_id, str) and WEAPON_ID.fullmatch(weapon_id)):
-        r.problem(path, "a weapon id is 1-40 letters, digits, - or _, "
-                  "starting with a letter or digit")
+    if r.item_id(weapon_id, path, "weapon") is None:
         weapon_id = "weapon"
     r.known_keys(table, path, WEAPON_KEYS)
-    name = r.name(table, "name", path, default=_display_name(weapon_id))
+    name = r.name(table, "name", path, default=display_name(weapon_id))
     inline = [k for k in ("shots", "power", "rules") if k in table]
     profiles: list[Profile | None] | None
     if "profiles" in table:
@@ -353,11 +176,7 @@ def _figures(r: _Reader, table: Mapping[str, Any], path: str,
             r.problem(key_path(fpath, "command"),
                       "only a leader has a command rating; add leader = true")
         refs = r.list(ftable, "weapons", fpath, what="weapon ids", required=False)
-        for j, ref in enumerate(refs or ()):
-            if known is not None and (not isinstance(ref, str) or ref not in known):
-                defined = ", ".join(known) if known else "(no weapons)"
-                r.problem(f"{key_path(fpath, 'weapons')}[{j}]",
-                          f"unknown weapon {show(ref)}; this force defines: {defined}")
+        r.references(refs or (), key_path(fpath, "weapons"), known, "weapon")
         if len(r.problems) > before or known is None:
             ok = False
             continue
@@ -427,9 +246,7 @@ def parse_force(data: Mapping[str, Any]) -> Force:
         else:
             # References are checked against the ids the file defines, even if some
             # of those definitions have problems of their own.
-            raw = data.get("weapons", {})
-            ids = (tuple(k for k in raw if isinstance(k, str) and WEAPON_ID.fullmatch(k))
-                   if isinstance(raw, Mapping) else None)
+            ids = valid_ids(data.get("weapons", {}))
             units = [_unit(r, u, f"units[{i}]", ids) for i, u in enumerate(units_raw)]
     if r.problems:
         raise InvalidInput(r.problems)
@@ -501,13 +318,6 @@ def force_warnings(force: Force) -> list[Problem]:
         warn("", f"{total} points; a force is about {lim['points']} (DZ3 §13)")
 
     used = {w for u in force.units for f in u.figures for w in f.weapons}
-    for weapon_id in force.weapons:
-        if weapon_id not in used:
-            warn(key_path("weapons", weapon_id), "defined but no figure carries it")
-    first: dict[str, int] = {}
-    for i, unit in enumerate(force.units):
-        if unit.name in first:
-            warn(f"units[{i}].name", f"{show(unit.name)} is also the name of "
-                 f"units[{first[unit.name]}]; players tell units apart by name")
-        first.setdefault(unit.name, i)
+    out += unused_warnings(force.weapons, used, "weapons")
+    out += duplicate_name_warnings(u.name for u in force.units)
     return out

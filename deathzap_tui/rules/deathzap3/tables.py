@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from deathzap_tui.rules.activations import ACTIVATIONS as _ACTIVATIONS
+
 SKILLS = ("basic", "regular", "elite")
 POWERS = ("light", "medium", "heavy")
 COVERS = ("open", "soft", "hard")
@@ -59,8 +61,9 @@ EXPLOSION_RANGE = 3
 SHORT_RANGE = 12
 """DZ3 §5: Short Range weapons may only target a unit within 12"."""
 
-ACTIVATIONS = {**{r: 1 for r in range(2, 11)}, 11: 2, 12: 2, 13: 2, 14: 3}
-"""DZ3 §2: activations granted by a card's rank (2-10: 1, J/Q/K: 2, A: 3)."""
+ACTIVATIONS = _ACTIVATIONS
+"""DZ3 §2: activations granted by a card's rank (2-10: 1, J/Q/K: 2, A: 3); shared
+with the other card-driven rulesets (``rules/activations.py``)."""
 
 VP_DESTROYED = 3
 """DZ3 §12: VP for each enemy unit destroyed, killed or fled."""

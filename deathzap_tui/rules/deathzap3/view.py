@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deathzap_tui.rules.activations import deck_counts
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.common import side_name, uname
@@ -60,16 +61,14 @@ def deck_view(state: State) -> DeckView:
                 grants += f", {state.forfeited} spent"
             if state.command_used:
                 grants += ", command used"
-    cards = [Card.parse(c) for c in state.deck]
-    by_colour = {"red": sum(1 for c in cards if c.colour == "red"),
-                 "black": sum(1 for c in cards if c.colour == "black")}
+    left, jokers, by_colour = deck_counts(state.deck)
     return DeckView(
         current=card.label if card else "",
         current_words=card.words if card else "",
         colour=(card.colour or "") if card else "",
         grants=grants,
-        cards_left=len(cards),
-        jokers_left=sum(1 for c in cards if c.is_joker),
+        cards_left=left,
+        jokers_left=jokers,
         left_by_colour=by_colour,
         recent=tuple(Card.parse(c).label for c in state.discard[-5:]),
     )
