@@ -1,0 +1,83 @@
+"""Card-driven activation shared by the Deathzap family (DZ3 §2, §4; CH §2, §6 "as
+Deathzap 3"): what a card grants, flipping cards off a deck, and activation tokens.
+
+Rulesets keep their own state; these helpers work on plain lists of card codes and
+on any units having ``token`` and ``in_play``, and leave narration (and the rule
+ids it cites) to the ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules.ruleset import SIDES
+from deathzap_tui.rules.steps import Refused
+
+ACTIVATIONS = {**{r: 1 for r in range(2, 11)}, 11: 2, 12: 2, 13: 2, 14: 3}
+"""DZ3 §2 (and CH §2): activations granted by a card's rank (2-10: 1, J/Q/K: 2,
+A: 3)."""
+
+
+class HasToken(Protocol):
+    token: bool
+
+
+class Activatable(Protocol):
+    token: bool
+
+    @property
+    def in_play(self) -> bool: ...
+
+
+def activations_for(card: Card) -> int:
+    """What ``card`` grants its colour (DZ3 §2); a joker grants nobody anything."""
+    return 0 if card.is_joker else ACTIVATIONS[card.rank]
+
+
+def normalise_card(code: str) -> str:
+    """A card code typed by a player, in normal form; ``Refused`` if it is none."""
+    try:
+        return Card.parse(code).code
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
+def take_card(deck: list[str], discard: list[str], named: str = "") -> Card:
+    """Flip the top card of ``deck`` (or the ``named`` one a player flipped from a
+    physical deck) onto ``discard``."""
+    code = named or deck[0]
+    deck.remove(code)
+    discard.append(code)
+    return Card.parse(code)
+
+
+def in_play(units: Iterable[Activatable]) -> list[Activatable]:
+    return [u for u in units if u.in_play]
+
+
+def side_to_reset(units: Mapping[str, Sequence[Activatable]]) -> str:
+    """DZ3 §4, DZ3-R4 (CH §6): the first side (red, then black) every unit in play of
+    which carries a token, or "". A side with no unit in play never triggers the
+    reset (nothing "has activated")."""
+    for side in SIDES:
+        live = in_play(units[side])
+        if live and all(u.token for u in live):
+            return side
+    return ""
+
+
+def clear_tokens(*groups: Iterable[HasToken]) -> None:
+    """Remove every activation token (units, objectives...): the reset and the joker."""
+    for group in groups:
+        for item in group:
+            item.token = False
+
+
+def deck_counts(codes: Iterable[str]) -> tuple[int, int, dict[str, int]]:
+    """(cards, jokers, cards by colour) of a pile of card codes, for a deck view."""
+    cards = [Card.parse(c) for c in codes]
+    by_colour = {"red": sum(1 for c in cards if c.colour == "red"),
+                 "black": sum(1 for c in cards if c.colour == "black")}
+    return len(cards), sum(1 for c in cards if c.is_joker), by_colour
