@@ -23,6 +23,7 @@ from deathzap_tui.rules.problems import InvalidInput, Problem
 
 FORCES = Path(__file__).resolve().parent.parent / "forces"
 SHIPPED = sorted(FORCES.glob("*.toml"))
+DZ3_SHIPPED = [p for p in SHIPPED if load_force(p).ruleset.id == "deathzap3"]
 
 GOOD = '''\
 name = "Test Force"
@@ -281,13 +282,13 @@ def test_every_shipped_force_loads_without_problems(path: Path) -> None:
     loaded = load_force(path)
     assert loaded.warnings == []
     report = loaded.ruleset.points(loaded.force)
-    assert report is not None and report.total <= 1000 and report.warnings == ()
+    assert report is None or (report.total <= 1000 and report.warnings == ())
     assert path.read_text().startswith("#"), "each force file opens with a comment"
 
 
 def test_shipped_forces_cover_every_rule() -> None:
     """The three forces of our own design together use every DZ3 feature."""
-    forces = [load_force(p).force for p in SHIPPED if p.name != "mortans-men.toml"]
+    forces = [load_force(p).force for p in DZ3_SHIPPED if p.name != "mortans-men.toml"]
     assert len(forces) >= 3
     units = [u for f in forces for u in f.units]
     profiles = [p for f in forces for w in f.weapons.values() for p in w.profiles]

@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "carries); ID:PROFILE picks a profile by name (default: the first)")
     files.add_argument("--melee", action="store_true",
                        help="the attacker attacks in melee instead of shooting (DZ3 §7)")
+    files.add_argument("--range", choices=("near", "far"),
+                       help="Command Hand: the range band, near = 0-12\" (default) or far "
+                       "= beyond 12\" (CH §4)")
+    files.add_argument("--aimed", action="store_true",
+                       help="Command Hand: aimed shots, re-rolling 1s once (CH §3)")
     nums = parser.add_argument_group("from bare numbers")
     nums.add_argument("--shots", type=int, metavar="N", help="shooting dice (shots)")
     nums.add_argument("--melee-dice", type=int, metavar="N",
@@ -182,8 +187,21 @@ def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[st
     if stray or args.strike or args.vehicle or args.morale_test:
         raise UsageError("with --attacker/--target the numbers come from the force files; "
                          f"leave out {', '.join(stray) or '--strike/--vehicle/--morale-test'}")
-    aforce, attacker = _unit(args.attacker, "--attacker")
-    _tforce, tunit = _unit(args.target, "--target")
+    aforce, attacker, ruleset = _unit(args.attacker, "--attacker")
+    tforce, tunit, truleset = _unit(args.target, "--target")
+    if truleset.id != ruleset.id:
+        raise UsageError(f"the attacker is a {ruleset.id} force and the target a "
+                         f"{truleset.id} one")
+    # A ruleset with its own odds answers through Ruleset.odds_cli; Deathzap 3's
+    # are computed below.
+    weapons = [w for item in args.weapons or () for w in item.split(",") if w]
+    own = ruleset.odds_cli((aforce, attacker), (tforce, tunit),
+                           {**vars(args), "weapons": weapons or None})
+    if own is not None:
+        odds, lines = own
+        return odds, [_clean(line) for line in lines]
+    if not hasattr(attacker, "skill"):
+        raise UsageError(f"no odds for {ruleset.title} forces")
     target = O.target_from_unit(tunit, args.shields, args.figures)
     if tunit.vehicle and target.figures != 1:
         raise UsageError("a vehicle is one model (DZ3 §9): leave out --figures")
@@ -195,7 +213,6 @@ def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[st
     else:
         if args.cover is None:
             raise UsageError("missing --cover (open, soft or hard) for shooting (DZ3 §6)")
-        weapons = [w for item in args.weapons or () for w in item.split(",") if w]
         attacks = O.shooting_attacks(aforce, attacker, tunit, args.cover, weapons or None,
                                      gun_crippled=args.crippled)
         if not attacks:
@@ -212,8 +229,8 @@ def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[st
     return O.attack_odds(attacks, target, **common, **known), lines
 
 
-def _unit(spec: str, flag: str) -> tuple[Any, Any]:
-    """``FILE:UNIT`` -> (force, unit); UNIT is a name or a 1-based index."""
+def _unit(spec: str, flag: str) -> tuple[Any, Any, Any]:
+    """``FILE:UNIT`` -> (force, unit, ruleset); UNIT is a name or a 1-based index."""
     from deathzap_tui.forcefile import load_force
 
     path, sep, name = spec.rpartition(":")
@@ -224,21 +241,18 @@ def _unit(spec: str, flag: str) -> tuple[Any, Any]:
         if Path(first).exists():
             path, name = first, rest
     loaded = load_force(path)
-    if getattr(loaded.ruleset, "id", "") != "deathzap3":
-        raise UsageError(f"{path}: odds are for Deathzap 3 forces; this one is "
-                         f"{getattr(loaded.ruleset, 'id', '?')}")
     units = loaded.force.units
     listing = "; ".join(f"{i}. {_clean(u.name)}" for i, u in enumerate(units, 1))
     wanted = name.strip()
     if wanted.isdigit():
         i = int(wanted)
         if 1 <= i <= len(units):
-            return loaded.force, units[i - 1]
+            return loaded.force, units[i - 1], loaded.ruleset
         raise UsageError(f"{path} has {len(units)} units, no unit {i}; units: {listing}")
     matches = [u for u in units if u.name == wanted] or [
         u for u in units if u.name.casefold() == wanted.casefold()]
     if len(matches) == 1:
-        return loaded.force, matches[0]
+        return loaded.force, matches[0], loaded.ruleset
     if matches:
         raise UsageError(f"{path} has {len(matches)} units named {wanted!r}: use the number; "
                          f"units: {listing}")

@@ -48,21 +48,28 @@ def to_data(obj: Any) -> Any:
     return obj
 
 
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples the view dataclasses hold."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def view_from_data(d: Mapping[str, Any]) -> BoardView:
-    deck = dict(d["deck"])
-    deck["recent"] = tuple(deck.get("recent", ()))
-    return BoardView(
-        columns=tuple(d["columns"]),
-        units={side: tuple(UnitRow(**{**row, "cells": tuple(row["cells"])}) for row in rows)
-               for side, rows in d["units"].items()},
-        deck=DeckView(**deck),
-        score=dict(d["score"]),
-        score_lines=tuple(d["score_lines"]),
-        objectives=tuple(d["objectives"]),
-        prompt=d["prompt"],
-        over=d.get("over", False),
-        result=d.get("result", ""),
-    )
+    """Inverse of ``to_data(view)``. Every field of :class:`BoardView` comes back, so
+    adding one to the interface needs no change here."""
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(BoardView):
+        if f.name not in d:
+            continue
+        value = d[f.name]
+        if f.name == "units":
+            value = {side: tuple(UnitRow(**{k: _tuples(v) for k, v in row.items()})
+                                 for row in rows) for side, rows in value.items()}
+        elif f.name == "deck":
+            value = DeckView(**{k: _tuples(v) for k, v in value.items()})
+        elif isinstance(value, Mapping):
+            value = {k: _tuples(v) for k, v in value.items()}
+        fields[f.name] = _tuples(value)
+    return BoardView(**fields)
 
 
 def intent_from_data(d: Mapping[str, Any]) -> IntentOption:

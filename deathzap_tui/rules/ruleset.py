@@ -115,6 +115,10 @@ class BoardView:
     private: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Secret lines per side (e.g. a hand of cards), present only for viewers who may
     see them."""
+    secret_turn: str = ""
+    """The side that must now decide something secret (e.g. whether to play a card
+    from its hand), or "". A shared terminal shows a "pass the terminal to ..." cover
+    before showing that side's ``private`` lines and its intents."""
 
 
 class Ruleset(ABC):
@@ -196,3 +200,19 @@ class Ruleset(ABC):
     @abstractmethod
     def help_sections(self) -> list[tuple[str, str]]:
         """The rules in the app's own words: (title, text) pairs."""
+
+    # --- optional extras (a ruleset without them keeps these defaults) --------
+    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
+        """Exact odds of the attack being resolved, for the odds panel: ``facts`` is
+        the resolution's ``ctx.facts["attack"]``. An ``Odds``-shaped result (see
+        ``deathzap3/odds.py``), or ``None`` if the ruleset offers none."""
+        return None
+
+    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
+                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
+        """``deathzap odds`` from force files: ``attacker`` and ``target`` are
+        ``(force, unit)`` pairs; ``settings`` the command's options by name
+        (``cover``, ``melee``, ``weapons``, ``shields``, ``figures`` and the ruleset's
+        own). Returns ``(odds, title lines)``; raises ``ValueError`` saying what is
+        wrong; ``None`` if the ruleset offers no odds."""
+        return None

@@ -1,0 +1,192 @@
+"""Command Hand engine: intents -> resolutions, and what may be done now.
+
+Intents (plain dicts, saved in the log):
+
+- ``{"type": "rolloff"}`` — set-up: roll off for home edges (CH §1).
+- ``{"type": "objectives"}`` — set-up, CH-R5 objectives option only: board depth and
+  the five objectives' distances from Red's home edge (as DZ3 §1).
+- ``{"type": "draw"}`` or ``{"type": "draw", "card": "10H"}`` — flip the next card of
+  the activation deck (or the one flipped from a physical deck) (CH §2).
+- ``{"type": "interrupt", "card": "5S"}`` — play a card from the Command Hand against
+  the flipped card of the other colour (CH §2, CH-R2, CH-R3). Only while the
+  interrupt window is open (``state.window``), only by that side.
+- ``{"type": "pass"}`` — the side with the window declines to interrupt.
+- ``{"type": "activate", "unit": "red.2", "action": A}`` with A one of ``run``,
+  ``charge``, ``fight``, ``walk-shoot``, ``aimed``, ``disengage``, ``recharge``
+  (CH §3); ``"flank": true`` for an entering unit trying to come on from a side edge.
+
+``resolution`` raises :class:`~deathzap_tui.rules.steps.Refused` with the reason when
+an intent is not legal now; ``intents(state, viewer)`` lists only legal ones, and
+never another player's hand cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deathzap_tui.rules.activations import activations_for
+from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules.commandhand import deck as deckmod
+from deathzap_tui.rules.commandhand import setup
+from deathzap_tui.rules.commandhand.actions import (
+    ACTION_NAMES,
+    ACTIONS,
+    activate,
+    activation_refusal,
+)
+from deathzap_tui.rules.commandhand.common import uname
+from deathzap_tui.rules.commandhand.state import State
+from deathzap_tui.rules.narration import card_label, plural, side_name
+from deathzap_tui.rules.ruleset import SIDES, IntentOption
+from deathzap_tui.rules.steps import Context, Maker, Refused
+
+INTENT_TYPES = ("rolloff", "objectives", "draw", "interrupt", "pass", "activate")
+SECRET_TYPES = ("interrupt", "pass")
+"""Intents that only the side holding the hand may see: they name its cards."""
+
+
+def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
+    """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
+    kind = intent.get("type")
+    if kind not in INTENT_TYPES:
+        raise Refused(f"unknown intent {kind!r}; one of {', '.join(INTENT_TYPES)}")
+    if state.over:
+        raise Refused("the game is over")
+    if kind == "rolloff":
+        if state.phase != "rolloff":
+            raise Refused("the roll-off is done")
+        return setup.rolloff
+    if kind == "objectives":
+        if not state.objectives_mode:
+            raise Refused("objectives are only used with the 'objectives' victory option "
+                          "(CH-R5)")
+        if state.phase != "objectives":
+            raise Refused("roll off for home edges first (CH §1)" if state.phase == "rolloff"
+                          else "the objectives are already placed")
+        return setup.objectives
+    if state.phase != "battle":
+        raise Refused("finish the set-up first: "
+                      + ("roll off for home edges (CH §1)" if state.phase == "rolloff"
+                         else "place the objectives (CH-R5)"))
+    if kind == "draw":
+        why = deckmod.draw_refusal(state)
+        if why:
+            raise Refused(why)
+        named = str(intent.get("card", "") or "")
+        if named:
+            named = deckmod.check_named_card(state, named)
+
+        def make_draw(ctx: Context):  # type: ignore[no-untyped-def]
+            return deckmod.draw(ctx, named)
+
+        return make_draw
+    if kind == "interrupt":
+        code = str(intent.get("card", ""))
+        why = deckmod.interrupt_refusal(state, code, by)
+        if why:
+            raise Refused(why)
+        code = Card.parse(code).code
+
+        def make_interrupt(ctx: Context):  # type: ignore[no-untyped-def]
+            return deckmod.interrupt(ctx, code)
+
+        return make_interrupt
+    if kind == "pass":
+        why = deckmod.pass_refusal(state, by)
+        if why:
+            raise Refused(why)
+        return deckmod.pass_interrupt
+    unit_id = str(intent.get("unit", ""))
+    action = str(intent.get("action", ""))
+    flank = intent.get("flank", False)
+    if not isinstance(flank, bool):
+        raise Refused("flank is true or false")
+    why = activation_refusal(state, unit_id, action, flank, by)
+    if why:
+        raise Refused(why)
+
+    def make_activation(ctx: Context):  # type: ignore[no-untyped-def]
+        return activate(ctx, unit_id, action, flank)
+
+    return make_activation
+
+
+def _all_intents(state: State) -> list[IntentOption]:
+    if state.over:
+        return []
+    if state.phase == "rolloff":
+        return [IntentOption({"type": "rolloff"}, "Roll off for home edges", rule="CH §1")]
+    if state.phase == "objectives":
+        return [IntentOption({"type": "objectives"}, "Place the objectives",
+                             rule="CH-R5 / DZ3 §1")]
+    if state.window:
+        side = state.window
+        flipped = Card.parse(state.card)
+        out = []
+        for code in state.hands[side]:
+            card = Card.parse(code)
+            when = "first" if deckmod.goes_first(card, flipped) else f"after {flipped.label}"
+            out.append(IntentOption(
+                {"type": "interrupt", "card": code},
+                f"Interrupt {flipped.label} with {card.label}: "
+                f"{plural(activations_for(card), 'activation')}, {when}",
+                side, "CH §2"))
+        out.append(IntentOption({"type": "pass"}, f"Do not interrupt {flipped.label}", side,
+                                "CH §2"))
+        return out
+    out = []
+    if not deckmod.draw_refusal(state):
+        label = "Flip a card" if state.deck else (
+            "The deck is exhausted: end the game" if deckmod.deck_runs_out_ends_game(state)
+            else "Shuffle a fresh deck and flip a card")
+        out.append(IntentOption({"type": "draw"}, label, rule="CH §2"))
+    g = state.grant
+    if g is not None:
+        for u in state.units[g.side]:
+            if not u.ready:
+                continue
+            for a in ACTIONS:
+                if not activation_refusal(state, u.id, a):
+                    out.append(IntentOption({"type": "activate", "unit": u.id, "action": a},
+                                            f"{uname(state, u)}: {ACTION_NAMES[a]}", g.side,
+                                            "CH §3"))
+                if not u.entered and not activation_refusal(state, u.id, a, flank=True):
+                    out.append(IntentOption(
+                        {"type": "activate", "unit": u.id, "action": a, "flank": True},
+                        f"{uname(state, u)}: flank (4+ from a side edge), then "
+                        f"{ACTION_NAMES[a]}", g.side, "CH §3"))
+    return out
+
+
+def intents(state: State, viewer: str | None = None) -> list[IntentOption]:
+    """What may be done now. ``viewer`` None: the whole table (everything);
+    ``"red"``/``"black"``: what that side may do plus the shared ones (drawing), never
+    the other side's hand; ``WATCH``: only intents that reveal no hand."""
+    out = _all_intents(state)
+    if viewer is None:
+        return out
+    if viewer in SIDES:
+        return [o for o in out if o.side in (None, viewer)]
+    # WATCH (or anything else): nothing that names a hand card
+    return [o for o in out if o.intent.get("type") not in SECRET_TYPES]
+
+
+def prompt(state: State) -> str:
+    """Whose move it is and what comes next, in words (public: no hand cards)."""
+    if state.over:
+        return "Game over"
+    if state.phase == "rolloff":
+        return "Set-up: roll off for home edges"
+    if state.phase == "objectives":
+        return "Set-up: place the objectives"
+    if state.window:
+        return (f"{side_name(state.window)} may interrupt {card_label(state.card)} with a "
+                "Command Hand card, or pass")
+    g = state.grant
+    if g is not None and deckmod.draw_refusal(state):
+        return (f"{side_name(g.side)} to activate ({g.remaining} of {g.granted} left from "
+                f"{card_label(g.card)})")
+    if not state.deck and deckmod.deck_runs_out_ends_game(state):
+        return "The deck is exhausted: flip to end the game"
+    return "Flip a card"

@@ -1,0 +1,138 @@
+"""The Command Hand state as the battle screen shows it (a ``BoardView``).
+
+Hidden information: each side's Command Hand goes ONLY into
+``BoardView.private[side]``, and only when the viewer is that side or the whole
+table (``None``, a shared terminal whose app hides it behind a cover screen). The
+public parts show how many cards each hand holds, never which.
+"""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.activations import activations_for, deck_counts
+from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules.commandhand import tables
+from deathzap_tui.rules.commandhand.common import inches, uname
+from deathzap_tui.rules.commandhand.deck import rank_name
+from deathzap_tui.rules.commandhand.engine import prompt
+from deathzap_tui.rules.commandhand.state import State, UnitState
+from deathzap_tui.rules.narration import card_label, plural, side_name
+from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+
+COLUMNS = ("Unit", "Figs", "Shields", "Run/Walk", "Melee", "Token", "Where", "Status")
+
+
+def where(unit: UnitState) -> str:
+    if not unit.entered:
+        return "off-table"
+    return "home edge" if unit.edge in tables.HOME_EDGES else f"{unit.edge} edge"
+
+
+def unit_row(state: State, unit: UnitState) -> UnitRow:
+    status = "destroyed" if unit.destroyed else ("in melee" if unit.engaged else "")
+    cells = (
+        uname(state, unit).split(" ", 1)[1],
+        f"{unit.figures_left}/{len(unit.figures)}",
+        f"{unit.shields}/{unit.max_shields} +{unit.recharge}",
+        f"{inches(state, unit.run)}/{inches(state, unit.walk)}",
+        f"{unit.melee_attacks}x {unit.melee_damage}+",
+        "●" if unit.token else "",
+        where(unit),
+        status,
+    )
+    return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
+                   ready=unit.ready and state.active_side == unit.side and not state.window)
+
+
+def grants_text(state: State) -> str:
+    if not state.card:
+        return ""
+    if not state.card_side:
+        return "Joker: all tokens removed"
+    parts = []
+    for g in state.grants:
+        text = f"{side_name(g.side)} {g.used}/{plural(g.granted, 'activation')}"
+        if g.from_hand:
+            text += f" ({card_label(g.card)} from hand)"
+        if g.forfeited:
+            text += f", {g.forfeited} spent"
+        parts.append(text)
+    return ", then ".join(parts)
+
+
+def deck_view(state: State) -> DeckView:
+    card = Card.parse(state.card) if state.card else None
+    left, jokers, by_colour = deck_counts(state.deck)
+    return DeckView(
+        current=card.label if card else "",
+        current_words=card.words if card else "",
+        colour=(card.colour or "") if card else "",
+        grants=grants_text(state),
+        cards_left=left,
+        jokers_left=jokers,
+        left_by_colour=by_colour,
+        recent=tuple(Card.parse(c).label for c in state.discard[-5:]),
+    )
+
+
+def hand_lines(state: State, side: str) -> tuple[str, ...]:
+    """A side's Command Hand for that side's eyes only: a header, then one line per
+    card with what it grants and when it would come first (CH §2)."""
+    hand = [Card.parse(c) for c in state.hands[side]]
+    if not hand:
+        return ("Command Hand: empty (hands are never refilled, CH-R2)",)
+    out = [f"Command Hand ({plural(len(hand), 'card')}): "
+           + " ".join(c.label for c in hand)]
+    for c in hand:
+        out.append(f"{c.label}: {plural(activations_for(c), 'activation')}; first against "
+                   f"a flipped {rank_name(c)} or higher, otherwise straight after")
+    return tuple(out)
+
+
+def score_lines(state: State) -> tuple[str, ...]:
+    out = []
+    for side in SIDES:
+        units = state.units[side]
+        figs = sum(u.figures_left for u in units)
+        total = sum(len(u.figures) for u in units)
+        live = sum(1 for u in units if u.in_play)
+        line = (f"{side_name(side)}: {figs}/{total} figures, {live}/{len(units)} units, "
+                f"{plural(len(state.hands[side]), 'card')} in hand")
+        if state.objectives_mode:
+            line += f", {state.vp[side]} VP"
+        out.append(line)
+    if state.played:
+        out.append("Played from hands: " + " ".join(card_label(c) for c in state.played))
+    return tuple(out)
+
+
+def objective_lines(state: State) -> tuple[str, ...]:
+    out = []
+    for o in state.objectives:
+        r, b = o.red_distance, state.board_depth - o.red_distance
+        out.append(f"Objective {o.number}{' (centre)' if o.number == 1 else ''}: "
+                   f"Red {r}\" ({tables.objective_vp(r, state.factor)} VP), Black {b}\" "
+                   f"({tables.objective_vp(b, state.factor)} VP){'  ●' if o.token else ''}")
+    return tuple(out)
+
+
+def board_view(state: State, viewer: str | None = None) -> BoardView:
+    result = ""
+    if state.over:
+        result = ("Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins") + (
+            f" {state.vp['red']}-{state.vp['black']}" if state.objectives_mode else "") + (
+            f" ({state.end_reason})")
+    visible = SIDES if viewer is None else ((viewer,) if viewer in SIDES else ())
+    return BoardView(
+        columns=COLUMNS,
+        units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
+        deck=deck_view(state),
+        score=dict(state.vp) if state.objectives_mode else {
+            s: sum(u.figures_left for u in state.units[s]) for s in SIDES},
+        score_lines=score_lines(state),
+        objectives=objective_lines(state),
+        prompt=prompt(state),
+        over=state.over,
+        result=result,
+        private={s: hand_lines(state, s) for s in visible},
+        secret_turn=state.window,
+    )

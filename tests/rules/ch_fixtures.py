@@ -1,0 +1,182 @@
+"""Command Hand test helpers: the demo forces, games, scripted answers, a random
+player. Forces come from the force files in ``forces/`` (they are part of the issue)
+or are built directly from the model."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules.commandhand import RULESET
+from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
+from deathzap_tui.rules.events import effective
+from deathzap_tui.rules.game import Game
+from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
+
+FORCES = Path(__file__).resolve().parents[2] / "forces"
+
+WEAPONS = {
+    "rifle": Weapon("rifle", "Rifle", 1, 1, {"open": 4, "soft": 5, "hard": 6}),
+    "spitter": Weapon("spitter", "Spitter", 3, 0, {"open": 3, "soft": 4, "hard": 6}),
+    "lobber": Weapon("lobber", "Lobber", 0, 2, {"open": 4, "soft": 4, "hard": 5},
+                     frozenset({"explosive"})),
+}
+
+
+def rangers() -> Force:
+    return load_force(FORCES / "ch-ironbark-rangers.toml").force
+
+
+def cinders() -> Force:
+    return load_force(FORCES / "ch-cinder-collective.toml").force
+
+
+def unit(name: str = "Squad", n: int = 4, weapon: str = "rifle", shields: int = 2,
+         recharge: int = 1, ma: int = 1, md: int = 4, run: int = 8, walk: int = 4,
+         extra: Sequence[Figure] = ()) -> Unit:
+    figs = tuple(Figure("Trooper", (weapon,) if weapon else ()) for _ in range(n))
+    return Unit(name, run, walk, ma, md, shields, recharge, figs + tuple(extra))
+
+
+def force(name: str, rating: int, *units: Unit) -> Force:
+    return Force(name, rating, dict(WEAPONS), tuple(units))
+
+
+def new_game(red: Force | None = None, black: Force | None = None,
+             options: Mapping[str, Any] | None = None, seed: int = 1, log=()) -> Game:
+    red = red or rangers()
+    black = black or cinders()
+    return Game(RULESET, red, black, RULESET.options(options), seed, log)
+
+
+def setup(game: Game, red_roll: str = "6", black_roll: str = "1",
+          edge: str = "south") -> Game:
+    game.play({"type": "rolloff"}, [red_roll, black_roll, edge])
+    if game.state.phase == "objectives":
+        game.play({"type": "objectives"}, [24, 12, 3, 6, 18, 21])
+    return game
+
+
+def ready_game(**kw: Any) -> Game:
+    return setup(new_game(**kw))
+
+
+def draw(game: Game, card: str) -> None:
+    game.play({"type": "draw", "card": card})
+
+
+def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None = None,
+        by: str = "", dice: Any = None, defaults: bool = True) -> list[Any]:
+    """Play ``intent`` answering each step by key from ``answers``; questions not
+    listed take their default, dice not listed take ``dice``. Returns the steps."""
+    answers = dict(answers or {})
+    action = game.begin(intent, by)
+    res = action.resolution
+    seen: list[Any] = []
+    while not res.done:
+        step = res.step
+        seen.append(step)
+        if step.key in answers:
+            ans = answers.pop(step.key)
+        elif isinstance(step, DiceRequest) and dice is not None:
+            ans = dice
+        elif isinstance(step, Question) and defaults and step.default is not None:
+            ans = step.default
+        else:
+            raise KeyError(f"no answer for step {step.key!r}: {step}")
+        res.answer(ans)
+    if answers:
+        raise KeyError(f"unused answers: {sorted(answers)}")
+    game.commit(action)
+    return seen
+
+
+def activate(game: Game, unit_id: str, action: str, answers: Mapping[str, Any] | None = None,
+             flank: bool = False, **kw: Any) -> list[Any]:
+    intent: dict[str, Any] = {"type": "activate", "unit": unit_id, "action": action}
+    if flank:
+        intent["flank"] = True
+    return act(game, intent, answers, **kw)
+
+
+def pass_window(game: Game) -> None:
+    if game.state.window:
+        game.play({"type": "pass"})
+
+
+def notes(game: Game, last: int = 1) -> list[str]:
+    events = effective(game.log)
+    out: list[str] = []
+    for i, (_e, res) in enumerate(game.replay(events)):
+        if i >= len(events) - last:
+            out.extend(n.text for n in res.ctx.notes)
+    return out
+
+
+def narrative(game: Game) -> list[str]:
+    """Every ``ctx.say`` line of every effective event, in order."""
+    return [n.text for _e, res in game.replay(effective(game.log)) for n in res.ctx.notes]
+
+
+def random_answer(step: Any, rnd: random.Random) -> Any:
+    if isinstance(step, DiceRequest):
+        return ROLL
+    assert isinstance(step, Question)
+    if step.choices:
+        return rnd.choice(step.choices).value
+    lo = step.minimum if step.minimum is not None else 0
+    hi = step.maximum if step.maximum is not None else lo + 10
+    if step.key == "depth":
+        lo, hi = max(lo, 12), min(hi, 48)
+    return rnd.randint(lo, hi)
+
+
+def roll_for_me(step: DiceRequest) -> Any:
+    return ROLL
+
+
+def given_dice(seed: int) -> Callable[[DiceRequest], Any]:
+    """Dice entered as faces from a seeded generator (physical-dice entry)."""
+    faces = random.Random(seed)
+
+    def dice(step: DiceRequest) -> Dice:
+        return Dice(faces=tuple(faces.randint(1, 6) for _ in range(step.count)))
+
+    return dice
+
+
+def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
+                       dice: Callable[[DiceRequest], Any] = roll_for_me) -> bool:
+    """A random legal intent, every step answered at random (``dice`` for dice). With
+    ``by_side`` the intent is played ``by`` its side, as a networked player would."""
+    options = list(RULESET.intents(game.state))
+    if not options:
+        return False
+    rnd.shuffle(options)
+    for opt in options:
+        action = game.begin(opt.intent, (opt.side or "") if by_side else "")
+        res = action.resolution
+        for _ in range(200):
+            if res.done:
+                break
+            step = res.step
+            try:
+                res.answer(dice(step) if isinstance(step, DiceRequest)
+                           else random_answer(step, rnd))
+            except Refused:
+                continue
+        if res.done:
+            game.commit(action)
+            return True
+    return False
+
+
+def play_random_game(game: Game, rnd: random.Random, max_actions: int = 3000,
+                     dice: Callable[[DiceRequest], Any] = roll_for_me) -> Game:
+    for _ in range(max_actions):
+        if game.state.over or not play_random_action(game, rnd, dice=dice):
+            break
+    return game
