@@ -1,4 +1,4 @@
-"""``deathzap odds``: exact odds of a Deathzap 3 attack or morale test (issue 4).
+"""``deathzap odds``: exact odds of an attack or morale test (issue 4).
 
 From force files::
 
@@ -14,7 +14,8 @@ From bare numbers::
     deathzap odds --morale-test --figures 4 --target-skill basic [--leader-near]
 
 UNIT is the unit's name or its 1-based position in the file. The target's skill sets
-its saves and its morale (DZ3 §6, §10).
+its saves and its morale (DZ3 §6, §10). With force files the forces' ruleset answers
+(``Ruleset.odds_cli``); the bare-number form uses Deathzap 3's tables.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
         if value is not None and value < 0:
             raise UsageError(f"--{name.replace('_', '-')} must be 0 or more")
     if args.attacker or args.target:
-        return _from_files(args, known, common, leader)
+        return _from_files(args, known, common)
     if args.morale_test:
         need(args, "figures", "target_skill")
         skill = args.target_skill
@@ -158,7 +159,8 @@ def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
                   else tables.MELEE_TO_HIT[(args.skill, tskill)])
         attack = O.Attack(args.melee_dice, to_hit, None)
         what = f"{args.melee_dice} {args.skill} melee dice at {to_hit}+ vs {tskill}"
-    title = [f"Attack: {what}", _target_line(target, tskill, leader, args.morale_option)]
+    title = [f"Attack: {what}", O.target_line(target, tskill, leader_near=args.leader_near,
+                                                 option=args.morale_option)]
     return O.attack_odds(attack, target, **common, **known), title
 
 
@@ -168,18 +170,8 @@ def need(args: argparse.Namespace, *names: str) -> None:
         raise UsageError(f"missing {', '.join(missing)}")
 
 
-def _target_line(target: Any, skill: str, leader: str, option: str) -> str:
-    if target.vehicle:
-        return (f"Target: a {skill} vehicle, {target.shields} shields, save "
-                f"{target.save}+ (damage table, DZ3 §9)")
-    return (f"Target: {target.figures} {skill} figures, {target.shields} shields, save "
-            f"{target.save}+, morale {target.morale}+, {leader}; morale {option} (DZ3-R11)")
-
-
-def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[str, Any],
-                leader: str) -> tuple[Any, list[str]]:
-    from deathzap_tui.rules.deathzap3 import odds as O
-
+def _from_files(args: argparse.Namespace, known: dict[str, Any],
+                common: dict[str, Any]) -> tuple[Any, list[str]]:
     if not (args.attacker and args.target):
         raise UsageError("give both --attacker FILE:UNIT and --target FILE:UNIT")
     stray = [f"--{n}" for n in ("shots", "melee_dice", "skill", "power", "strength",
@@ -192,41 +184,13 @@ def _from_files(args: argparse.Namespace, known: dict[str, Any], common: dict[st
     if truleset.id != ruleset.id:
         raise UsageError(f"the attacker is a {ruleset.id} force and the target a "
                          f"{truleset.id} one")
-    # A ruleset with its own odds answers through Ruleset.odds_cli; Deathzap 3's
-    # are computed below.
     weapons = [w for item in args.weapons or () for w in item.split(",") if w]
-    own = ruleset.odds_cli((aforce, attacker), (tforce, tunit),
-                           {**vars(args), "weapons": weapons or None})
-    if own is not None:
-        odds, lines = own
-        return odds, [_clean(line) for line in lines]
-    if not hasattr(attacker, "skill"):
+    answer = ruleset.odds_cli((aforce, attacker), (tforce, tunit),
+                              {**vars(args), **known, **common, "weapons": weapons or None})
+    if answer is None:
         raise UsageError(f"no odds for {ruleset.title} forces")
-    target = O.target_from_unit(tunit, args.shields, args.figures)
-    if tunit.vehicle and target.figures != 1:
-        raise UsageError("a vehicle is one model (DZ3 §9): leave out --figures")
-    if args.melee:
-        if args.weapons or args.cover:
-            raise UsageError("--weapons and --cover are for shooting; leave them out "
-                             "with --melee (DZ3 §7)")
-        attacks = [O.melee_attack(attacker, tunit, weapon_crippled=args.crippled)]
-    else:
-        if args.cover is None:
-            raise UsageError("missing --cover (open, soft or hard) for shooting (DZ3 §6)")
-        attacks = O.shooting_attacks(aforce, attacker, tunit, args.cover, weapons or None,
-                                     gun_crippled=args.crippled)
-        if not attacks:
-            raise UsageError(f"{_clean(attacker.name)} carries no weapons to shoot")
-    lines = [f"Attacker: {_clean(attacker.name)} ({attacker.skill})"]
-    for a in attacks:
-        vs = "every hit is damage" if a.melee else f"{a.vs_shields}+ vs shields"
-        strike = ", Strike" if a.strike else ""
-        rng = ", Short Range: assumes the target is within 12\"" if a.short_range else ""
-        dice = "1 die" if a.dice == 1 else f"{a.dice} dice"
-        lines.append(f"  {_clean(a.label)}: {dice} at {a.to_hit}+, {vs}{strike}{rng}")
-    lines.append(_target_line(target, tunit.skill, leader, args.morale_option)
-                 .replace("Target:", f"Target: {_clean(tunit.name)},", 1))
-    return O.attack_odds(attacks, target, **common, **known), lines
+    odds, lines = answer
+    return odds, [_clean(line) for line in lines]
 
 
 def _unit(spec: str, flag: str) -> tuple[Any, Any, Any]:

@@ -677,3 +677,55 @@ def melee_attack(unit: Any, target: Any, figures: int | None = None, *,
     to_hit = (tables.CRIPPLED_TO_HIT if weapon_crippled
               else tables.MELEE_TO_HIT[(unit.skill, target.skill)])
     return Attack(dice=n * unit.melee_attacks, to_hit=to_hit, vs_shields=None, label="melee")
+
+
+def target_line(target: Target, skill: str, *, leader_near: bool, option: str,
+                name: str = "") -> str:
+    """One line describing the target of an odds question."""
+    who = f"{name}, " if name else ""
+    if target.vehicle:
+        return (f"Target: {who}a {skill} vehicle, {target.shields} shields, save "
+                f"{target.save}+ (damage table, DZ3 §9)")
+    leader = "a friendly leader within 6\"" if leader_near else "no leader near"
+    return (f"Target: {who}{target.figures} {skill} figures, {target.shields} shields, "
+            f"save {target.save}+, morale {target.morale}+, {leader}; morale {option} "
+            "(DZ3-R11)")
+
+
+def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
+             settings: Mapping[str, Any]) -> tuple[Odds, list[str]]:
+    """``deathzap odds --attacker FILE:UNIT --target FILE:UNIT`` for Deathzap 3 forces
+    (see :meth:`Ruleset.odds_cli`). Raises ``ValueError`` saying what is wrong."""
+    aforce, aunit = attacker
+    _tforce, tunit = target
+    weapons = settings.get("weapons")
+    crippled = bool(settings.get("crippled"))
+    tgt = target_from_unit(tunit, settings.get("shields"), settings.get("figures"))
+    if tunit.vehicle and tgt.figures != 1:
+        raise ValueError("a vehicle is one model (DZ3 §9): leave out --figures")
+    if settings.get("melee"):
+        if weapons or settings.get("cover"):
+            raise ValueError("--weapons and --cover are for shooting; leave them out "
+                             "with --melee (DZ3 §7)")
+        attacks = [melee_attack(aunit, tunit, weapon_crippled=crippled)]
+    else:
+        cover = settings.get("cover")
+        if cover is None:
+            raise ValueError("missing --cover (open, soft or hard) for shooting (DZ3 §6)")
+        attacks = shooting_attacks(aforce, aunit, tunit, cover, weapons, gun_crippled=crippled)
+        if not attacks:
+            raise ValueError(f"{aunit.name} carries no weapons to shoot")
+    lines = [f"Attacker: {aunit.name} ({aunit.skill})"]
+    for a in attacks:
+        vs = "every hit is damage" if a.melee else f"{a.vs_shields}+ vs shields"
+        strike = ", Strike" if a.strike else ""
+        rng = ", Short Range: assumes the target is within 12\"" if a.short_range else ""
+        dice = "1 die" if a.dice == 1 else f"{a.dice} dice"
+        lines.append(f"  {a.label}: {dice} at {a.to_hit}+, {vs}{strike}{rng}")
+    leader_near = bool(settings.get("leader_near"))
+    option = settings.get("morale_option") or PER_ATTACK
+    lines.append(target_line(tgt, tunit.skill, leader_near=leader_near, option=option,
+                             name=tunit.name))
+    known = {k: settings.get(k) for k in ("hits", "damage", "failed_saves")}
+    return attack_odds(attacks, tgt, leader_near=leader_near, morale_option=option,
+                       **known), lines

@@ -68,6 +68,17 @@ class Deathzap3(Ruleset):
 
         return board_view(state)
 
+    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
+        from deathzap_tui.rules.deathzap3.odds import odds_from_facts
+
+        return odds_from_facts(facts, state.options["morale"], None)
+
+    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
+                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
+        from deathzap_tui.rules.deathzap3.odds import odds_cli
+
+        return odds_cli(attacker, target, settings)
+
     def help_sections(self) -> list[tuple[str, str]]:
         from deathzap_tui.rules.deathzap3.help import HELP_SECTIONS
 
