@@ -1,0 +1,1 @@
+"""The app's screens: start, set-up, battle, wizard, quick resolve, help, game over."""

@@ -1,0 +1,279 @@
+"""The battle screen: deck, both sides' units, score, log; keys that drive the game.
+
+Everything shown comes from ``session.view()`` (a ``BoardView``) and what can be done
+from ``session.intents()``. One key press refreshes every widget once, in the same
+message handler, so Textual repaints once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from deathzap_tui.app.describe import side_label
+from deathzap_tui.app.flow import SETUP_TYPES
+from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.deck import DeckWidget
+from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.log import EventLog
+from deathzap_tui.app.widgets.score import ScoreWidget
+from deathzap_tui.app.widgets.units import UnitTable
+from deathzap_tui.rules.ruleset import BoardView, IntentOption
+from deathzap_tui.rules.steps import Refused
+
+if TYPE_CHECKING:
+    from deathzap_tui.session import Session
+
+
+class BattleScreen(Screen[None]):
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("d", "draw", "Draw card"),
+        Binding("a", "activate", "Activate"),
+        Binding("n", "next", "Set-up step"),
+        Binding("u", "undo", "Undo"),
+        Binding("r", "redo", "Redo"),
+        Binding("m", "dice_mode", "Dice mode"),
+        Binding("e", "end", "End game"),
+        Binding("o", "other", "Other actions"),
+        Binding("l", "whole_log", "Log"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: BoardView | None = None
+        self.options: list[IntentOption] = []
+        self.game_over_shown = False
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined,no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="prompt")
+        with Horizontal(id="main"):
+            with Vertical(id="tables"):
+                yield UnitTable("red", id="units-red")
+                yield UnitTable("black", id="units-black")
+                yield EventLog(id="log-wide", classes="wide-only")
+            with Vertical(id="side"):
+                yield DeckWidget(id="deck")
+                yield ScoreWidget(id="score")
+                yield EventLog(id="log-narrow", classes="narrow-only")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.log_replace(self.session.narrative())
+        self.refresh_board()
+
+    # --- showing --------------------------------------------------------------
+    def refresh_board(self) -> None:
+        session = self.session
+        view = session.view()
+        self.view = view
+        self.options = [] if view.over else session.intents()
+        game = session.game
+        names = {"red": getattr(game.red, "name", ""), "black": getattr(game.black, "name", "")}
+        for side in ("red", "black"):
+            self.query_one(f"#units-{side}", UnitTable).show(
+                view.columns, view.units.get(side, ()), names[side], view.score.get(side))
+        self.query_one(DeckWidget).show(view.deck)
+        self.query_one(ScoreWidget).show(view)
+        prompt = Text()
+        prompt.append(clean(view.result if view.over else view.prompt, oneline=True),
+                      style="bold")
+        prompt.append(f"   dice: {self.app.dice_mode}", style="dim")  # type: ignore[attr-defined]
+        if prompt != getattr(self, "_last_prompt", None):
+            self._last_prompt = prompt
+            self.query_one("#prompt", Static).update(prompt, layout=False)
+        self._sync_bindings()
+        if view.over and not self.game_over_shown:
+            self.game_over_shown = True
+            self.app.show_game_over()  # type: ignore[attr-defined]
+        elif not view.over:
+            self.game_over_shown = False
+
+    def log_replace(self, lines: list[str]) -> None:
+        # Two logs: beside the deck on narrow terminals, under the tables on wide ones.
+        for log in self.query(EventLog):
+            log.replace(lines)
+
+    def unit_names(self) -> dict[str, str]:
+        view = self.view or self.session.view()
+        return {row.id: row.name for rows in view.units.values() for row in rows}
+
+    def _of_type(self, *types: str) -> list[IntentOption]:
+        return [o for o in self.options if o.intent.get("type") in types]
+
+    # --- acting ---------------------------------------------------------------
+    def _sync_bindings(self) -> None:
+        """Refresh the key bar only when what it shows changes."""
+        actions = ("draw", "activate", "next", "end", "other", "undo", "redo")
+        state = tuple(self.check_action(a, ()) for a in actions)
+        if state != getattr(self, "_bindings_state", None):
+            self._bindings_state = state
+            self.refresh_bindings()
+            for bar in self.query(KeyBar):  # in this frame, not the next
+                bar.update_keys()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.view is None:
+            return True
+        kinds = {"draw": ("draw",), "activate": ("activate",), "next": SETUP_TYPES,
+                 "end": ("end",)}
+        if action in kinds:
+            if self._of_type(*kinds[action]):
+                return True
+            # Set-up and "end" keys only appear when they can apply at all.
+            return False if action in ("next", "end") else None
+        if action == "other":
+            return bool(self._others())
+        if action == "undo":
+            return True if self.session.can_undo else None
+        if action == "redo":
+            return True if self.session.can_redo else None
+        return True
+
+    def _error(self, message: str) -> None:
+        self.app.notify(clean(message), title="Not allowed", severity="warning",
+                        markup=False)
+
+    def run_intent(self, option: IntentOption) -> None:
+        """Begin an intent; commit at once if it asks nothing, else open the wizard."""
+        try:
+            action = self.session.begin(option.intent)
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        if action.resolution.done:
+            self.commit(action)
+            return
+        self.open_wizard(started=(action, action.resolution), label=option.label)
+
+    def open_wizard(self, *, intents: list[IntentOption] | None = None,
+                    started: tuple[Any, Any] | None = None, label: str = "") -> None:
+        from deathzap_tui.app.screens.wizard import WizardScreen
+
+        def begin(intent: Mapping[str, Any]) -> tuple[Any, Any]:
+            action = self.session.begin(intent)
+            return action, action.resolution
+
+        self.app.push_screen(
+            WizardScreen(title=self.session.ruleset.title, begin=begin,
+                         intents=intents or (), started=started, intent_label=label,
+                         unit_names=self.unit_names(),
+                         dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
+                         context=self.view.prompt if self.view else ""),
+            self._wizard_done)
+
+    def _wizard_done(self, action: Any) -> None:
+        if action is None:
+            self.app.notify("Cancelled: nothing changed.", markup=False, timeout=2)
+            return
+        self.commit(action)
+
+    def commit(self, action: Any) -> None:
+        try:
+            self.session.commit(action)
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        lines = [n.text for n in action.resolution.ctx.notes]
+        for log in self.query(EventLog):
+            log.add(lines)
+        self.refresh_board()
+
+    def action_draw(self) -> None:
+        opts = self._of_type("draw")
+        if opts:
+            self.run_intent(opts[0])
+
+    def action_next(self) -> None:
+        opts = self._of_type(*SETUP_TYPES)
+        if opts:
+            self.run_intent(opts[0])
+
+    def action_end(self) -> None:
+        opts = self._of_type("end")
+        if opts:
+            self.run_intent(opts[0])
+
+    def action_activate(self, unit: str = "") -> None:
+        opts = self._of_type("activate")
+        if unit:
+            opts = [o for o in opts if o.intent.get("unit") == unit]
+        if not opts:
+            self._error("no unit can activate now")
+            return
+        self.open_wizard(intents=opts)
+
+    def _others(self) -> list[IntentOption]:
+        """Legal intents no key above covers (a ruleset's own kinds: interrupts...)."""
+        keyed = ("draw", "activate", "end", *SETUP_TYPES)
+        return [o for o in self.options if o.intent.get("type") not in keyed]
+
+    def action_other(self) -> None:
+        others = self._others()
+        if others:
+            self.open_wizard(intents=others)
+
+    def action_whole_log(self) -> None:
+        from deathzap_tui.app.screens.help import TextScreen
+
+        self.app.push_screen(TextScreen("The game so far", self.session.narrative(),
+                                        bottom=True))
+
+    def action_undo(self) -> None:
+        try:
+            self.session.undo()
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        self.log_replace(self.session.narrative())
+        self.refresh_board()
+
+    def action_redo(self) -> None:
+        try:
+            self.session.redo()
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        self.log_replace(self.session.narrative())
+        self.refresh_board()
+
+    def action_dice_mode(self) -> None:
+        app = self.app
+        app.dice_mode = "generated" if app.dice_mode == "physical" else "physical"  # type: ignore
+        self.refresh_board()
+
+    def palette_commands(self) -> list[tuple[str, str, Any]]:
+        """(title, help, callback) for the command palette: every legal intent."""
+        out: list[tuple[str, str, Any]] = []
+        for opt in self.options:
+            kind = opt.intent.get("type")
+            help_text = clean(opt.rule, oneline=True)
+            if opt.side:
+                help_text = f"{side_label(opt.side)} {help_text}".strip()
+            if kind == "activate":
+                out.append((clean(opt.label, oneline=True), help_text,
+                            lambda o=opt: self._activate_exact(o)))
+            else:
+                out.append((clean(opt.label, oneline=True), help_text,
+                            lambda o=opt: self.run_intent(o)))
+        if self.session.can_undo:
+            out.append(("Undo", "Take back the last thing recorded", self.action_undo))
+        if self.session.can_redo:
+            out.append(("Redo", "Bring back what was undone", self.action_redo))
+        out.append(("Toggle dice mode", "Physical dice (typed in) or generated",
+                    self.action_dice_mode))
+        return out
+
+    def _activate_exact(self, opt: IntentOption) -> None:
+        self.run_intent(opt)

@@ -1,0 +1,291 @@
+"""Start: a new game (ruleset, forces, house rules, seed, dice mode) or resume a save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.inputs import SteadyInput
+from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.paths import forces_dir
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.ruleset import OptionSpec
+
+
+def force_files() -> list[Path]:
+    try:
+        return sorted(p for p in forces_dir().glob("*.toml") if p.is_file())
+    except OSError:
+        return []
+
+
+def demo_forces() -> tuple[Path | None, Path | None]:
+    """The demo forces: the first two files with nine units, else the first two."""
+    files = force_files()
+    nine = []
+    for path in files:
+        try:
+            if path.read_text(encoding="utf-8", errors="replace").count("[[units]]") == 9:
+                nine.append(path)
+        except OSError:
+            continue
+    picks: list[Path | None] = [*nine, *(f for f in files if f not in nine)][:2]
+    picks += [None] * (2 - len(picks))
+    return picks[0], picks[1]
+
+
+def shown_path(path: Path | None) -> str:
+    if path is None:
+        return ""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class StartScreen(Screen[None]):
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
+        Binding("ctrl+g", "start(True)", "Quick start", priority=True),
+        Binding("ctrl+o", "app.quick_resolve", "Quick resolve", priority=True),
+    ]
+
+    def __init__(self, *, red: Path | None = None, black: Path | None = None,
+                 seed: int = 1) -> None:
+        super().__init__()
+        if red is None and black is None:
+            red, black = demo_forces()
+        self.red, self.black, self.seed = red, black, seed
+        self.files = force_files()
+        self.option_specs: tuple[OptionSpec, ...] = ()
+        self.saves: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Deathzap — new game or resume", classes="screen-title")
+        with Horizontal(id="start-main"):
+            with VerticalScroll(id="new-game"):
+                yield Label(Text("New game", style="bold underline"))
+                ids = registry.ids()
+                with Horizontal(classes="row"):
+                    yield Label("Ruleset", classes="row-label")
+                    yield Select([(Text(i), i) for i in ids], value=registry.DEFAULT,
+                                 allow_blank=False, id="ruleset", compact=True,
+                                 classes="row-field")
+                for side, path in (("red", self.red), ("black", self.black)):
+                    with Horizontal(classes="row"):
+                        yield Label(Text(f"{side.upper()} force", style="bold"),
+                                    classes="row-label")
+                        yield Select([(Text(p.stem), str(p)) for p in self.files],
+                                     prompt="pick from forces/", id=f"{side}-pick",
+                                     value=str(path) if path in self.files else Select.NULL,
+                                     compact=True, classes="row-field")
+                    with Horizontal(classes="row"):
+                        yield Label("  or any path", classes="row-label")
+                        yield SteadyInput(shown_path(path), placeholder="path/to/force.toml",
+                                    id=f"{side}-path", compact=True, classes="row-field")
+                    yield Static(id=f"{side}-about", classes="hint about")
+                with Horizontal(classes="row"):
+                    yield Label("Seed", classes="row-label")
+                    yield SteadyInput(str(self.seed), type="integer", id="seed", compact=True,
+                                classes="row-field")
+                with Horizontal(classes="row"):
+                    yield Label("Dice", classes="row-label")
+                    yield Select([(Text("physical (typed in)"), "physical"),
+                                  (Text("generated (the app rolls)"), "generated")],
+                                 value=self.app.dice_mode, allow_blank=False,  # type: ignore
+                                 id="dice", compact=True, classes="row-field")
+                yield Label(Text("House rules", style="bold underline"))
+                yield Vertical(*self._option_widgets(registry.DEFAULT), id="options")
+                yield Static(id="problems", classes="error")
+                with Horizontal(id="start-buttons"):
+                    yield Button("Start (set-up)", id="start", variant="primary", compact=True)
+                    yield Button("Quick start", id="quick", compact=True)
+            with Vertical(id="resume"):
+                yield Label(Text("Resume a save", style="bold underline"))
+                yield OptionList(id="saves", compact=True)
+                yield Button("Quick resolve", id="quick-resolve", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._load_saves()
+        self.call_after_refresh(self._describe_forces)
+
+    # --- the form -------------------------------------------------------------
+    def _build_options(self, ruleset_id: str) -> None:
+        box = self.query_one("#options", Vertical)
+        box.remove_children()
+        box.mount_all(self._option_widgets(ruleset_id))
+
+    def _option_widgets(self, ruleset_id: str) -> list[Widget]:
+        try:
+            self.option_specs = registry.get(ruleset_id).option_specs()
+        except Exception as exc:  # an unfinished ruleset must not stop the app
+            self.option_specs = ()
+            return [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
+        widgets: list[Widget] = []
+        for spec in self.option_specs:
+            label = Label(Text(f"{clean(spec.label, oneline=True)}"
+                               + (f" ({spec.rule})" if spec.rule else "")),
+                          classes="row-label")
+            label.tooltip = clean(spec.help)
+            if spec.choices:
+                field = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
+                               value=spec.default, allow_blank=False, id=f"opt-{spec.key}",
+                               classes="row-field", compact=True)
+            else:
+                field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
+                              classes="row-field", compact=True)
+            widgets.append(Horizontal(label, field, classes="row"))
+        return widgets
+
+    def _load_saves(self) -> None:
+        from deathzap_tui import saves
+
+        opts = self.query_one("#saves", OptionList)
+        opts.clear_options()
+        try:
+            self.saves = saves.list_saves()
+        except OSError:
+            self.saves = []
+        for info in self.saves:
+            text = Text(f"{clean(info.red, oneline=True)} vs {clean(info.black, oneline=True)}")
+            text.append(f"\n  {clean(info.path.stem, oneline=True)} · {info.events} events",
+                        style="dim")
+            if info.problem:
+                text.append(f"\n  {clean(info.problem, oneline=True)}", style="red")
+            opts.add_option(Option(text, disabled=bool(info.problem)))
+        if not self.saves:
+            opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
+
+    def _describe_forces(self) -> None:
+        for side in ("red", "black"):
+            self._describe(side)
+
+    def _describe(self, side: str) -> None:
+        about = self.query_one(f"#{side}-about", Static)
+        raw = self.query_one(f"#{side}-path", Input).value.strip()
+        if not raw:
+            about.update(Text("choose a force file"))
+            return
+        try:
+            from deathzap_tui.forcefile import load_force
+
+            loaded = load_force(Path(raw).expanduser())
+        except Exception as exc:  # InvalidInput, OSError, or a missing module
+            about.update(Text(clean(str(exc).splitlines()[0] if str(exc) else exc,
+                                    oneline=True), style="red"))
+            return
+        force = loaded.force
+        units = len(getattr(force, "units", ()))
+        text = f"{clean(getattr(force, 'name', ''), oneline=True)} — {units} units"
+        try:
+            report = loaded.ruleset.points(force)
+            if report is not None:
+                text += f", {report.total} pts"
+        except Exception:  # points are a nicety here
+            pass
+        if loaded.warnings:
+            text += f", {len(loaded.warnings)} warning(s)"
+        about.update(Text(text))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        sid = event.select.id or ""
+        if sid.endswith("-pick") and isinstance(event.value, str):
+            side = sid.removesuffix("-pick")
+            self.query_one(f"#{side}-path", Input).value = shown_path(Path(event.value))
+            self._describe(side)
+        elif sid == "ruleset" and isinstance(event.value, str):
+            self._build_options(event.value)
+        elif sid == "dice" and isinstance(event.value, str):
+            self.app.dice_mode = event.value  # type: ignore[attr-defined]
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id in ("red-path", "black-path"):
+            self._describe(event.input.id.removesuffix("-path"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start(False)
+        elif event.button.id == "quick":
+            self.action_start(True)
+        elif event.button.id == "quick-resolve":
+            self.app.action_quick_resolve()  # type: ignore[attr-defined]
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "saves" and event.option_index < len(self.saves):
+            self._resume(self.saves[event.option_index].path)
+
+    # --- starting -------------------------------------------------------------
+    def _problem(self, message: str) -> None:
+        self.query_one("#problems", Static).update(Text(clean(message)))
+
+    def plan(self) -> Any:
+        from deathzap_tui.app.app import GamePlan
+
+        red = self.query_one("#red-path", Input).value.strip()
+        black = self.query_one("#black-path", Input).value.strip()
+        problems = []
+        if not red:
+            problems.append("choose the RED force")
+        if not black:
+            problems.append("choose the BLACK force")
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            problems.append("the seed is a whole number")
+            seed = 0
+        options: dict[str, Any] = {}
+        for spec in self.option_specs:
+            field = self.query_one(f"#opt-{spec.key}")
+            if isinstance(field, Select):
+                options[spec.key] = field.value
+            elif isinstance(field, Input):
+                try:
+                    options[spec.key] = int(field.value.strip())
+                except ValueError:
+                    problems.append(f"{spec.label}: a whole number")
+        if problems:
+            self._problem("; ".join(problems))
+            return None
+        ruleset = self.query_one("#ruleset", Select).value
+        return GamePlan(Path(red).expanduser(), Path(black).expanduser(), seed, options,
+                        None, ruleset if isinstance(ruleset, str) else None)
+
+    def action_start(self, quick: bool) -> None:
+        plan = self.plan()
+        if plan is None:
+            return
+        app: Any = self.app
+        if not quick:
+            app.open_setup(plan)
+            return
+        from deathzap_tui.app.flow import new_session, quick_setup
+
+        try:
+            session = new_session(plan)
+            quick_setup(session)
+        except Exception as exc:  # InvalidInput, SaveError, OSError, Refused
+            self._problem(str(exc))
+            return
+        app.open_battle(session)
+
+    def _resume(self, path: Path) -> None:
+        from deathzap_tui.session import Session
+
+        try:
+            session = Session.resume(path)
+        except Exception as exc:  # SaveError, CorruptLog, OSError
+            self._problem(str(exc))
+            return
+        self.app.open_battle(session)  # type: ignore[attr-defined]

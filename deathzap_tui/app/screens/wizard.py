@@ -1,0 +1,385 @@
+"""The resolution wizard: pick what to do (only legal choices), then walk the
+engine's steps one at a time.
+
+It is handed a ``begin(intent) -> (token, Resolution)`` callback, so the same screen
+serves a game (token = ``game.Action``), the set-up and a quick resolve outside any
+game. It dismisses with the token once the player confirms the finished resolution,
+or ``None`` if they cancel: cancelling never touches the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from deathzap_tui.app import describe as d
+from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.inputs import SteadyInput
+from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.log import TailLog
+from deathzap_tui.app.widgets.paint import repaint
+from deathzap_tui.rules.ruleset import IntentOption
+from deathzap_tui.rules.steps import ROLL, Answer, DiceRequest, Question, Refused, Resolution, Step
+
+Begin = Callable[[Mapping[str, Any]], tuple[Any, Resolution]]
+
+
+@dataclass
+class _Pick:
+    """One stage of choosing the intent: a title and (label, payload) options."""
+
+    title: str
+    options: list[tuple[str, Any]]
+
+
+class ConfirmBar(Static):
+    """"Confirm" as plain text: Enter (a screen binding) or a click confirms. A
+    Button would repaint the whole screen again for its press animation."""
+
+    def on_click(self) -> None:
+        self.screen.action_confirm()  # type: ignore[attr-defined]
+
+
+class WizardScreen(Screen[Any]):
+    VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-short"), (32, "-tall")]
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("escape", "back", "Back a step"),
+        Binding("ctrl+x", "cancel", "Cancel action", priority=True),
+        Binding("ctrl+r", "roll", "Roll for me", priority=True),
+        Binding("ctrl+s", "confirm", "Confirm", priority=True),
+        Binding("enter", "confirm", "Confirm", show=False),
+        *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
+    ]
+
+    def __init__(self, *, title: str, begin: Begin,
+                 intents: Sequence[IntentOption] = (),
+                 started: tuple[Any, Resolution] | None = None,
+                 intent_label: str = "",
+                 unit_names: Mapping[str, str] | None = None,
+                 dice_mode: str = "physical", context: str = "") -> None:
+        super().__init__()
+        self.context = clean(context, oneline=True)
+        self.wizard_title = clean(title, oneline=True)
+        self.begin = begin
+        self.intents = list(intents)
+        self.unit_names = dict(unit_names or {})
+        self.dice_mode = dice_mode
+        self.token: Any = None
+        self.resolution: Resolution | None = None
+        self.intent_label = clean(intent_label, oneline=True)
+        self.asked: list[Step] = []
+        self.chosen_unit: str | None = None
+        self.pick: _Pick | None = None
+        if started is not None:
+            self.token, self.resolution = started
+
+    # --- layout ---------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="wiz-title")
+        yield TailLog(id="wiz-history")
+        with Vertical(id="wiz-step"):
+            yield Static(id="wiz-who")
+            yield Static(id="wiz-headline")
+            yield Static(id="wiz-reason")
+            yield OptionList(id="wiz-choices")
+            yield SteadyInput(id="wiz-input", compact=True)
+            yield Static(id="wiz-feedback")
+            yield ConfirmBar(Text(" ✔ Confirm (Enter) ", style="bold reverse green"),
+                             id="wiz-confirm")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        if self.resolution is None:
+            self._start_pick()
+        self._redraw()
+
+    # --- picking the intent ---------------------------------------------------
+    def _start_pick(self) -> None:
+        units: dict[str, list[IntentOption]] = {}
+        loose: list[IntentOption] = []
+        for opt in self.intents:
+            unit = d.intent_unit(opt.intent)
+            if unit is None:
+                loose.append(opt)
+            else:
+                units.setdefault(unit, []).append(opt)
+        if self.chosen_unit is None and (len(units) > 1 or (units and loose)):
+            options = [(self._unit_label(u), ("unit", u)) for u in units]
+            options += [(clean(o.label, oneline=True), ("intent", o)) for o in loose]
+            self.pick = _Pick("Choose a unit", options)
+        else:
+            unit = self.chosen_unit or next(iter(units), None)
+            opts = units.get(unit, []) if unit else loose
+            title = f"Choose an action for {self._unit_label(unit)}" if unit else "Choose"
+            self.pick = _Pick(title, [(clean(o.label, oneline=True), ("intent", o))
+                                      for o in opts])
+
+    def _unit_label(self, unit: str) -> str:
+        name = self.unit_names.get(unit, "")
+        side = unit.split(".", 1)[0]
+        label = f"{d.side_label(side)}  {clean(name, oneline=True)}".rstrip()
+        return f"{label}  ({clean(unit, oneline=True)})"
+
+    def _picked(self, payload: Any) -> None:
+        kind, value = payload
+        if kind == "unit":
+            self.chosen_unit = value
+            self._start_pick()
+            if self.pick and len(self.pick.options) == 1:
+                self._picked(self.pick.options[0][1])
+                return
+            self._redraw()
+            return
+        opt: IntentOption = value
+        try:
+            self.token, self.resolution = self.begin(opt.intent)
+        except Refused as exc:
+            self._feedback(str(exc), error=True)
+            return
+        except Exception as exc:  # an engine bug must not end the evening's game
+            self._feedback(f"internal error: {exc!r}", error=True)
+            return
+        self.intent_label = clean(opt.label, oneline=True)
+        self.asked = []
+        self.pick = None
+        self._redraw()
+
+    # --- rendering ------------------------------------------------------------
+    def _redraw(self) -> None:
+        title = self.wizard_title
+        if self.intent_label:
+            title = f"{title} — {self.intent_label}" if title else self.intent_label
+        elif self.context:
+            title = f"{title} — {self.context}" if title else self.context
+        self.query_one("#wiz-title", Static).update(Text(title), layout=False)
+        choices = self.query_one("#wiz-choices", OptionList)
+        inp = self.query_one("#wiz-input", Input)
+        confirm = self.query_one("#wiz-confirm", ConfirmBar)
+        who = self.query_one("#wiz-who", Static)
+        headline = self.query_one("#wiz-headline", Static)
+        reason = self.query_one("#wiz-reason", Static)
+        self._feedback("")
+        self._render_history()
+        if self.resolution is None:
+            pick = self.pick or _Pick("Nothing can be done now", [])
+            repaint(who, "")
+            repaint(headline, Text(pick.title, style="bold"))
+            repaint(reason, Text("Only what the rules allow now is offered.", style="dim"))
+            self._fill_choices(choices, [label for label, _ in pick.options])
+            choices.display, inp.display, confirm.display = True, False, False
+            choices.focus()
+            self._sync_bindings()
+            return
+        step = self.resolution.step
+        self.set_class(step is None, "-done")
+        if step is None:
+            repaint(who, "")
+            repaint(headline, Text("Resolved. Confirm to record it.", style="bold"))
+            repaint(reason, Text("Esc goes back a step; ctrl+x cancels (nothing changes).",
+                               style="dim"))
+            choices.display, inp.display, confirm.display = False, False, True
+            self.set_focus(None)
+            self._sync_bindings()
+            return
+        repaint(who, Text(d.who(step), style="bold reverse") if d.who(step) else "")
+        repaint(headline, Text(d.step_headline(step), style="bold"))
+        repaint(reason, Text(d.step_reason(step), style="italic"))
+        confirm.display = False
+        if isinstance(step, Question) and step.choices:
+            labels = []
+            for c in step.choices:
+                label = clean(c.label, oneline=True)
+                if c.detail:
+                    label += f" — {clean(c.detail, oneline=True)}"
+                labels.append(label)
+            self._fill_choices(choices, labels)
+            default = next((i for i, c in enumerate(step.choices)
+                            if step.default is not None and c.value == str(step.default)), 0)
+            choices.highlighted = default
+            choices.display, inp.display = True, False
+            choices.focus()
+        else:
+            choices.display, inp.display = False, True
+            inp.value = ""
+            if isinstance(step, DiceRequest):
+                roll_hint = "Enter rolls for you" if self.dice_mode == "generated" else \
+                    "r or ctrl+r rolls for you"
+                inp.placeholder = f"dice, e.g. 3 5 6 or 356 — {roll_hint}"
+            else:
+                inp.placeholder = d.number_range(step) or "a whole number"
+                if step.default is not None:
+                    inp.placeholder += f" (Enter for {step.default})"
+            inp.focus()
+            self._live_feedback("")
+        self._sync_bindings()
+
+    def _fill_choices(self, choices: OptionList, labels: list[str]) -> None:
+        choices.clear_options()
+        choices.add_options([Option(Text(f"{i}  {label}" if i < 10 else f"   {label}"))
+                             for i, label in enumerate(labels, 1)])
+        if labels:
+            choices.highlighted = 0
+
+    def _render_history(self) -> None:
+        """What has happened in this action so far, newest at the bottom; the notes
+        of the last answer marked ▶ (what that step did)."""
+        lines: list[Text] = []
+        res = self.resolution
+        history = self.query_one("#wiz-history", TailLog)
+        if res is None:
+            if self.chosen_unit:
+                lines.append(Text(f"Unit: {self._unit_label(self.chosen_unit)}", style="bold"))
+            history.display = bool(lines)
+            history.set_lines(lines)
+            return
+        history.display = True
+        notes = res.ctx.notes
+        n = len(res.answers)
+        for k in range(n + 1):
+            latest = k == n and n > 0
+            for note in notes:
+                if note.after == k:
+                    lines.append(Text(("▶ " if latest else "  ") + clean(note.text),
+                                      style="bold" if latest else ""))
+            if k < n and k < len(self.asked):
+                lines.append(Text(f"  ✓ {d.answer_line(self.asked[k], res.answers[k])}",
+                                  style="dim"))
+        if not lines:
+            lines.append(Text("Nothing asked yet.", style="dim"))
+        history.set_lines(lines)
+
+    def _feedback(self, message: str, *, error: bool = False) -> None:
+        style = "bold" if error else ""
+        prefix = "✗ " if error and message else ""
+        repaint(self.query_one("#wiz-feedback", Static), Text(prefix + clean(message), style=style))
+        self.query_one("#wiz-feedback", Static).set_class(error, "error")
+
+    def _live_feedback(self, value: str) -> None:
+        step = self.resolution.step if self.resolution else None
+        if isinstance(step, DiceRequest):
+            ok, msg = d.dice_feedback(value, step)
+            if not value.strip() and self.dice_mode == "generated":
+                ok, msg = True, "Enter: roll for me — or type the dice rolled at the table"
+            self._feedback(msg, error=ok is False and bool(value.strip()))
+        elif isinstance(step, Question):
+            ok, msg = d.number_feedback(value, step)
+            self._feedback(msg, error=not ok and bool(value.strip()))
+
+    # --- answering ------------------------------------------------------------
+    def answer(self, answer: Answer) -> bool:
+        """Feed one answer to the resolution; show the refusal if any."""
+        res = self.resolution
+        if res is None or res.step is None:
+            return False
+        step = res.step
+        try:
+            res.answer(answer)
+        except Refused as exc:  # the resolution is where it was: keep the input
+            self._feedback(str(exc), error=True)
+            return False
+        except Exception as exc:  # an engine bug must not end the evening's game
+            res.replay(list(res.answers))
+            self._feedback(f"internal error, answer not taken: {exc!r}", error=True)
+            return False
+        self.asked.append(step)
+        self._redraw()
+        return True
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._live_feedback(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        step = self.resolution.step if self.resolution else None
+        text = event.value.strip()
+        if isinstance(step, DiceRequest):
+            if text.lower() in ("r", "roll") or (not text and self.dice_mode == "generated"):
+                self.answer(ROLL)
+            elif not text:
+                self._feedback(d.dice_feedback("", step)[1] + "; or r to roll for me",
+                               error=True)
+            else:
+                self.answer(text)
+        elif isinstance(step, Question):
+            if not text and step.default is not None:
+                self.answer(step.default)
+            else:
+                self.answer(text)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._choose(event.option_index)
+
+    def _choose(self, index: int) -> None:
+        if self.resolution is None:
+            if self.pick and 0 <= index < len(self.pick.options):
+                self._picked(self.pick.options[index][1])
+            return
+        step = self.resolution.step
+        if isinstance(step, Question) and step.choices and 0 <= index < len(step.choices):
+            self.answer(step.choices[index].value)
+
+    # --- actions --------------------------------------------------------------
+    def _sync_bindings(self) -> None:
+        """Refresh the key bar only when what it shows changes."""
+        state = tuple(self.check_action(a, ()) for a in ("roll", "confirm"))
+        if state != getattr(self, "_bindings_state", None):
+            self._bindings_state = state
+            self.refresh_bindings()
+            for bar in self.query(KeyBar):  # in this frame, not the next
+                bar.update_keys()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        step = self.resolution.step if self.resolution else None
+        if action == "roll":
+            return isinstance(step, DiceRequest)
+        if action == "confirm":
+            return self.resolution is not None and step is None
+        if action == "pick":
+            return self.focused is not self.query_one("#wiz-input", Input)
+        return True
+
+    def action_pick(self, n: int) -> None:
+        self._choose(n - 1)
+
+    def action_roll(self) -> None:
+        self.answer(ROLL)
+
+    def action_confirm(self) -> None:
+        if self.resolution is not None and self.resolution.done:
+            self.dismiss(self.token)
+
+    def action_back(self) -> None:
+        res = self.resolution
+        if res is not None and res.answers:
+            res.back()
+            self.asked = self.asked[: len(res.answers)]
+            self._redraw()
+            return
+        if res is not None and self.intents:
+            # Back out of the steps to the choice of action.
+            self.resolution, self.token, self.intent_label = None, None, ""
+            self._start_pick()
+            self._redraw()
+            return
+        if res is None and self.chosen_unit is not None:
+            self.chosen_unit = None
+            self._start_pick()
+            if self.pick and self.pick.title != "Choose a unit":
+                self.dismiss(None)
+                return
+            self._redraw()
+            return
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Battle-screen widgets: each is handed plain view data and renders it."""

@@ -1,0 +1,80 @@
+"""``deathzap play``: start a game from two force files, skipping the start screen."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--red", required=True, metavar="FILE", help="the red force file")
+    parser.add_argument("--black", required=True, metavar="FILE", help="the black force file")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="seed for shuffles and generated dice (default: random)")
+    parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
+                        help="default dice mode: typed in from the table, or rolled by the "
+                        "app (each roll can still be either)")
+    parser.add_argument("--save", metavar="PATH",
+                        help="save name (default: from the forces and the date, in saves/)")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip set-up: generated roll-off, default objectives")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a house-rule option (repeatable), e.g. --option deck=half")
+
+
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
+        out[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    import secrets
+    from pathlib import Path
+
+    from deathzap_tui.app.app import GamePlan, Launch
+
+    try:
+        options = parse_options(args.option)
+    except ValueError as exc:
+        print(f"deathzap play: {exc}", file=sys.stderr)
+        return 2
+    seed = secrets.randbelow(2**31) if args.seed is None else args.seed
+    plan = GamePlan(Path(args.red), Path(args.black), seed, options, args.save)
+    session = None
+    try:
+        if args.quick:
+            from deathzap_tui.app.flow import new_session, quick_setup
+
+            session = new_session(plan)
+            quick_setup(session)
+        else:
+            # Fail before the screen opens on bad forces, options or a taken save name.
+            from deathzap_tui import saves
+            from deathzap_tui.forcefile import load_force
+
+            for path in (plan.red, plan.black):
+                load_force(path)
+            from deathzap_tui.rules import registry
+
+            registry.get().options(options)
+            if args.save is not None and saves.save_path(args.save).exists():
+                raise ValueError(f"{saves.save_path(args.save)} already exists; "
+                                 f"resume it with `deathzap resume {args.save}`")
+    except (ValueError, OSError) as exc:  # InvalidInput and SaveError are ValueErrors
+        print(f"deathzap play: {exc}", file=sys.stderr)
+        return 1
+    from deathzap_tui.app.app import DeathzapApp
+
+    if session is not None:
+        app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice)
+    else:
+        app = DeathzapApp(Launch("setup", plan=plan), dice_mode=args.dice)
+    app.run()
+    if app.session is not None and app.session.path is not None:
+        print(f"saved: {app.session.path}")
+    return 0

@@ -1,0 +1,23 @@
+"""``deathzap resolve``: one shooting attack, melee or morale test outside a game."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--attacker", metavar="FILE:UNIT", default="",
+                        help="the acting unit: a force file and a unit name or number")
+    parser.add_argument("--target", metavar="FILE:UNIT", default="",
+                        help="the target unit: a force file and a unit name or number")
+    parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
+                        help="default dice mode")
+
+
+def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.app.app import DeathzapApp, Launch
+
+    app = DeathzapApp(Launch("resolve", attacker=args.attacker, target=args.target),
+                      dice_mode=args.dice)
+    app.run()
+    return 0

@@ -1,0 +1,21 @@
+"""``deathzap`` with no command: the start screen, demo forces preselected."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The start screen takes no arguments."""
+
+
+def run(args: argparse.Namespace) -> int:
+    import secrets
+
+    from deathzap_tui.app.app import DeathzapApp, Launch
+
+    app = DeathzapApp(Launch("start", seed=secrets.randbelow(1_000_000)))
+    app.run()
+    if app.session is not None and app.session.path is not None:
+        print(f"saved: {app.session.path}")
+    return 0

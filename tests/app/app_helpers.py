@@ -1,0 +1,66 @@
+"""Building sessions at known points and answering wizard steps with keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
+from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.app.flow import new_session, quick_setup
+from deathzap_tui.rules.steps import DiceRequest, Question
+
+
+def session_at(red: Path, black: Path, *, seed: int = 7, draws: int = 0,
+               options: dict[str, Any] | None = None, save: str | None = None) -> Any:
+    """A session after quick set-up and ``draws`` cards, each card's activations
+    used by the first listed unit advancing (generated dice)."""
+    s = new_session(GamePlan(red, black, seed, options or {}, save))
+    quick_setup(s)
+    for _ in range(draws):
+        s.game.play({"type": "draw"})
+        for _ in range(10):
+            acts = [o for o in s.intents() if o.intent.get("type") == "activate"
+                    and o.intent.get("action") == "advance" and "command" not in o.intent]
+            if not acts:
+                break
+            action = s.begin(acts[0].intent)
+            res = action.resolution
+            while res.step is not None:
+                res.answer(auto_answer(res.step))
+            s.commit(action)
+    return s
+
+
+def battle_app(session: Any, dice_mode: str = "physical") -> DeathzapApp:
+    return DeathzapApp(Launch("battle"), session=session, dice_mode=dice_mode)
+
+
+def keys_for(step: Any, *, entered: bool) -> list[str]:
+    """Key presses that answer ``step`` in the wizard: typed faces (all 6s) or
+    ctrl+r for dice; "1" for a choice; the default (or minimum) for a number."""
+    if isinstance(step, DiceRequest):
+        if not entered:
+            return ["ctrl+r"]
+        return ["6"] * step.count + ["enter"]
+    if isinstance(step, Question) and step.choices:
+        index = 1
+        if step.default is not None:
+            values = [c.value for c in step.choices]
+            if str(step.default) in values:
+                index = values.index(str(step.default)) + 1
+        return ["enter"] if index > 9 else [str(index)]  # the default is highlighted
+    value = auto_answer(step)
+    return [*str(value), "enter"]
+
+
+def aiotest(fn: Any) -> Any:
+    """Run an ``async def`` test with asyncio (no pytest-asyncio here)."""
+    import asyncio
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper

@@ -1,0 +1,175 @@
+"""Pilot tests: the app driven by key presses, checked against the engine state."""
+
+from __future__ import annotations
+
+import pytest
+from app_helpers import aiotest, battle_app, keys_for, session_at
+
+from deathzap_tui.app.screens.battle import BattleScreen
+from deathzap_tui.app.screens.gameover import GameOverScreen
+from deathzap_tui.app.screens.wizard import WizardScreen
+from deathzap_tui.rules.events import effective
+from deathzap_tui.session import Session
+
+
+async def finish_wizard(pilot, app, *, mix: bool) -> int:
+    """Answer every step of the open wizard by keys, alternating typed and
+    generated dice when ``mix``; confirm. Returns the number of dice steps."""
+    dice_steps = 0
+    for _ in range(80):
+        screen = app.screen
+        if not isinstance(screen, WizardScreen):
+            return dice_steps
+        if screen.resolution is None:
+            await pilot.press("1")
+            continue
+        step = screen.resolution.step
+        if step is None:
+            await pilot.press("ctrl+s")
+            continue
+        from deathzap_tui.rules.steps import DiceRequest
+
+        entered = True
+        if isinstance(step, DiceRequest):
+            dice_steps += 1
+            entered = not mix or dice_steps % 2 == 1
+        await pilot.press(*keys_for(step, entered=entered))
+    raise AssertionError("the wizard did not finish")
+
+
+@pytest.mark.slow
+@aiotest
+async def test_short_game_through_the_ui(demo_paths) -> None:
+    """Set-up done, then cards drawn and units activated with keys only, dice both
+    typed and generated, until the players end the game by agreement (DZ3-R2)."""
+    session = session_at(*demo_paths, options={"end": "agreement"}, save="ui-game")
+    app = battle_app(session)
+    dice_steps = 0
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(3):
+            await pilot.press("d")
+            assert isinstance(app.screen, BattleScreen)
+            for _ in range(3):
+                if not app.screen._of_type("activate"):
+                    break
+                await pilot.press("a")
+                dice_steps += await finish_wizard(pilot, app, mix=True)
+                assert isinstance(app.screen, BattleScreen)
+        await pilot.press("e")
+        await finish_wizard(pilot, app, mix=False)
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+    state = session.game.state
+    assert state.over and state.winner in ("red", "black", "draw")
+    assert dice_steps >= 4, "the game should have rolled dice both ways"
+    answers = [a for e in effective(session.game.log) for a in e.data.get("answers", [])]
+    faces = [a for a in answers if isinstance(a, dict) and "faces" in a]
+    assert any(a["generated"] for a in faces) and any(not a["generated"] for a in faces)
+    # The save is current: resuming it rebuilds the same final state.
+    again = Session.resume(session.path)
+    assert again.game.state == state
+
+
+@aiotest
+async def test_cancel_changes_nothing_and_back_steps(demo_paths) -> None:
+    session = session_at(*demo_paths, draws=5)
+    before = session.game.state.snapshot()
+    events = len(session.game.log)
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "a", "1", "1")
+        wiz = app.screen
+        assert isinstance(wiz, WizardScreen) and wiz.resolution is not None
+        first = wiz.resolution.step
+        await pilot.press(*keys_for(first, entered=True))
+        assert wiz.resolution.step != first or len(wiz.resolution.answers) == 1
+        await pilot.press("escape")
+        assert wiz.resolution.answers == [] and wiz.resolution.step == first
+        await pilot.press("ctrl+x")
+        assert isinstance(app.screen, BattleScreen)
+    assert len(session.game.log) == events + 1  # only the draw
+    session.undo()
+    assert session.game.state.snapshot() == before
+
+
+@aiotest
+async def test_dice_entry_feedback_and_refusal(demo_paths) -> None:
+    session = session_at(*demo_paths, draws=5)
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "a", "1", "1")
+        wiz = app.screen
+        from deathzap_tui.rules.steps import DiceRequest
+
+        for _ in range(10):  # walk to the first dice request
+            step = wiz.resolution.step
+            if isinstance(step, DiceRequest):
+                break
+            await pilot.press(*keys_for(step, entered=True))
+        step = wiz.resolution.step
+        assert isinstance(step, DiceRequest)
+        feedback = wiz.query_one("#wiz-feedback")
+        if step.count > 1:
+            await pilot.press("3")
+            assert f"1 of {step.count} dice entered" in str(feedback.render())
+        await pilot.press("9", "enter")
+        assert "✗" in str(feedback.render())
+        assert wiz.resolution.step == step  # refused: still on the same step
+
+
+@aiotest
+async def test_undo_redo_keys(demo_paths) -> None:
+    session = session_at(*demo_paths, draws=1)
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        n = len(effective(session.game.log))
+        await pilot.press("u")
+        assert len(effective(session.game.log)) == n - 1
+        await pilot.press("r")
+        assert len(effective(session.game.log)) == n
+
+
+@aiotest
+async def test_help_search_from_battle(demo_paths) -> None:
+    session = session_at(*demo_paths)
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        from deathzap_tui.app.screens.help import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press(*"morale")
+        text = str(app.screen.query_one("#help-text").render())
+        assert "morale" in text.lower()
+        await pilot.press("escape")
+        assert isinstance(app.screen, BattleScreen)
+
+
+@pytest.mark.parametrize("quick", [True, False])
+@aiotest
+async def test_start_screen_starts_a_game(demo_paths, quick) -> None:
+    from deathzap_tui.app.app import DeathzapApp, Launch
+
+    app = DeathzapApp(Launch("start", seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+g" if quick else "ctrl+s")
+        await pilot.pause()
+        if not quick:
+            await pilot.press("g")  # set-up: everything generated
+            await pilot.pause()
+        assert isinstance(app.screen, BattleScreen)
+        assert app.session is not None and app.session.path.exists()
+        assert app.session.game.state.phase == "battle"
+
+
+@aiotest
+async def test_command_palette_offers_the_legal_actions(demo_paths) -> None:
+    session = session_at(*demo_paths)
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p", *"draw a card")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, BattleScreen)
+        assert session.game.state.card  # a card is up
