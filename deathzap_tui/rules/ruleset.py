@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deathzap_tui.rules.problems import Problem
-from deathzap_tui.rules.steps import Maker
+from deathzap_tui.rules.steps import Maker, Refused, Resolution
 
 SIDES = ("red", "black")
 WATCH = "watch"
@@ -202,6 +202,17 @@ class Ruleset(ABC):
         """The rules in the app's own words: (title, text) pairs."""
 
     # --- optional extras (a ruleset without them keeps these defaults) --------
+    def quick_kinds(self) -> tuple[tuple[str, str], ...]:
+        """What quick resolve offers outside a game: ``(kind, label)`` pairs, e.g.
+        ``("shoot", "Shooting attack")``. Empty if the ruleset offers none."""
+        return ()
+
+    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
+                         target: tuple[Any, int] | None, seed: int) -> Resolution:
+        """One attack or test outside a game: ``attacker``/``target`` are
+        ``(force, unit index)``. Raises ``Refused`` saying why not."""
+        raise Refused(f"{self.title} offers no quick resolution")
+
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         """Exact odds of the attack being resolved, for the odds panel: ``facts`` is
         the resolution's ``ctx.facts["attack"]``. An ``Odds``-shaped result (see

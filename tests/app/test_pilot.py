@@ -173,3 +173,25 @@ async def test_command_palette_offers_the_legal_actions(demo_paths) -> None:
         await pilot.pause()
         assert isinstance(app.screen, BattleScreen)
         assert session.game.state.card  # a card is up
+
+
+
+@aiotest
+async def test_quick_resolve_runs_the_same_wizard_without_a_save(demo_paths, workdir) -> None:
+    """Quick resolve (issue 3): two units of any forces, one shooting attack through
+    the same wizard with typed and generated dice; the result is shown and nothing is
+    saved."""
+    from deathzap_tui.app.app import DeathzapApp, Launch
+
+    app = DeathzapApp(Launch("resolve", attacker=f"forces/{demo_paths[0].name}:2",
+                             target=f"forces/{demo_paths[1].name}:Shade Cell"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, WizardScreen)
+        assert await finish_wizard(pilot, app, mix=True) >= 2
+        await pilot.pause()
+        result = str(app.screen.query_one("#quick-result").render())
+        assert "Result" in result and "fires" in result
+    assert list((workdir / "saves").iterdir()) == []

@@ -2,15 +2,8 @@
 any forces, outside a game and without a save, through the same wizard.
 
 The app holds no rules, so this needs the ruleset to offer a standalone resolution.
-It looks for two optional hooks on the ruleset (not yet part of the Ruleset ABC):
-
-- ``quick_kinds() -> Sequence[tuple[str, str]]``: (kind, label), e.g.
-  ("shoot", "Shooting attack"), ("melee", "Melee"), ("morale", "Morale test");
-- ``quick_resolution(kind, attacker, target, seed) -> steps.Resolution`` where
-  ``attacker``/``target`` are ``(force, unit_index)`` (``target`` may be ``None``
-  for a morale test).
-
-Until the ruleset has them, the screen says so instead of resolving anything.
+The ruleset decides what can be resolved (``Ruleset.quick_kinds``) and builds the
+resolution (``Ruleset.quick_resolution``); a ruleset that offers none says so.
 """
 
 from __future__ import annotations
@@ -30,6 +23,7 @@ from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.paths import forces_dir
+from deathzap_tui.rules.steps import Refused
 
 
 def split_ref(ref: str) -> tuple[str, str]:
@@ -89,11 +83,11 @@ class QuickResolveScreen(Screen[None]):
     def on_mount(self) -> None:
         for role in ("attacker", "target"):
             self._load(role)
-        ruleset = self._ruleset()
-        kinds = getattr(ruleset, "quick_kinds", None)
-        if callable(kinds):
-            self.query_one("#kind", Select).set_options(
-                [(Text(clean(label, oneline=True)), kind) for kind, label in kinds()])
+        kinds = self._ruleset().quick_kinds()
+        select = self.query_one("#kind", Select)
+        select.set_options([(Text(clean(label, oneline=True)), kind) for kind, label in kinds])
+        if kinds:
+            select.value = kinds[0][0]
 
     def _ruleset(self) -> Any:
         loaded = self.forces.get("attacker") or self.forces.get("target")
@@ -147,11 +141,9 @@ class QuickResolveScreen(Screen[None]):
 
     def action_resolve(self) -> None:
         ruleset = self._ruleset()
-        quick = getattr(ruleset, "quick_resolution", None)
-        if not callable(quick):
-            self._say(Text(f"{clean(ruleset.title, oneline=True)} does not offer a quick "
-                           "resolution yet (the engine needs a standalone attack / test "
-                           "resolution; see this screen's module doc).", style="bold"))
+        if not ruleset.quick_kinds():
+            self._say(Text(f"{clean(ruleset.title, oneline=True)} offers no quick "
+                           "resolution.", style="bold"))
             return
         picks = {}
         for role in ("attacker", "target"):
@@ -161,8 +153,9 @@ class QuickResolveScreen(Screen[None]):
         kind = self.query_one("#kind", Select).value
         try:
             seed = int(self.query_one("#seed", SteadyInput).value or "1")
-            resolution = quick(kind, picks["attacker"], picks["target"], seed)
-        except Exception as exc:  # Refused, ValueError
+            resolution = ruleset.quick_resolution(kind, picks["attacker"],
+                                                  picks["target"], seed)
+        except (Refused, ValueError) as exc:
             self._say(Text(clean(str(exc)), style="red"))
             return
         from deathzap_tui.app.screens.wizard import WizardScreen
@@ -179,5 +172,6 @@ class QuickResolveScreen(Screen[None]):
         self.app.push_screen(
             WizardScreen(title="Quick resolve", begin=lambda intent: (None, resolution),
                          started=(True, resolution), intent_label=str(kind),
+                         ruleset=ruleset,
                          dice_mode=self.app.dice_mode),  # type: ignore[attr-defined]
             done)

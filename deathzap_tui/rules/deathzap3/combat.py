@@ -255,7 +255,8 @@ def morale(ctx: Context, unit: UnitState, casualties: int, key: str,
     name = uname(state, unit)
     if any(f.alive and f.leader for f in unit.figures):
         bonus, why_leader = True, "its own leader is with it"
-    elif not [f for f in living_leaders(state, unit.side) if f.id.rsplit(".", 1)[0] != unit.id]:
+    elif not state.quick and not [f for f in living_leaders(state, unit.side)
+                                  if f.id.rsplit(".", 1)[0] != unit.id]:
         bonus, why_leader = False, "no friendly leader left on the table"
     else:
         bonus = yield from ask_yes_no(

@@ -17,7 +17,7 @@ from deathzap_tui.rules.ruleset import (
     PointsReport,
     Ruleset,
 )
-from deathzap_tui.rules.steps import Maker
+from deathzap_tui.rules.steps import Maker, Resolution
 
 
 class Deathzap3(Ruleset):
@@ -67,6 +67,17 @@ class Deathzap3(Ruleset):
         from deathzap_tui.rules.deathzap3.view import board_view
 
         return board_view(state)
+
+    def quick_kinds(self) -> tuple[tuple[str, str], ...]:
+        from deathzap_tui.rules.deathzap3.quick import KINDS
+
+        return KINDS
+
+    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
+                         target: tuple[Any, int] | None, seed: int) -> Resolution:
+        from deathzap_tui.rules.deathzap3.quick import quick_resolution
+
+        return quick_resolution(kind, attacker, target, seed)
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         from deathzap_tui.rules.deathzap3.odds import odds_from_facts

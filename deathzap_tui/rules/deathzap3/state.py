@@ -208,6 +208,10 @@ class State:
     """Why the game ended, in words."""
     activation_number: int = 0
     """Activations made so far in the game (for narration)."""
+    quick: bool = False
+    """A quick resolution outside a game (``quick.py``): the app knows nothing of the
+    rest of the table, so questions it would otherwise settle from the forces (is a
+    friendly leader near?) are always asked."""
 
     # --- helpers --------------------------------------------------------------
     def unit(self, unit_id: str) -> UnitState:
