@@ -6,6 +6,13 @@ Unix socket in a temporary directory, two :class:`RemoteSession` clients. Red pl
 to black's change notification holding the new event ("other client has it"), and
 the whole intent from ``begin``. Rendering is not included (see the note printed).
 
+Then the same with rendering, on real Deathzap 3 (``deathzap host --quick`` with the
+demo forces): red is the real joined app (:class:`JoinedApp`, headless under
+Textual's Pilot, 120x36), black plays through the API; for each of black's intents
+we time from black's ``commit`` to the first frame red's app composes after applying
+the change (Textual's ``App._display``; headless, so only the write to a terminal is
+left out, which is a few hundred microseconds locally).
+
     .venv/bin/python benchmarks/net.py [N]
 """
 
@@ -94,9 +101,88 @@ def main(n: int = 100) -> None:
                      ("whole intent (begin, 2 answers, commit) -> other", whole)):
         print(f"  {name}: median {statistics.median(xs):.2f} ms, p95 {pct(xs, 95):.2f} ms, "
               f"max {max(xs):.2f} ms")
-    print("  (rendering in the other terminal is extra: one battle-screen repaint, "
-          "~30-40 ms by stack-facts.md)")
+    print("  (without rendering; with it: below)")
+
+
+def render_bench(n: int = 30) -> None:
+    """Black's intent -> red's joined app has repainted, on real DZ3."""
+    import asyncio
+
+    import dz3play
+
+    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        saves = Path(tmp)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "DEATHZAP_SAVES_DIR": str(saves)}
+        proc = subprocess.Popen([sys.executable, "-m", "deathzap_tui", "host", "--red",
+                                 str(dz3play.DEMOS[0]), "--black", str(dz3play.DEMOS[1]),
+                                 "--seed", "7", "--save", "rbench", "--quick"], cwd=ROOT,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+        assert proc.stdout.readline().startswith("hosting")
+        sock = saves / "rbench.sock"
+        red = RemoteSession.connect(sock, "red")
+        black = RemoteSession.connect(sock, "black")
+        committed: dict[int, float] = {}
+        applied: dict[int, float] = {}
+        painted: dict[int, float] = {}
+        commit = black.commit
+
+        def timed_commit(action):
+            t = time.perf_counter()
+            event = commit(action)
+            committed[black.events] = t
+            return event
+
+        black.commit = timed_commit  # type: ignore[method-assign]
+        app = JoinedApp(red, side="red", dice_mode="generated")
+        display = app._display
+        change = JoinedBattleScreen.remote_changed
+
+        def on_change(screen):
+            change(screen)
+            applied.setdefault(red.events, time.perf_counter())
+
+        def on_display(screen, renderable):
+            display(screen, renderable)
+            if renderable is not None:
+                now = time.perf_counter()
+                for k in applied:
+                    painted.setdefault(k, now)
+
+        JoinedBattleScreen.remote_changed = on_change  # type: ignore[method-assign]
+        app._display = on_display  # type: ignore[method-assign]
+
+        async def drive() -> None:
+            async with app.run_test(size=(120, 36)) as pilot:
+                clients = {"red": red, "black": black}
+                black_moves = 0
+                while black_moves < n:
+                    actor, _ = await asyncio.to_thread(dz3play.play_one, clients)
+                    black_moves += actor == "black"
+                    k = red.events
+                    for _ in range(200):
+                        if k in painted:
+                            break
+                        await pilot.pause(0.005)
+
+        try:
+            asyncio.run(drive())
+        finally:
+            red.close()
+            black.close()
+            proc.terminate()
+            proc.wait(5)
+    to_paint = [(painted[k] - t) * 1000 for k, t in committed.items() if k in painted]
+    to_apply = [(applied[k] - t) * 1000 for k, t in committed.items() if k in applied]
+    print(f"{len(to_paint)} DZ3 intents black -> red's joined app (headless Pilot, 120x36)")
+    for name, xs in (("commit -> red's app has re-read the session", to_apply),
+                     ("commit -> red's app has composed the new frame", to_paint)):
+        print(f"  {name}: median {statistics.median(xs):.1f} ms, p95 {pct(xs, 95):.1f} ms, "
+              f"max {max(xs):.1f} ms")
 
 
 if __name__ == "__main__":
     main(2 * int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    render_bench(int(sys.argv[1]) // 3 if len(sys.argv) > 1 else 40)

@@ -147,3 +147,11 @@ class DeathzapApp(App[None]):
         from deathzap_tui.app.screens.start import StartScreen
 
         self._replace_all(StartScreen(seed=self.launch.seed))
+
+
+def run_app(session: Any, *, side: str | None, joined: bool) -> None:
+    """Run the app on ``session``; ``joined``: a RemoteSession at a referee's table
+    (see :mod:`deathzap_tui.app.joined`: live updates, no mouse, no screenshot)."""
+    from deathzap_tui.app.joined import run_app as run_joined
+
+    run_joined(session, side=side, joined=joined)

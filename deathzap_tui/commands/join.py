@@ -45,12 +45,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         from deathzap_tui.app.app import run_app
     except ImportError:
-        print("deathzap join: this version of the app cannot play joined games yet",
-              file=sys.stderr)
-        session.close()
-        return 2
+        from deathzap_tui.app.joined import run_app
     try:
         run_app(session, side=None if args.side == "watch" else args.side, joined=True)
     finally:
         session.close()
+    if session.error and not session.connected:
+        print(f"deathzap join: {session.error}", file=sys.stderr)
     return 0

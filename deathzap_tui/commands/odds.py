@@ -229,17 +229,10 @@ def _clean(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- text
-def _pct(p: float | None) -> str:
-    if p is None:
-        return "unknown"
-    if 0 < p < 0.0005:
-        return "<0.1%"
-    if 0.9995 < p < 1:
-        return ">99.9%"
-    return f"{p * 100:.1f}%"
-
-
 def as_text(odds: Any, title: list[str]) -> str:
+    from deathzap_tui import oddstext as ot  # shared with the app's odds panel
+
+    _pct = ot.pct
     lines = list(title)
     lines.append("")
     if odds.kind == "morale":
@@ -250,30 +243,17 @@ def as_text(odds: Any, title: list[str]) -> str:
                  f"shields left {odds.mean_shields_left:.2f}")
     rows: list[tuple[str, float | None]]
     if odds.vehicle is not None:
-        v = odds.vehicle
-        rows = [("destroyed (killed or explodes)", v["destroyed"]),
-                ("  killed", v["killed"]), ("  explodes", v["explodes"]),
-                ("immobilised (at least once)", v["immobilised"]),
-                ("gun crippled (at least once)", v["gun-crippled"]),
-                ("weapon crippled (at least once)", v["weapon-crippled"]),
-                ("no effect at all", v["no-effect"])]
+        rows = list(ot.vehicle_rows(odds.vehicle))
         lines.append("Vehicle damage table (DZ3 §9; explosion damage to others not "
                      "included):")
         lines += [f"  {label:34s} {_pct(p):>7}" for label, p in rows]
         return "\n".join(lines)
     lines.append(f"Expected casualties {odds.mean_casualties:.2f} of {odds.figures}")
-    rows = [("P(at least one casualty)", odds.p_any_casualty),
-            ("P(wiped out)", odds.p_wiped_out),
-            ("P(breaks on morale)", odds.p_break)]
-    if odds.p_break_with_leader is not None:
-        rows.append(("P(breaks), leader near", odds.p_break_with_leader))
-    rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
+    rows = ot.unit_rows(odds)
     lines += [f"{label:34s} {_pct(p):>7}" for label, p in rows]
     lines.append("")
     lines.append("Casualties")
-    top = max(odds.casualties) or 1.0
-    for k, p in enumerate(odds.casualties):
-        n = round(p / top * BAR_WIDTH)
-        bar = "█" * n if n else ("▏" if p > 0 else "")
-        lines.append(f"  {k:>3}  {_pct(p):>7}  {bar}")
+    rows = [(str(k), p) for k, p in enumerate(odds.casualties)]
+    for k, pc, bar in ot.bar_rows(rows, BAR_WIDTH):
+        lines.append(f"  {k:>3}  {pc:>7}  {bar}")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="save name (default: from the forces and the date, in saves/)")
     parser.add_argument("--quick", action="store_true",
                         help="skip set-up: generated roll-off, default objectives")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a house-rule option (repeatable), e.g. --option deck=half")
 
 
@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
             from deathzap_tui import saves
             from deathzap_tui.forcefile import load_force
 
-            for path in (plan.red, plan.black):
-                load_force(path)
-            from deathzap_tui.rules import registry
-
-            registry.get().options(options)
+            red, black = (load_force(path) for path in (plan.red, plan.black))
+            if red.ruleset.id != black.ruleset.id:
+                raise ValueError(f"the forces are for different rulesets ({red.ruleset.id} "
+                                 f"and {black.ruleset.id})")
+            red.ruleset.options(options)  # the forces' ruleset, not the default one
             if args.save is not None and saves.save_path(args.save).exists():
                 raise ValueError(f"{saves.save_path(args.save)} already exists; "
                                  f"resume it with `deathzap resume {args.save}`")

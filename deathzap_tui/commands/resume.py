@@ -10,20 +10,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", metavar="SAVE", help="a save name in saves/ or its path")
     parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
                         help="default dice mode")
+    parser.add_argument("--as", dest="side", choices=("red", "black"), default=None,
+                        help="play by turn as this side: shows what happened since you "
+                        "last looked and whose turn it is")
+    parser.add_argument("--read-only", action="store_true",
+                        help="if another process has the save open, watch it read only")
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.session import Session
+    from deathzap_tui.net import playbyturn
+    from deathzap_tui.net.lock import SaveLocked
 
     try:
-        session = Session.resume(args.save)
+        session, lock, message = playbyturn.open_for(args.save, args.side,
+                                                     read_only_ok=args.read_only)
+    except SaveLocked as exc:
+        print(f"deathzap resume: {exc}\n  (add --read-only to watch it)", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as exc:  # SaveError, CorruptLog
         print(f"deathzap resume: {exc}", file=sys.stderr)
         return 1
+    if message:
+        print(f"deathzap resume: {message}", file=sys.stderr)
+    if args.side:
+        print("\n".join(playbyturn.summary(session, args.side)), flush=True)
+        if sys.stdin.isatty():
+            input("Press Enter to open the board... ")
     from deathzap_tui.app.app import DeathzapApp, Launch
 
     app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice)
-    app.run()
-    if session.path is not None:
+    try:
+        app.run()
+    finally:
+        playbyturn.finish(session, args.side if lock is not None else None, lock)
+    if args.side:
+        print(f"Now: {playbyturn.whose_turn(session)}")
+    if lock is not None and session.path is not None:
         print(f"saved: {session.path}")
     return 0

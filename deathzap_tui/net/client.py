@@ -50,10 +50,28 @@ class Disconnected(Refused):
 
 
 class _Notes:
-    """Stands in for ``Resolution.ctx``: only ``notes`` is meaningful remotely."""
+    """Stands in for ``Resolution.ctx``: only ``notes`` is meaningful remotely. A
+    client holds no game state (it may be hidden), so ``state`` is ``None`` and
+    ``facts`` empty: the wizard's odds panel shows nothing for a remote action."""
 
     def __init__(self) -> None:
         self.notes: list[Note] = []
+        self.state: Any = None
+        self.facts: dict[str, Any] = {}
+
+
+class _ForceName:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _RemoteGame:
+    """Stands in for ``Session.game`` where the app only reads the forces' names
+    (``game.red.name``); a remote session holds no game, seed or hidden state."""
+
+    def __init__(self) -> None:
+        self.red = _ForceName("")
+        self.black = _ForceName("")
 
 
 class RemoteResolution:
@@ -173,6 +191,8 @@ class RemoteSession:
         self._intents: list[IntentOption] = []
         self._narrative: list[str] = []
         self._ruleset: Ruleset | None = None
+        self.game = _RemoteGame()
+        """Only ``game.red.name`` / ``game.black.name`` (the forces' names)."""
         self._action: RemoteAction | None = None
         self._ids = itertools.count(1)
         self._waiters: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -406,6 +426,9 @@ class RemoteSession:
         t = msg["t"]
         if t == "welcome":
             self._ruleset = registry.get(msg["ruleset"])
+            names = msg.get("names") or {}
+            for side in ("red", "black"):
+                getattr(self.game, side).name = str(names.get(side, ""))[:200]
             self.connected = True
             self.error = ""
         elif t == "state":

@@ -136,12 +136,33 @@ def holder(save: Path) -> dict[str, Any] | None:
 
 
 def read_only(save: Path) -> Any:
-    """A session on ``save`` that never writes it (for watching a locked save)."""
+    """A session on ``save`` that never writes it (for watching a locked save): it
+    offers no intents and refuses every change, with a message saying why."""
     from deathzap_tui import saves
+    from deathzap_tui.rules.steps import Refused
     from deathzap_tui.session import Session
 
+    class ReadOnlySession(Session):
+        read_only = True
+
+        def _refuse(self, *args: Any, **kw: Any) -> Any:
+            raise Refused(f"{path.name} is open read only (another process writes it)")
+
+        begin = commit = undo = redo = _refuse
+
+        def intents(self) -> list[Any]:
+            return []
+
+        @property
+        def can_undo(self) -> bool:
+            return False
+
+        @property
+        def can_redo(self) -> bool:
+            return False
+
     path = saves.save_path(save)
-    return Session(saves.load_game(path), None)
+    return ReadOnlySession(saves.load_game(path), None)
 
 
 def _user() -> str:

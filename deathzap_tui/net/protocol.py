@@ -26,7 +26,7 @@ Client -> referee::
 
 Referee -> client::
 
-    welcome {v, side, ruleset, title, server}
+    welcome {v, side, ruleset, title, names: {red, black}}
     ok      {id, ...}                     e.g. begin -> {aid}, commit -> {event}
     error   {id?, message}
     state   {seq, ...}                    the game as this client may see it

@@ -242,6 +242,10 @@ class Table:
             "events": len(self.game.log),
         }
 
+    def force_names(self) -> dict[str, str]:
+        """The two forces' names (public: both players see them on the board)."""
+        return {s: str(getattr(getattr(self.game, s), "name", "") or "") for s in SIDES}
+
     # --- helpers -------------------------------------------------------------------
     def _player(self, side: str) -> None:
         if side not in SIDES:
@@ -396,7 +400,8 @@ class Referee:
         self.clients.append(client)
         self.table.joined(role)
         client.send({"t": "welcome", "v": protocol.VERSION, "side": role,
-                     "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title})
+                     "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title,
+                     "names": self.table.force_names()})
         self.log(f"{role} joined ({peer})")
         self._push()
         return client
@@ -427,10 +432,12 @@ class Referee:
                 client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
                 self._fatal.set()
                 return
-            if reply is not None:
-                client.send({"t": "ok", "id": rid, **reply})
+            # The new snapshot goes out before the reply, so a client's facade call
+            # returns with the change already applied (read-your-writes).
             if msg["t"] != "ping":
                 self._push()
+            if reply is not None:
+                client.send({"t": "ok", "id": rid, **reply})
 
     def _dispatch(self, client: Client, msg: dict[str, Any]) -> dict[str, Any] | None:
         t, side, table = msg["t"], client.role, self.table

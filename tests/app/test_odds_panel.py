@@ -14,8 +14,9 @@ SMALL = (80, 24)
 LARGE = (120, 40)
 
 
-async def to_first_hit_roll(pilot) -> None:
-    """Draw, activate, and answer (defaults, soft cover) up to the first to-hit roll."""
+async def to_first_hit_roll(pilot, order: str = "1") -> None:
+    """Draw, activate, and answer (defaults, soft cover, ``order`` for which attack
+    first: 1 Needler, 2 Storm Caster) up to the first to-hit roll."""
     app = pilot.app
     await pilot.press("d", "a")
     for _ in range(30):
@@ -30,6 +31,9 @@ async def to_first_hit_roll(pilot) -> None:
             return
         if step.key.startswith("shoot.cover"):
             await pilot.press("2")  # soft cover
+            continue
+        if step.key.startswith("shoot.order"):
+            await pilot.press(order)
             continue
         await pilot.press(*keys_for(step, entered=False))
     raise AssertionError("no to-hit roll")
@@ -86,9 +90,8 @@ async def at_hit_roll(pilot) -> None:
     await pilot.pause()
 
 
-async def after_hit_roll(pilot) -> None:
-    await to_first_hit_roll(pilot)
-    await pilot.press("ctrl+r")
+async def storm_caster_first(pilot) -> None:
+    await to_first_hit_roll(pilot, order="2")
     await pilot.pause()
 
 
@@ -99,6 +102,6 @@ def test_snapshot_odds_strip_small(snap_compare, demo_paths) -> None:
 
 
 def test_snapshot_odds_column_large(snap_compare, demo_paths) -> None:
-    """120x40: the side column with the bar chart, after the hit roll."""
+    """120x40: the side column with the bar chart (the Strike weapon first)."""
     app = battle_app(session_at(*demo_paths, draws=2))
-    assert snap_compare(app, terminal_size=LARGE, run_before=after_hit_roll)
+    assert snap_compare(app, terminal_size=LARGE, run_before=storm_caster_first)

@@ -181,3 +181,17 @@ def test_odds_are_fast_enough_to_compute_inline():
     for _ in range(20):
         entries_for(res, RULESET, NAMES)
     assert (time.perf_counter() - start) / 20 < 0.020
+
+
+def test_an_edition_without_morale_shows_no_break_odds():
+    """Command Hand (CH §4): same Odds shape, ``p_break`` None: no morale line."""
+    from deathzap_tui.rules.commandhand import RULESET as CH
+
+    fact = {"target": "black.1", "kind": "shooting", "weapon": "Carbine", "dice": 6,
+            "to_damage": 4, "aimed": False, "explosive": False, "shields": 3,
+            "figures": 5, "stage": "declared", "successes": 0, "damage": 0}
+    [entry] = odds_entries(CH, None, {"attacks": [fact]}, NAMES)
+    assert entry.odds.p_break is None and not entry.current
+    for full in (False, True):
+        text = panel_text([entry], full=full, side=full).plain
+        assert "breaks" not in text and "≥1 casualty" in text and "Carbine" in text

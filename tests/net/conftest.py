@@ -87,3 +87,29 @@ def clients(host: HostThread):
     yield connect
     for c in made:
         c.close()
+
+
+@pytest.fixture
+def dz3_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
+    """A real referee hosting a real Deathzap 3 game (demo forces, after set-up)."""
+    from dz3play import dz3_session
+
+    h = HostThread(dz3_session(), tmp_path / "dz3.sock").start()
+    yield h
+    h.stop()
+
+
+@pytest.fixture
+def dz3_clients(dz3_host: HostThread):
+    from deathzap_tui.net.client import RemoteSession
+
+    made = []
+
+    def connect(side: str, **kw):
+        c = RemoteSession.connect(dz3_host.socket_path, side, timeout=5, **kw)
+        made.append(c)
+        return c
+
+    yield connect
+    for c in made:
+        c.close()

@@ -82,8 +82,8 @@ def test_bytes_sent_to_black_never_hold_reds_secret(host, clients) -> None:
         red.wait_for(lambda s, a=action: a.resolution.done)
         red.commit(action)
         spy.until(lambda m: m["t"] == "state" and m["turn"]["side"] == "black")
-        spy.request("begin", intent={"type": "hit", "side": "black"})
-        aid = spy.until(lambda m: m["t"] == "state" and m["pending"])["pending"]["aid"]
+        # the referee pushes the new state before its reply, which carries the action
+        aid = spy.request("begin", intent={"type": "hit", "side": "black"})["pending"]["aid"]
         spy.request("answer", aid=aid, answer="open")
         spy.request("answer", aid=aid, answer={"faces": [1, 1]})
         spy.request("commit", aid=aid)

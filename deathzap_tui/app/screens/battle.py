@@ -19,8 +19,10 @@ from textual.widgets import Static
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.flow import SETUP_TYPES
+from deathzap_tui.app.hidden import HiddenHands, board_options
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.deck import DeckWidget
+from deathzap_tui.app.widgets.hand import HandWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.score import ScoreWidget
@@ -44,6 +46,7 @@ class BattleScreen(Screen[None]):
         Binding("e", "end", "End game"),
         Binding("o", "other", "Other actions"),
         Binding("l", "whole_log", "Log"),
+        Binding("h", "hand", "Hand"),
     ]
 
     def __init__(self) -> None:
@@ -51,6 +54,7 @@ class BattleScreen(Screen[None]):
         self.view: BoardView | None = None
         self.options: list[IntentOption] = []
         self.game_over_shown = False
+        self.hidden = HiddenHands(self)
 
     @property
     def session(self) -> Session:
@@ -62,6 +66,7 @@ class BattleScreen(Screen[None]):
             with Vertical(id="tables"):
                 yield UnitTable("red", id="units-red")
                 yield UnitTable("black", id="units-black")
+                yield HandWidget(id="hand", compact=True)  # one side only: hidden.py
                 yield EventLog(id="log-wide", classes="wide-only")
             with Vertical(id="side"):
                 yield DeckWidget(id="deck")
@@ -78,7 +83,8 @@ class BattleScreen(Screen[None]):
         session = self.session
         view = session.view()
         self.view = view
-        self.options = [] if view.over else session.intents()
+        # A shared terminal lists no secret decision: the cover screen offers it.
+        self.options = [] if view.over else board_options(session, view, session.intents())
         game = session.game
         names = {"red": getattr(game.red, "name", ""), "black": getattr(game.black, "name", "")}
         for side in ("red", "black"):
@@ -93,6 +99,7 @@ class BattleScreen(Screen[None]):
         if prompt != getattr(self, "_last_prompt", None):
             self._last_prompt = prompt
             self.query_one("#prompt", Static).update(prompt, layout=False)
+        self.hidden.refresh(view)
         self._sync_bindings()
         if view.over and not self.game_over_shown:
             self.game_over_shown = True
@@ -115,7 +122,7 @@ class BattleScreen(Screen[None]):
     # --- acting ---------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        actions = ("draw", "activate", "next", "end", "other", "undo", "redo")
+        actions = ("draw", "activate", "next", "end", "other", "undo", "redo", "hand")
         state = tuple(self.check_action(a, ()) for a in actions)
         if state != getattr(self, "_bindings_state", None):
             self._bindings_state = state
@@ -135,6 +142,8 @@ class BattleScreen(Screen[None]):
             return False if action in ("next", "end") else None
         if action == "other":
             return bool(self._others())
+        if action == "hand":  # only where there are secret lines (hidden.py)
+            return self.hidden.available()
         if action == "undo":
             return True if self.session.can_undo else None
         if action == "redo":
@@ -223,6 +232,9 @@ class BattleScreen(Screen[None]):
         others = self._others()
         if others:
             self.open_wizard(intents=others)
+
+    def action_hand(self) -> None:
+        self.hidden.open()
 
     def action_whole_log(self) -> None:
         from deathzap_tui.app.screens.help import TextScreen

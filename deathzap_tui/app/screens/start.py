@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from deathzap_tui.app.forcelist import forces_for, pair_for, ruleset_of
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
@@ -66,6 +67,8 @@ class StartScreen(Screen[None]):
         if red is None and black is None:
             red, black = demo_forces()
         self.red, self.black, self.seed = red, black, seed
+        self.ruleset_id = ruleset_of(red) if ruleset_of(red) in registry.ids() \
+            else registry.DEFAULT
         self.files = force_files()
         self.option_specs: tuple[OptionSpec, ...] = ()
         self.saves: list[Any] = []
@@ -78,14 +81,15 @@ class StartScreen(Screen[None]):
                 ids = registry.ids()
                 with Horizontal(classes="row"):
                     yield Label("Ruleset", classes="row-label")
-                    yield Select([(Text(i), i) for i in ids], value=registry.DEFAULT,
+                    yield Select([(Text(i), i) for i in ids], value=self.ruleset_id,
                                  allow_blank=False, id="ruleset", compact=True,
                                  classes="row-field")
                 for side, path in (("red", self.red), ("black", self.black)):
                     with Horizontal(classes="row"):
                         yield Label(Text(f"{side.upper()} force", style="bold"),
                                     classes="row-label")
-                        yield Select([(Text(p.stem), str(p)) for p in self.files],
+                        yield Select([(Text(p.stem), str(p))
+                                      for p in forces_for(self.files, self.ruleset_id)],
                                      prompt="pick from forces/", id=f"{side}-pick",
                                      value=str(path) if path in self.files else Select.NULL,
                                      compact=True, classes="row-field")
@@ -105,7 +109,7 @@ class StartScreen(Screen[None]):
                                  value=self.app.dice_mode, allow_blank=False,  # type: ignore
                                  id="dice", compact=True, classes="row-field")
                 yield Label(Text("House rules", style="bold underline"))
-                yield Vertical(*self._option_widgets(registry.DEFAULT), id="options")
+                yield Vertical(*self._option_widgets(self.ruleset_id), id="options")
                 yield Static(id="problems", classes="error")
                 with Horizontal(id="start-buttons"):
                     yield Button("Start (set-up)", id="start", variant="primary", compact=True)
@@ -125,6 +129,26 @@ class StartScreen(Screen[None]):
         box = self.query_one("#options", Vertical)
         box.remove_children()
         box.mount_all(self._option_widgets(ruleset_id))
+
+    def _offer_forces(self, ruleset_id: str) -> None:
+        """List the chosen ruleset's force files; pick two of them unless the forces
+        already chosen belong to it."""
+        if ruleset_id == self.ruleset_id:
+            return
+        self.ruleset_id = ruleset_id
+        chosen = [Path(raw).expanduser() if (raw := self.query_one(f"#{side}-path",
+                                                                  Input).value.strip())
+                  else None for side in ("red", "black")]
+        files = forces_for(self.files, ruleset_id)
+        picks = pair_for(files, ruleset_id, (chosen[0], chosen[1]))
+        for side, pick in zip(("red", "black"), picks, strict=True):
+            select = self.query_one(f"#{side}-pick", Select)
+            select.set_options([(Text(p.stem), str(p)) for p in files])
+            listed = [p for p in files if pick is not None and p.resolve() == pick.resolve()]
+            if listed:
+                select.value = str(listed[0])
+            self.query_one(f"#{side}-path", Input).value = shown_path(pick)
+            self._describe(side)
 
     def _option_widgets(self, ruleset_id: str) -> list[Widget]:
         try:
@@ -206,6 +230,7 @@ class StartScreen(Screen[None]):
             self._describe(side)
         elif sid == "ruleset" and isinstance(event.value, str):
             self._build_options(event.value)
+            self._offer_forces(event.value)
         elif sid == "dice" and isinstance(event.value, str):
             self.app.dice_mode = event.value  # type: ignore[attr-defined]
 

@@ -26,6 +26,7 @@ from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.app.widgets.log import TailLog
+from deathzap_tui.app.widgets.odds import OddsPanel, sync_odds
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.rules.ruleset import IntentOption
 from deathzap_tui.rules.steps import ROLL, Answer, DiceRequest, Question, Refused, Resolution, Step
@@ -51,11 +52,14 @@ class ConfirmBar(Static):
 
 class WizardScreen(Screen[Any]):
     VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-short"), (32, "-tall")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
+    """-wide: the odds panel is a side column (widgets/odds.py)."""
     BINDINGS: ClassVar[list[Any]] = [
         Binding("escape", "back", "Back a step"),
         Binding("ctrl+x", "cancel", "Cancel action", priority=True),
         Binding("ctrl+r", "roll", "Roll for me", priority=True),
         Binding("ctrl+s", "confirm", "Confirm", priority=True),
+        Binding("ctrl+o", "odds", "Odds chart", priority=True),
         Binding("enter", "confirm", "Confirm", show=False),
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
     ]
@@ -65,7 +69,8 @@ class WizardScreen(Screen[Any]):
                  started: tuple[Any, Resolution] | None = None,
                  intent_label: str = "",
                  unit_names: Mapping[str, str] | None = None,
-                 dice_mode: str = "physical", context: str = "") -> None:
+                 dice_mode: str = "physical", context: str = "",
+                 ruleset: Any = None) -> None:
         super().__init__()
         self.context = clean(context, oneline=True)
         self.wizard_title = clean(title, oneline=True)
@@ -73,6 +78,8 @@ class WizardScreen(Screen[Any]):
         self.intents = list(intents)
         self.unit_names = dict(unit_names or {})
         self.dice_mode = dice_mode
+        self.odds_ruleset = ruleset
+        """For the odds panel; ``None``: the session's (widgets/odds.py)."""
         self.token: Any = None
         self.resolution: Resolution | None = None
         self.intent_label = clean(intent_label, oneline=True)
@@ -86,6 +93,7 @@ class WizardScreen(Screen[Any]):
     def compose(self) -> ComposeResult:
         yield Static(id="wiz-title")
         yield TailLog(id="wiz-history")
+        yield OddsPanel(id="wiz-odds")
         with Vertical(id="wiz-step"):
             yield Static(id="wiz-who")
             yield Static(id="wiz-headline")
@@ -169,6 +177,7 @@ class WizardScreen(Screen[Any]):
         reason = self.query_one("#wiz-reason", Static)
         self._feedback("")
         self._render_history()
+        sync_odds(self)
         if self.resolution is None:
             pick = self.pick or _Pick("Nothing can be done now", [])
             repaint(who, "")
@@ -331,7 +340,7 @@ class WizardScreen(Screen[Any]):
     # --- actions --------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        state = tuple(self.check_action(a, ()) for a in ("roll", "confirm"))
+        state = tuple(self.check_action(a, ()) for a in ("roll", "confirm", "odds"))
         if state != getattr(self, "_bindings_state", None):
             self._bindings_state = state
             self.refresh_bindings()
@@ -344,9 +353,16 @@ class WizardScreen(Screen[Any]):
             return isinstance(step, DiceRequest)
         if action == "confirm":
             return self.resolution is not None and step is None
+        if action == "odds":
+            return self.query_one(OddsPanel).display and not self.has_class("-wide")
         if action == "pick":
             return self.focused is not self.query_one("#wiz-input", Input)
         return True
+
+    def action_odds(self) -> None:
+        """ctrl+o: the odds panel's chart in the history's place, or back."""
+        self.query_one(OddsPanel).toggle_detail()
+        self._redraw()
 
     def action_pick(self, n: int) -> None:
         self._choose(n - 1)

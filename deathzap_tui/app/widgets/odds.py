@@ -259,7 +259,10 @@ class OddsPanel(Widget):
         self.refresh(layout=True)
 
     def _subtitle(self) -> None:
-        self.border_title = "Odds (ctrl+o: less)" if self.detail else "Odds (ctrl+o: chart)"
+        if self.is_attached and self.side:
+            self.border_title = "Odds"
+        else:
+            self.border_title = "Odds (ctrl+o: less)" if self.detail else "Odds (ctrl+o: chart)"
 
     def on_click(self) -> None:
         self.toggle_detail()

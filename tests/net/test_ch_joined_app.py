@@ -1,0 +1,101 @@
+"""The joined app playing Command Hand against a real referee: red's terminal shows
+red's hand on the board (no cover), and red's interrupt is offered at once when
+black flips a card; black's hand is never on red's screen."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import HostThread
+from test_ch_hidden_hands import BLACK, RED, SEED
+
+from deathzap_tui.rules.cards import Card
+
+pytest.importorskip("textual")
+
+
+@pytest.fixture
+def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
+    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.session import Session
+
+    session = Session.new(RED, BLACK, seed=SEED, save_path="ch-joined")
+    quick_setup(session)
+    h = HostThread(session, tmp_path / "chj.sock").start()
+    yield h
+    h.stop()
+
+
+def run(coro_fn: Any) -> Any:
+    import functools
+
+    @functools.wraps(coro_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(coro_fn(*args, **kwargs))
+
+    return wrapper
+
+
+async def until(pilot: Any, predicate: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.02)
+
+
+def on_screen(app: Any, words: list[str]) -> list[str]:
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    flat = "".join("".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>",
+                                                                 svg)).split())
+    return [w for w in words if "".join(w.split()) in flat]
+
+
+@run
+async def test_joined_red_sees_its_hand_and_interrupts_inline(ch_host) -> None:
+    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
+    from deathzap_tui.app.screens.cover import CoverScreen
+    from deathzap_tui.net.client import RemoteSession
+
+    state = ch_host.table.game.state
+    red_hand, black_hand = list(state.hands["red"]), list(state.hands["black"])
+    black_words = [w for c in black_hand for w in (Card.parse(c).label, Card.parse(c).words)]
+    red = RemoteSession.connect(ch_host.socket_path, "red", timeout=5)
+    black = await asyncio.to_thread(RemoteSession.connect, ch_host.socket_path, "black",
+                                    timeout=5)
+    app = JoinedApp(red, side="red")
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, JoinedBattleScreen))
+            await pilot.pause()
+            assert on_screen(app, ["Command Hand (4 cards)", Card.parse(red_hand[0]).label])
+            assert on_screen(app, black_words) == []
+            # Black flips 3♣ (seed 7): red's window opens; red is asked at once.
+            def flip() -> None:
+                action = black.begin({"type": "draw"})
+                black.commit(action)
+
+            await asyncio.to_thread(flip)
+            await until(pilot, lambda: isinstance(app.screen, CoverScreen))
+            cover = app.screen
+            assert not cover.covered and cover.side == "red"
+            assert [o.intent.get("type") for o in cover.options][-1] == "pass"
+            assert on_screen(app, black_words) == []
+            await pilot.press("1")  # interrupt with the first card
+            await until(pilot, lambda: ch_host.table.game.state.played == [red_hand[0]])
+            await until(pilot, lambda: isinstance(app.screen, JoinedBattleScreen))
+            await pilot.pause(0.1)
+            assert on_screen(app, ["Command Hand (3 cards)"])
+    finally:
+        red.close()
+        black.close()
+    grant = ch_host.table.game.state.grants[0]
+    assert (grant.card, grant.side, grant.from_hand) == (red_hand[0], "red", True)
