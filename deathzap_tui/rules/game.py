@@ -54,7 +54,7 @@ class Game:
         self._state = ruleset.new_state(red, black, self.options, seed)
         for i, event in enumerate(log):
             try:
-                self._record(event)
+                self._record(event, fresh=True)
             except (Refused, ValueError, KeyError, TypeError) as exc:
                 raise CorruptLog(f"event {i + 1} ({event.kind}): {exc}") from exc
 
@@ -73,12 +73,11 @@ class Game:
 
     def replay(self, events: Sequence[Event]) -> Iterable[tuple[Event, Resolution]]:
         """Re-run events from the start, yielding each with its finished resolution
-        (whose ``ctx.notes`` narrate it)."""
+        (whose ``ctx.notes`` narrate it). The resolutions share one state, which
+        moves on as the replay goes: read their notes, not their states."""
         state = self.ruleset.new_state(self.red, self.black, self.options, self.seed)
         for event in events:
-            res = self._resolve(state, event)
-            state = res.ctx.state
-            yield event, res
+            yield event, self._resolve(state, event, borrow=True)
 
     # --- changing -------------------------------------------------------------
     def begin(self, intent: Mapping[str, Any], by: str = "") -> Action:
@@ -125,26 +124,28 @@ class Game:
         for listener in self.listeners:
             listener(self, event)
 
-    def _record(self, event: Event) -> None:
+    def _record(self, event: Event, *, fresh: bool = False) -> None:
+        """Apply one event. ``fresh``: the current state is ours alone (a replay
+        from the start), so it may be changed in place; otherwise a failing event
+        must leave it untouched."""
         if event.kind in (UNDO, REDO):
             self.log.append(event)
-            events = effective(self.log)
             state = self.ruleset.new_state(self.red, self.black, self.options, self.seed)
-            for e in events:
-                state = self._resolve(state, e).ctx.state
+            for e in effective(self.log):
+                self._resolve(state, e, borrow=True)
             self._state = state
         else:
-            self._state = self._resolve(self._state, event).ctx.state
+            self._state = self._resolve(self._state, event, borrow=fresh).ctx.state
             self.log.append(event)
 
-    def _resolve(self, state: Any, event: Event) -> Resolution:
+    def _resolve(self, state: Any, event: Event, *, borrow: bool = False) -> Resolution:
         if event.kind != RESOLVE:
             raise Refused(f"unknown event kind {event.kind!r}")
         intent = event.data.get("intent")
         raw_answers = event.data.get("answers", [])
         if not isinstance(intent, Mapping) or not isinstance(raw_answers, list):
             raise Refused("a resolve event needs an intent table and an answers list")
-        res = Resolution(state, self.ruleset.resolution(state, intent, event.by))
+        res = Resolution(state, self.ruleset.resolution(state, intent, event.by), borrow=borrow)
         res.replay([answer_from_data(a) for a in raw_answers])
         if not res.done:
             raise Refused("the recorded answers stop before the resolution ends")

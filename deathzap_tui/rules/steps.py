@@ -224,19 +224,28 @@ class Progress:
 class Resolution:
     """A resolution in progress, driven one answer at a time.
 
-    ``back()`` and a refused answer re-drive from the start with the answers kept,
-    which is cheap and always correct: the start state is never touched.
+    It works on a private deep copy of ``start``, so ``back()`` and a refused answer
+    can re-drive from the start with the answers kept: cheap and always correct.
+    With ``borrow=True`` it works on ``start`` itself instead (replaying a log from a
+    state nobody else holds): no copy, but also no going back, and a refused answer
+    leaves ``start`` half-changed, which replay treats as a corrupt log.
     """
 
-    def __init__(self, start: HasRng, make: Maker) -> None:
+    def __init__(self, start: HasRng, make: Maker, *, borrow: bool = False) -> None:
         self.start = start
         self.make = make
+        self.borrow = borrow
+        self._begun = False
         self._begin()
 
     def _begin(self) -> None:
-        self.ctx = Context(copy.deepcopy(self.start))
+        if self.borrow and self._begun:
+            raise RuntimeError("a resolution on a borrowed state cannot start again")
+        self._begun = True
+        self.ctx = Context(self.start if self.borrow else copy.deepcopy(self.start))
         self._gen = self.make(self.ctx)
         self.answers: list[Answer] = []
+        self._pristine = True
         self.step: Step | None = self._advance(lambda: next(self._gen))
 
     def _advance(self, step_fn: Callable[[], Step]) -> Step | None:
@@ -265,11 +274,13 @@ class Resolution:
                 raise Refused("recorded generated dice do not match the game's RNG")
             answer = Dice(faces=rolled, generated=True)
         kept = list(self.answers)
+        self._pristine = False
         try:
             self.ctx.answered += 1
             self.step = self._advance(lambda: self._gen.send(answer))
         except Refused:
-            self.replay(kept)
+            if not self.borrow:
+                self.replay(kept)
             raise
         self.answers.append(answer)
         return self.step
@@ -280,7 +291,9 @@ class Resolution:
         return self.step
 
     def replay(self, answers: Sequence[Answer]) -> None:
-        self._begin()
+        """Start again (unless nothing was answered yet) and feed ``answers``."""
+        if not self._pristine:
+            self._begin()
         for a in answers:
             self.answer(a)
 

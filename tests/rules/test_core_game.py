@@ -102,3 +102,27 @@ def test_listeners_hear_every_event() -> None:
     game.undo()
     game.redo()
     assert heard == ["resolve", UNDO, REDO]
+
+
+def test_a_borrowed_state_is_changed_in_place_and_cannot_go_back() -> None:
+    """Replay borrows the state it builds (no copies); interactive resolutions never
+    touch the game's state until committed."""
+    from deathzap_tui.rules.steps import Resolution
+
+    game = new_game()
+    state = game.ruleset.new_state({}, {}, game.options, 1)
+    res = Resolution(state, game.ruleset.resolution(state, {"type": "hit", "side": "red"}),
+                     borrow=True)
+    res.replay(["open", "66"])
+    assert res.ctx.state is state and state.points["black"] == 3
+    with pytest.raises(RuntimeError, match="borrowed"):
+        res.back()
+
+
+def test_replaying_a_long_log_matches_the_live_game() -> None:
+    game = new_game()
+    for i in range(30):
+        game.play({"type": "hit", "side": ("red", "black")[i % 2]}, ["open", ROLL])
+        if i % 7 == 3:
+            game.undo()
+    assert new_game(log=game.log).state == game.state
