@@ -114,9 +114,13 @@ class Session:
     def over(self) -> bool:
         return self.game.ruleset.is_over(self.game.state)
 
-    def narrative(self) -> list[str]:
-        """The whole game so far in plain words, one line per thing that happened."""
+    def narrative(self, viewer: str | None = None) -> list[str]:
+        """The whole game so far in plain words, one line per thing that happened.
+
+        Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
+        ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
+        """
         lines: list[str] = []
         for _event, res in self.game.replay(effective(self.game.log)):
-            lines.extend(note.text for note in res.ctx.notes)
+            lines.extend(n.text for n in res.ctx.notes if n.to is None or n.to == viewer)
         return lines

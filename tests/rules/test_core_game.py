@@ -126,3 +126,25 @@ def test_replaying_a_long_log_matches_the_live_game() -> None:
         if i % 7 == 3:
             game.undo()
     assert new_game(log=game.log).state == game.state
+
+
+def test_a_shared_terminal_narrative_never_shows_private_notes(tmp_path, monkeypatch) -> None:
+    from deathzap_tui.rules.steps import Context
+    from deathzap_tui.session import Session
+
+    class Secretive(Toy):
+        def resolution(self, state, intent, by=""):
+            inner = super().resolution(state, intent, by)
+
+            def make(ctx: Context):
+                ctx.say("red holds the ace", to="red")
+                yield from inner(ctx)
+
+            return make
+
+    game = Game(Secretive(), {}, {}, Toy().options(), 1)
+    game.play({"type": "hit", "side": "red"}, ["open", "11"])
+    session = Session(game, None)
+    assert "red holds the ace" not in session.narrative()
+    assert "red holds the ace" not in session.narrative("black")
+    assert "red holds the ace" in session.narrative("red")
