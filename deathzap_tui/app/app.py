@@ -16,6 +16,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from deathzap_tui.net.lock import SaveLock
     from deathzap_tui.session import Session
 
 
@@ -65,17 +68,35 @@ class DeathzapApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, launch: Launch | None = None, *, session: Session | None = None,
-                 dice_mode: str = "physical") -> None:
+                 dice_mode: str = "physical", lock: SaveLock | None = None,
+                 greeting: tuple[str, list[str]] | None = None) -> None:
+        """``lock``: the writer's lock already taken on ``session``'s save (else the
+        app takes it on mount); ``greeting``: (title, lines) shown over the first
+        screen (play by turn: what happened since this player last looked)."""
         super().__init__()
         self.launch = launch or Launch()
         self.session: Session | None = session
         self.dice_mode = dice_mode
+        self.lock: SaveLock | None = lock
+        """The save lock this app holds as the save's one writer (net/lock.py)."""
+        self.greeting = greeting
+        self._watch_timer: Timer | None = None
+        self._watch_stamp: tuple[int, int, int] | None = None
 
     # --- screens --------------------------------------------------------------
     def on_mount(self) -> None:
+        if self.session is not None:
+            self._hold_or_watch(self.session, self.lock)
         # Pushed rather than returned from get_default_screen: Textual 8.2 gives the
         # default screen no result callback, so it could not be switched away later.
         self.push_screen(self.first_screen())
+        if self.greeting is not None:
+            from deathzap_tui.app.screens.since import SinceScreen
+
+            self.push_screen(SinceScreen(*self.greeting))
+
+    def on_unmount(self) -> None:
+        self.release_lock()
 
     def first_screen(self) -> Screen:
         kind = self.launch.kind
@@ -104,8 +125,105 @@ class DeathzapApp(App[None]):
     def open_battle(self, session: Session) -> None:
         from deathzap_tui.app.screens.battle import BattleScreen
 
-        self.session = session
+        self._hold_or_watch(session)
         self._replace_all(BattleScreen())
+
+    # --- one writer per save (issue 5) ------------------------------------------
+    def hold(self, session: Any, lock: SaveLock | None = None, *,
+             what: str = "deathzap") -> None:
+        """Make ``session`` the app's, holding its save's writer lock: ``lock`` if
+        already taken, the one this app holds on that save, or a new one (raises
+        :class:`~deathzap_tui.net.lock.SaveLocked` naming the holder). A lock on
+        another save is released; a read-only session is watched for changes."""
+        from deathzap_tui.app.flow import writer_lock
+
+        path = getattr(session, "path", None)
+        if lock is None and self.lock is not None and self.lock.held \
+                and path is not None and self.lock.path == path:
+            lock = self.lock
+        if lock is None:
+            lock = writer_lock(session, what)
+        if self.lock is not None and self.lock is not lock:
+            self.lock.release()
+        self.lock = lock
+        self.session = session
+        self._watch()
+
+    def _hold_or_watch(self, session: Any, lock: SaveLock | None = None) -> None:
+        """:meth:`hold`, or if another process writes the save, watch it read only."""
+        from deathzap_tui.net.lock import SaveLocked, read_only
+
+        try:
+            self.hold(session, lock)
+        except SaveLocked as exc:
+            self.hold(read_only(exc.path))
+            self.notify(f"{exc} Watching it read only.", markup=False, severity="warning",
+                        timeout=8)
+
+    def release_lock(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+
+    def resume_save(self, path: Path) -> None:
+        """Open a save to play it, taking its lock first (raises SaveLocked, SaveError,
+        OSError)."""
+        from deathzap_tui.net import playbyturn
+
+        session, lock, message = playbyturn.open_for(path, None, what="deathzap")
+        self.hold(session, lock)
+        if message:
+            self.notify(message, markup=False, timeout=6)
+        self.open_battle(session)
+
+    def watch_save(self, path: Path) -> None:
+        """Open a save another process writes, read only, following its changes."""
+        from deathzap_tui.net.lock import read_only
+
+        self.open_battle(read_only(path))
+
+    def _watch(self) -> None:
+        """Poll a read-only session's save (about once a second) while it is shown."""
+        source = getattr(self.session, "source", None)
+        if getattr(self.session, "read_only", False) and source is not None:
+            self.sub_title = f"watching {source.stem} (read only)"
+            self._watch_stamp = None  # the first poll re-reads: nothing missed
+            if self._watch_timer is None:
+                self._watch_timer = self.set_interval(1.0, self.poll_save)
+        elif self._watch_timer is not None:
+            self._watch_timer.stop()
+            self._watch_timer = None
+            self.sub_title = ""
+
+    @staticmethod
+    def _stamp(path: Path) -> tuple[int, int, int] | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)  # saves are replaced atomically
+
+    def poll_save(self) -> None:
+        """Re-read a watched save if the writer saved it, and show the new state."""
+        from deathzap_tui import saves
+        from deathzap_tui.app.screens.battle import BattleScreen
+
+        session = self.session
+        source = getattr(session, "source", None)
+        if session is None or source is None or not getattr(session, "read_only", False):
+            return
+        stamp = self._stamp(source)
+        if stamp is None or stamp == self._watch_stamp:
+            return
+        try:
+            game = saves.load_game(source)
+        except (ValueError, OSError):  # mid-replace or broken: try again next time
+            return
+        self._watch_stamp = stamp
+        session.game = game
+        for screen in self.screen_stack:
+            if isinstance(screen, BattleScreen) and screen.is_mounted:
+                screen.log_replace(session.narrative())
+                screen.refresh_board()
 
     def open_setup(self, plan: GamePlan) -> None:
         from deathzap_tui.app.screens.setup import SetupScreen

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.app.describe import auto_answer
 
 if TYPE_CHECKING:
     from deathzap_tui.app.app import GamePlan
+    from deathzap_tui.net.lock import SaveLock
     from deathzap_tui.rules.ruleset import IntentOption
     from deathzap_tui.session import Session
 
@@ -21,6 +22,20 @@ def new_session(plan: GamePlan) -> Session:
 
     return Session.new(plan.red, plan.black, seed=plan.seed, options=plan.options,
                        save_path=plan.save, ruleset_id=plan.ruleset_id)
+
+
+def writer_lock(session: Any, what: str = "deathzap") -> SaveLock | None:
+    """The writer's lock on ``session``'s save, or ``None`` for a session that never
+    writes (read only, remote, unsaved). Raises :class:`SaveLocked` naming the
+    holder. Every local writer takes it through here (``DeathzapApp.hold``)."""
+    from deathzap_tui.net.lock import SaveLock
+    from deathzap_tui.session import Session
+
+    path = getattr(session, "path", None)
+    if (not isinstance(session, Session) or path is None
+            or getattr(session, "read_only", False)):
+        return None
+    return SaveLock.acquire(path, what)
 
 
 def setup_steps(session: Session) -> list[IntentOption]:

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from deathzap_tui.app.app import GamePlan, Launch
+    from deathzap_tui.net.lock import SaveLocked
 
     try:
         options = parse_options(args.option)
@@ -45,12 +46,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seed = secrets.randbelow(2**31) if args.seed is None else args.seed
     plan = GamePlan(Path(args.red), Path(args.black), seed, options, args.save)
-    session = None
+    session = lock = None
     try:
         if args.quick:
-            from deathzap_tui.app.flow import new_session, quick_setup
+            from deathzap_tui.app.flow import new_session, quick_setup, writer_lock
 
             session = new_session(plan)
+            lock = writer_lock(session, "deathzap play")  # held until the app quits
             quick_setup(session)
         else:
             # Fail before the screen opens on bad forces, options or a taken save name.
@@ -65,16 +67,21 @@ def run(args: argparse.Namespace) -> int:
             if args.save is not None and saves.save_path(args.save).exists():
                 raise ValueError(f"{saves.save_path(args.save)} already exists; "
                                  f"resume it with `deathzap resume {args.save}`")
-    except (ValueError, OSError) as exc:  # InvalidInput and SaveError are ValueErrors
+    except (ValueError, OSError, SaveLocked) as exc:  # InvalidInput, SaveError are ValueErrors
+        if lock is not None:
+            lock.release()
         print(f"deathzap play: {exc}", file=sys.stderr)
         return 1
     from deathzap_tui.app.app import DeathzapApp
 
     if session is not None:
-        app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice)
-    else:
+        app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice, lock=lock)
+    else:  # the set-up screen takes the new save's lock (DeathzapApp.hold)
         app = DeathzapApp(Launch("setup", plan=plan), dice_mode=args.dice)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.release_lock()
     if app.session is not None and app.session.path is not None:
         print(f"saved: {app.session.path}")
     return 0

@@ -32,13 +32,17 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if message:
         print(f"deathzap resume: {message}", file=sys.stderr)
-    if args.side:
-        print("\n".join(playbyturn.summary(session, args.side)), flush=True)
-        if sys.stdin.isatty():
-            input("Press Enter to open the board... ")
+    # Shown inside the app, over the board (Enter/Esc closes it): nothing waits here.
+    greeting = None
+    if args.side or message:
+        lines = playbyturn.summary(session, args.side) if args.side else \
+            [f"Now: {playbyturn.whose_turn(session)}"]
+        title = f"{args.side}: since you last looked" if args.side else session.ruleset.title
+        greeting = (title, ([message, ""] if message else []) + lines)
     from deathzap_tui.app.app import DeathzapApp, Launch
 
-    app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice)
+    app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice, lock=lock,
+                      greeting=greeting)
     try:
         app.run()
     finally:

@@ -162,7 +162,9 @@ def read_only(save: Path) -> Any:
             return False
 
     path = saves.save_path(save)
-    return ReadOnlySession(saves.load_game(path), None)
+    session = ReadOnlySession(saves.load_game(path), None)
+    session.source = path  # what a watcher re-reads when the writer saves (app.py)
+    return session
 
 
 def _user() -> str:

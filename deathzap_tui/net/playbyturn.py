@@ -32,7 +32,7 @@ def whose_turn(session: Any) -> str:
 def summary(session: Any, side: str | None) -> list[str]:
     """What ``side`` has not seen yet, in plain words, and whose turn it is."""
     game = session.game
-    path = session.path
+    path = session.path if session.path is not None else getattr(session, "source", None)
     marks = lastseen.read(path) if path is not None and side else {}
     start = marks.get(side, 0) if side else 0
     new = lastseen.since(game, start, side)

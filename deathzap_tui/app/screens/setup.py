@@ -100,12 +100,13 @@ class SetupScreen(Screen[None]):
         from deathzap_tui.app.flow import new_session
 
         try:
-            self.session = new_session(self.plan)
-        except Exception as exc:  # InvalidInput, SaveError, OSError
+            session = new_session(self.plan)
+            self.app.hold(session)  # type: ignore[attr-defined]  # the writer's lock
+        except Exception as exc:  # InvalidInput, SaveError, OSError, SaveLocked
             self.problem = str(exc)
             self._redraw()
             return False
-        self.app.session = self.session  # type: ignore[attr-defined]
+        self.session = session
         self.problem = ""
         return True
 

@@ -299,18 +299,30 @@ class StartScreen(Screen[None]):
 
         try:
             session = new_session(plan)
+            app.hold(session)  # the save's writer lock, before any more is written
             quick_setup(session)
-        except Exception as exc:  # InvalidInput, SaveError, OSError, Refused
+        except Exception as exc:  # InvalidInput, SaveError, OSError, Refused, SaveLocked
             self._problem(str(exc))
             return
         app.open_battle(session)
 
     def _resume(self, path: Path) -> None:
-        from deathzap_tui.session import Session
+        from deathzap_tui.app.screens.since import LockedScreen
+        from deathzap_tui.net.lock import SaveLocked
 
+        app: Any = self.app
         try:
-            session = Session.resume(path)
+            app.resume_save(path)  # takes the save's writer lock first
+        except SaveLocked as exc:  # another process writes it: say who, offer to watch
+
+            def chosen(watch: bool | None) -> None:
+                if not watch:
+                    return
+                try:
+                    app.watch_save(path)
+                except Exception as err:  # SaveError, CorruptLog, OSError
+                    self._problem(str(err))
+
+            app.push_screen(LockedScreen(str(exc)), chosen)
         except Exception as exc:  # SaveError, CorruptLog, OSError
             self._problem(str(exc))
-            return
-        self.app.open_battle(session)  # type: ignore[attr-defined]
