@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.flow import SETUP_TYPES
-from deathzap_tui.app.hidden import HiddenHands, board_options
+from deathzap_tui.app.hidden import HiddenHands, board_options, terminal_side
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.hand import HandWidget
@@ -194,7 +194,8 @@ class BattleScreen(Screen[None]):
         except Refused as exc:
             self._error(str(exc))
             return
-        lines = [n.text for n in action.resolution.ctx.notes]
+        side = terminal_side(self.session)
+        lines = [n.text for n in action.resolution.ctx.notes if n.to in (None, side)]
         for log in self.query(EventLog):
             log.add(lines)
         self.refresh_board()
