@@ -7,7 +7,7 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", help="save name (in the saves folder) or path")
+    parser.add_argument("save", metavar="SAVE", help="save name (in the saves folder) or path")
 
 
 def run(args: argparse.Namespace) -> int:
