@@ -4,6 +4,12 @@ any forces, outside a game and without a save, through the same wizard.
 The app holds no rules, so this needs the ruleset to offer a standalone resolution.
 The ruleset decides what can be resolved (``Ruleset.quick_kinds``) and builds the
 resolution (``Ruleset.quick_resolution``); a ruleset that offers none says so.
+
+Each unit comes from a force file or is typed in: a text area, prefilled with a
+one-unit force in the chosen ruleset's force-file shape (:mod:`..templates`), read
+with :func:`~deathzap_tui.forcefile.force_from_text` as a file would be. Problems are
+listed with their line and path under the text, which is never changed by a failed
+read.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Label, Select, Static
+from textual.timer import Timer
+from textual.widgets import Button, Label, Select, Static, TextArea
 
 from deathzap_tui.app.screens.start import shown_path
 from deathzap_tui.app.text import clean
@@ -25,11 +32,23 @@ from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules.steps import Refused
 
+ROLES = ("attacker", "target")
+FILE = "file"
+TYPED = "type:"
+"""Source values: ``"file"``, or ``"type:<ruleset id>"`` for a typed unit."""
+READ_DELAY = 0.4
+"""Seconds of no typing before a typed unit is read again (resolving reads at once)."""
+
 
 def split_ref(ref: str) -> tuple[str, str]:
     """``FILE:UNIT`` -> (file, unit); the unit is a name or a 1-based number."""
     path, sep, unit = ref.rpartition(":")
     return (path, unit) if sep and path else (ref, "")
+
+
+def typed_label(role: str) -> str:
+    """The source name of a typed unit, as its problems are located."""
+    return f"<typed {role}>"
 
 
 class QuickResolveScreen(Screen[None]):
@@ -42,6 +61,8 @@ class QuickResolveScreen(Screen[None]):
     QuickResolveScreen .row { height: 1; }
     QuickResolveScreen .row-label { width: 18; }
     QuickResolveScreen .row-field { width: 1fr; }
+    QuickResolveScreen .typed { height: 9; background: $boost; }
+    QuickResolveScreen .problems { height: auto; max-height: 6; }
     QuickResolveScreen #quick-result { height: auto; margin: 1 0 0 0; }
     """
 
@@ -49,21 +70,42 @@ class QuickResolveScreen(Screen[None]):
         super().__init__()
         self.refs = {"attacker": split_ref(attacker), "target": split_ref(target)}
         self.forces: dict[str, Any] = {}
+        self.sources = dict.fromkeys(ROLES, FILE)
+        self._pending: dict[str, Timer] = {}
+        self._kinds_of = ""
+        self._templated: dict[str, str] = {}
+        """role -> the template last put in its text area (replaced only if untouched)"""
 
     def compose(self) -> ComposeResult:
+        from deathzap_tui.rules import registry
+
         files = sorted(forces_dir().glob("*.toml")) if forces_dir().is_dir() else []
+        sources: list[tuple[Any, str]] = [(Text("a force file"), FILE)]
+        sources += [(Text(f"a unit typed in ({clean(registry.get(rid).title, oneline=True)})"),
+                      TYPED + rid) for rid in registry.ids()]
         yield Static("Quick resolve — one attack or test, no game, no save",
                      classes="screen-title")
         with VerticalScroll(id="quick-body"):
-            for role in ("attacker", "target"):
+            for role in ROLES:
                 path, _unit = self.refs[role]
                 with Horizontal(classes="row"):
-                    yield Label(Text(f"{role.capitalize()} force", style="bold"),
+                    yield Label(Text(f"{role.capitalize()} from", style="bold"),
                                 classes="row-label")
+                    yield Select(sources, id=f"{role}-source", compact=True,
+                                 classes="row-field", allow_blank=False, value=FILE)
+                with Horizontal(classes="row", id=f"{role}-file-row"):
+                    yield Label(f"{role.capitalize()} force", classes="row-label")
                     default = shown_path(files[0]) if files else ""
                     yield SteadyInput(path or default,
                                       placeholder="path/to/force.toml", id=f"{role}-file",
                                       compact=True, classes="row-field")
+                area = TextArea(id=f"{role}-text", classes="typed", compact=True,
+                                show_line_numbers=True, soft_wrap=False)
+                area.display = False
+                yield area
+                problems = Static(id=f"{role}-problems", classes="problems")
+                problems.display = False
+                yield problems
                 with Horizontal(classes="row"):
                     yield Label(f"{role.capitalize()} unit", classes="row-label")
                     yield Select([], id=f"{role}-unit", compact=True, classes="row-field",
@@ -81,13 +123,10 @@ class QuickResolveScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        for role in ("attacker", "target"):
+        for role in ROLES:
+            self.query_one(f"#{role}-text", TextArea).cursor_blink = False
             self._load(role)
-        kinds = self._ruleset().quick_kinds()
-        select = self.query_one("#kind", Select)
-        select.set_options([(Text(clean(label, oneline=True)), kind) for kind, label in kinds])
-        if kinds:
-            select.value = kinds[0][0]
+        self._refresh_kinds()
 
     def _ruleset(self) -> Any:
         loaded = self.forces.get("attacker") or self.forces.get("target")
@@ -97,9 +136,42 @@ class QuickResolveScreen(Screen[None]):
 
         return registry.get()
 
+    def _refresh_kinds(self) -> None:
+        """Offer the kinds of the ruleset in use, when that ruleset changes."""
+        ruleset = self._ruleset()
+        if ruleset.id == self._kinds_of:
+            return
+        self._kinds_of = ruleset.id
+        kinds = ruleset.quick_kinds()
+        select = self.query_one("#kind", Select)
+        select.set_options([(Text(clean(label, oneline=True)), kind) for kind, label in kinds])
+        if kinds:
+            select.value = kinds[0][0]
+
+    def _offer_units(self, role: str, loaded: Any) -> None:
+        self.forces[role] = loaded
+        select = self.query_one(f"#{role}-unit", Select)
+        units = list(getattr(loaded.force, "units", ()))
+        select.set_options([(Text(f"{i + 1}. {clean(getattr(u, 'name', ''), oneline=True)}"),
+                             i) for i, u in enumerate(units)])
+        wanted = self.refs[role][1] if self.sources[role] == FILE else ""
+        for i, u in enumerate(units):
+            if wanted and (wanted == str(i + 1) or wanted.lower() == str(u.name).lower()):
+                select.value = i
+                break
+        else:
+            if units:
+                select.value = 0
+        self._refresh_kinds()
+
+    def _forget(self, role: str, prompt: str) -> None:
+        self.forces.pop(role, None)
+        select = self.query_one(f"#{role}-unit", Select)
+        select.set_options([])
+        select.prompt = prompt
+
     def _load(self, role: str) -> None:
         raw = self.query_one(f"#{role}-file", SteadyInput).value.strip()
-        select = self.query_one(f"#{role}-unit", Select)
         if not raw:
             return
         try:
@@ -109,18 +181,87 @@ class QuickResolveScreen(Screen[None]):
         except Exception as exc:  # InvalidInput, OSError
             self._say(Text(clean(str(exc)), style="red"))
             return
-        self.forces[role] = loaded
+        self._offer_units(role, loaded)
+
+    # --- typed units -------------------------------------------------------------
+
+    def _use_source(self, role: str, source: str) -> None:
+        if source == self.sources[role]:
+            return
+        self.sources[role] = source
+        typed = source.startswith(TYPED)
+        area = self.query_one(f"#{role}-text", TextArea)
+        self.query_one(f"#{role}-file-row").display = not typed
+        area.display = typed
+        self.query_one(f"#{role}-problems").display = typed
+        self._forget(role, "fix the typed unit first" if typed else "load the force first")
+        if not typed:
+            self._cancel_read(role)
+            self._load(role)
+            self._refresh_kinds()
+            return
+        from deathzap_tui.app.templates import template
+
+        # Never replace what the player typed: only blank text or an untouched
+        # template (of another ruleset) gives way to this ruleset's template.
+        if area.text.strip() == "" or area.text == self._templated.get(role):
+            self._templated[role] = template(source.removeprefix(TYPED))
+            area.load_text(self._templated[role])
+        self._read(role)
+        area.focus()
+
+    def _read(self, role: str) -> bool:
+        """Read the typed text of ``role``; True if it is a valid force."""
+        self._cancel_read(role)
+        from deathzap_tui.forcefile import force_from_text
+        from deathzap_tui.rules.problems import InvalidInput
+
+        text = self.query_one(f"#{role}-text", TextArea).text
+        try:
+            loaded = force_from_text(text, typed_label(role))
+        except InvalidInput as exc:
+            shown = Text()
+            count = len(exc.problems)
+            shown.append(f"{count} problem{'s' if count != 1 else ''} in the typed "
+                         f"{role} (the text is kept; fix it and it is read again):\n",
+                         style="bold red")
+            for problem in exc.problems:
+                shown.append(clean(problem.located(), oneline=True) + "\n", style="red")
+            self._show_problems(role, shown)
+            self._forget(role, "fix the typed unit first")
+            self._refresh_kinds()
+            return False
         units = list(getattr(loaded.force, "units", ()))
-        select.set_options([(Text(f"{i + 1}. {clean(getattr(u, 'name', ''), oneline=True)}"),
-                             i) for i, u in enumerate(units)])
-        wanted = self.refs[role][1]
-        for i, u in enumerate(units):
-            if wanted and (wanted == str(i + 1) or wanted.lower() == str(u.name).lower()):
-                select.value = i
-                break
-        else:
-            if units:
-                select.value = 0
+        shown = Text(f"Read: {len(units)} unit{'s' if len(units) != 1 else ''}.",
+                     style="green")
+        for warning in loaded.warnings:
+            shown.append("\n" + clean(warning.located(), oneline=True), style="yellow")
+        self._show_problems(role, shown)
+        self._offer_units(role, loaded)
+        return True
+
+    def _show_problems(self, role: str, text: Text) -> None:
+        text.rstrip()
+        self.query_one(f"#{role}-problems", Static).update(text)
+
+    def _cancel_read(self, role: str) -> None:
+        timer = self._pending.pop(role, None)
+        if timer is not None:
+            timer.stop()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        role = (event.text_area.id or "").removesuffix("-text")
+        if role not in ROLES or not self.sources[role].startswith(TYPED):
+            return
+        self._cancel_read(role)
+        self._pending[role] = self.set_timer(READ_DELAY, lambda: self._read(role))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        select_id = event.select.id or ""
+        if select_id.endswith("-source") and isinstance(event.value, str):
+            self._use_source(select_id.removesuffix("-source"), event.value)
+
+    # --- the rest ------------------------------------------------------------------
 
     def on_input_submitted(self, event: SteadyInput.Submitted) -> None:
         if event.input.id in ("attacker-file", "target-file"):
@@ -134,23 +275,39 @@ class QuickResolveScreen(Screen[None]):
         self.query_one("#quick-result", Static).update(text)
 
     def action_leave(self) -> None:
+        if isinstance(self.focused, TextArea):  # the first escape only leaves the text
+            self.focus_next()
+            return
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
             self.app.action_start_screen()  # type: ignore[attr-defined]
 
     def action_resolve(self) -> None:
+        for role in ROLES:
+            if self.sources[role].startswith(TYPED) and (
+                    role in self._pending or role not in self.forces) and not self._read(role):
+                self._say(Text(f"The typed {role} has problems: see under its text.",
+                               style="red"))
+                self.query_one(f"#{role}-text", TextArea).focus()
+                return
         ruleset = self._ruleset()
         if not ruleset.quick_kinds():
             self._say(Text(f"{clean(ruleset.title, oneline=True)} offers no quick "
                            "resolution.", style="bold"))
             return
         picks = {}
-        for role in ("attacker", "target"):
+        for role in ROLES:
             unit = self.query_one(f"#{role}-unit", Select).value
             loaded = self.forces.get(role)
             picks[role] = (loaded.force, unit) if loaded and isinstance(unit, int) else None
         kind = self.query_one("#kind", Select).value
+        other = self.forces.get("target")
+        if picks["target"] is not None and other is not None and other.ruleset.id != ruleset.id:
+            self._say(Text(f"The attacker follows {clean(ruleset.title, oneline=True)}, "
+                           f"the target {clean(other.ruleset.title, oneline=True)}: pick "
+                           "units of one ruleset.", style="red"))
+            return
         try:
             seed = int(self.query_one("#seed", SteadyInput).value or "1")
             resolution = ruleset.quick_resolution(kind, picks["attacker"],
