@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+from force_texts import force_text, unit_text
 
 from deathzap_tui.cli import main
 from deathzap_tui.rules.deathzap3.odds import Attack, Target, attack_odds
@@ -80,37 +81,13 @@ def test_bad_arguments_say_why(capsys, argv, message):
 
 
 # --- force files ----------------------------------------------------------------
-FORCE = """
-name = "Test Force"
-[weapons.small-arms]
-shots = 1
-power = "light"
-[weapons.destroyer]
-profiles = [
-  {name = "Strike", shots = 1, power = "heavy", rules = ["strike"]},
-  {name = "Spread", shots = 2, power = "light"},
-]
-[[units]]
-name = "Squad 1"
-skill = "basic"
-move = 6
-melee_attacks = 1
-shield_strength = "light"
-shields = 6
-figures = [
-  {name = "Cultist", count = 5, weapons = ["small-arms"]},
-  {name = "Cultist", weapons = ["destroyer"]},
-]
-[[units]]
-name = "Tank"
-skill = "regular"
-move = 8
-melee_attacks = 1
-shield_strength = "heavy"
-shields = 4
-vehicle = true
-figures = [{name = "Tank", weapons = ["destroyer"]}]
-"""
+FORCE = force_text(
+    unit_text("Squad 1",
+              'name = "Cultist", count = 5, weapons = ["small-arms"]',
+              'name = "Cultist", weapons = ["destroyer"]'),
+    unit_text("Tank", 'name = "Tank", weapons = ["destroyer"]', skill="regular", move=8,
+              shield_strength="heavy", shields=4, vehicle=True),
+)
 
 
 @pytest.fixture

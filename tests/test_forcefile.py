@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from force_texts import force_text, unit_text
 
 from deathzap_tui import forcefile
 from deathzap_tui.forcefile import (
@@ -25,43 +26,14 @@ FORCES = Path(__file__).resolve().parent.parent / "forces"
 SHIPPED = sorted(FORCES.glob("*.toml"))
 DZ3_SHIPPED = [p for p in SHIPPED if load_force(p).ruleset.id == "deathzap3"]
 
-GOOD = '''\
-name = "Test Force"
-
-[weapons.small-arms]
-shots = 1
-power = "light"
-
-[weapons.destroyer]
-profiles = [
-  { name = "Strike", shots = 1, power = "heavy", rules = ["strike"] },
-  { name = "Spread", shots = 2, power = "light" },
-]
-
-[[units]]
-name = "Squad 1"
-skill = "basic"
-move = 6
-melee_attacks = 1
-shield_strength = "light"
-shields = 6
-figures = [
-  { name = "Leader", leader = true, command = 2, weapons = ["small-arms"] },
-  { name = "Trooper", count = 5, weapons = ["small-arms"] },
-]
-
-[[units]]
-name = "Squad 2"
-skill = "basic"
-move = 6
-melee_attacks = 1
-shield_strength = "light"
-shields = 6
-figures = [
-  { name = "Trooper", count = 5, weapons = ["small-arms"] },
-  { name = "Gunner", weapons = ["destroyer"] },
-]
-'''
+GOOD = force_text(
+    unit_text("Squad 1",
+              'name = "Leader", leader = true, command = 2, weapons = ["small-arms"]',
+              'name = "Trooper", count = 5, weapons = ["small-arms"]'),
+    unit_text("Squad 2",
+              'name = "Trooper", count = 5, weapons = ["small-arms"]',
+              'name = "Gunner", weapons = ["destroyer"]'),
+)
 
 
 def problems(text: str) -> list[Problem]:

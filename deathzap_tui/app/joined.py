@@ -286,19 +286,8 @@ class JoinedBattleScreen(BattleScreen):
             self.query_one("#net-status", Static).update(text, layout=False)
 
     # --- acting on a shared table ------------------------------------------------------
-    def open_wizard(self, *, intents: list[Any] | None = None,
-                    started: tuple[Any, Any] | None = None, label: str = "") -> None:
-        def begin(intent: Mapping[str, Any]) -> tuple[Any, Any]:
-            action = self.session.begin(intent)
-            return action, action.resolution
-
-        self.app.push_screen(
-            JoinedWizardScreen(side=self.session.side, title=self.session.ruleset.title,
-                               begin=begin, intents=intents or (), started=started,
-                               intent_label=label, unit_names=self.unit_names(),
-                               dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
-                               context=self.view.prompt if self.view else ""),
-            self._wizard_done)
+    def wizard(self, **kw: Any) -> JoinedWizardScreen:
+        return JoinedWizardScreen(side=self.session.side, **kw)
 
     def open_foreign(self, action: Any) -> None:
         """A wizard for the step of another player's action that this player answers."""
@@ -314,12 +303,7 @@ class JoinedBattleScreen(BattleScreen):
                 _cancel(pending)
         super()._wizard_done(action)
 
-    def commit(self, action: Any) -> None:
-        try:
-            self.session.commit(action)
-        except Refused as exc:
-            self._error(str(exc))
-            return
+    def committed(self, action: Any) -> None:
         self.remote_changed()
 
     def action_undo(self) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,8 +64,21 @@ def open_hosted(args: argparse.Namespace):  # -> (Session, SaveLock)
         return session, lock
     if not args.save:
         raise ValueError("name the save to host, or start one with --red/--black/--save")
-    path = saves.save_path(args.save)
-    lock = _acquire(path)
+    return resume_locked(args.save)
+
+
+def resume_locked(save: str):  # -> (Session, SaveLock)
+    """A save resumed under the referee's lock (released again if it will not load);
+    raises ValueError/OSError with a message fit for the user."""
+    from deathzap_tui import saves
+    from deathzap_tui.net.lock import SaveLock, SaveLocked
+    from deathzap_tui.session import Session
+
+    path = saves.save_path(save)
+    try:
+        lock = SaveLock.acquire(path, "the referee (deathzap host)")
+    except SaveLocked as exc:
+        raise ValueError(str(exc)) from None
     try:
         return Session.resume(path), lock
     except BaseException:
@@ -71,19 +86,33 @@ def open_hosted(args: argparse.Namespace):  # -> (Session, SaveLock)
         raise
 
 
-def _acquire(path: Path):
-    from deathzap_tui.net.lock import SaveLock, SaveLocked
-
-    try:
-        return SaveLock.acquire(path, "the referee (deathzap host)")
-    except SaveLocked as exc:
-        raise ValueError(str(exc)) from None
-
-
-def run(args: argparse.Namespace) -> int:
+def serve_until_stopped(serving: Callable[[], Awaitable[None]], lock: Any,
+                        command: str) -> int:
+    """Run ``serving()`` until Ctrl-C, SIGTERM or SIGHUP, then release the save's
+    ``lock`` however it ended. 0, or 1 after saying why on stderr (as ``command``)."""
     import asyncio
     import signal
 
+    async def main() -> None:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        await serving()
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass
+    except OSError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
     from deathzap_tui.net import lastseen
     from deathzap_tui.net.lock import SaveLocked
     from deathzap_tui.net.referee import Table, serve
@@ -108,21 +137,8 @@ def run(args: argparse.Namespace) -> int:
               f"  players join with: deathzap join {name} --as red|black"
               + (f" --socket {sock}" if args.socket else ""), flush=True)
 
-    async def main() -> None:
-        task = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
-        await serve(table, sock, ready=ready)
-
-    try:
-        asyncio.run(main())
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        pass
-    except OSError as exc:
-        print(f"deathzap host: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        lock.release()
-    print(f"saved: {path}")
-    return 0
+    status = serve_until_stopped(lambda: serve(table, sock, ready=ready), lock,
+                                 "deathzap host")
+    if status == 0:
+        print(f"saved: {path}")
+    return status

@@ -26,38 +26,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-    import signal
-
-    from deathzap_tui.commands.host import _acquire, default_socket
+    from deathzap_tui.commands.host import default_socket, resume_locked, serve_until_stopped
     from deathzap_tui.net import lastseen, sshd
     from deathzap_tui.net.referee import Referee, Table
     from deathzap_tui.paths import saves_dir
-    from deathzap_tui.session import Session
 
     try:
         keys = sshd.load_keys(Path(args.keys))
         hostkey = sshd.host_key(saves_dir())
-        from deathzap_tui import saves
-
-        path = saves.save_path(args.save)
-        lock = _acquire(path)
+        session, lock = resume_locked(args.save)
     except (ValueError, OSError) as exc:
         print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
         return 1
-    try:
-        session = Session.resume(path)
-    except (ValueError, OSError) as exc:
-        lock.release()
-        print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
-        return 1
+    path = session.path
     sock = Path(args.socket) if args.socket else default_socket(path)
 
-    async def main() -> None:
-        task = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+    async def serving() -> None:
         referee = Referee(Table(session, seen=lastseen.Recorder(path)), sock)
         await referee.start()
         server = sshd.GameSSHServer(keys, hostkey, sshd.join_command(sock), host=args.bind,
@@ -72,13 +56,4 @@ def run(args: argparse.Namespace) -> int:
             await server.close()
             await referee.close()
 
-    try:
-        asyncio.run(main())
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        pass
-    except OSError as exc:
-        print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        lock.release()
-    return 0
+    return serve_until_stopped(serving, lock, "deathzap serve-ssh")

@@ -3,15 +3,27 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import toynet
 
-toynet.install()
+
+@pytest.fixture(autouse=True)
+def toy_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy ruleset is known to these tests only (never to other test modules
+    sharing a worker process)."""
+    from deathzap_tui.rules import registry
+
+    monkeypatch.setitem(sys.modules, "toynet", toynet)
+    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+
+if TYPE_CHECKING:
+    from deathzap_tui.net.client import RemoteSession
 
 
 class HostThread:
@@ -66,20 +78,20 @@ def new_session(saves_dir: Path, tmp_path: Path):
     return make
 
 
-@pytest.fixture
-def host(new_session, tmp_path: Path) -> Iterator[HostThread]:
-    h = HostThread(new_session(), tmp_path / "ref.sock").start()
+def hosting(session, socket_path: Path) -> Iterator[HostThread]:
+    """Fixture body: a started HostThread for ``session``, stopped at teardown."""
+    h = HostThread(session, socket_path).start()
     yield h
     h.stop()
 
 
-@pytest.fixture
-def clients(host: HostThread):
+def connecting(host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
+    """Fixture body: ``connect(side, **kw)`` to ``host``; every client closed at teardown."""
     from deathzap_tui.net.client import RemoteSession
 
     made = []
 
-    def connect(side: str, **kw):
+    def connect(side: str, **kw) -> RemoteSession:
         c = RemoteSession.connect(host.socket_path, side, timeout=5, **kw)
         made.append(c)
         return c
@@ -90,26 +102,23 @@ def clients(host: HostThread):
 
 
 @pytest.fixture
+def host(new_session, tmp_path: Path) -> Iterator[HostThread]:
+    yield from hosting(new_session(), tmp_path / "ref.sock")
+
+
+@pytest.fixture
+def clients(host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
+    yield from connecting(host)
+
+
+@pytest.fixture
 def dz3_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
     """A real referee hosting a real Deathzap 3 game (demo forces, after set-up)."""
     from dz3play import dz3_session
 
-    h = HostThread(dz3_session(), tmp_path / "dz3.sock").start()
-    yield h
-    h.stop()
+    yield from hosting(dz3_session(), tmp_path / "dz3.sock")
 
 
 @pytest.fixture
-def dz3_clients(dz3_host: HostThread):
-    from deathzap_tui.net.client import RemoteSession
-
-    made = []
-
-    def connect(side: str, **kw):
-        c = RemoteSession.connect(dz3_host.socket_path, side, timeout=5, **kw)
-        made.append(c)
-        return c
-
-    yield connect
-    for c in made:
-        c.close()
+def dz3_clients(dz3_host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
+    yield from connecting(dz3_host)

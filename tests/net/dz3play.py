@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from deathzap_tui.app.describe import auto_answer
@@ -46,6 +47,23 @@ def pick(options: list[Any]) -> Any:
     return (acts or draws or options)[0]
 
 
+def play_intent(me: RemoteSession, intent: dict[str, Any],
+                on_waiting: Callable[[Any, Waiting], None]) -> None:
+    """``me`` begins ``intent``, answers its own steps and commits; while the step
+    is another side's (``Waiting``) ``on_waiting(resolution, step)`` sees it through."""
+    action = me.begin(intent)
+    res = action.resolution
+    for _ in range(200):
+        step = res.step
+        if step is None:
+            break
+        if isinstance(step, Waiting):
+            on_waiting(res, step)
+        else:
+            res.answer(auto_answer(step))
+    me.commit(action)
+
+
 def play_one(clients: dict[str, RemoteSession], *, only_draw: bool = False,
              log: list[tuple[str, str, str]] | None = None) -> tuple[str, Any]:
     """Play one intent at the table: the acting side begins it, every step is
@@ -56,29 +74,23 @@ def play_one(clients: dict[str, RemoteSession], *, only_draw: bool = False,
     options = me.intents()
     draws = [o for o in options if o.intent.get("type") == "draw"]
     option = pick(draws if only_draw and draws else options)
-    action = me.begin(option.intent)
-    res = action.resolution
-    for _ in range(200):
-        step = res.step
-        if step is None:
-            break
-        if isinstance(step, Waiting):
-            foe = clients[step.side]
-            assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
-                                and not isinstance(a.resolution.step, Waiting)
-                                and a.resolution.step is not None)
-            theirs = foe.pending_action()
-            assert not theirs.mine
-            fstep = theirs.resolution.step
-            if log is not None:
-                log.append((me.side, foe.side, getattr(fstep, "purpose", "")
-                            or getattr(fstep, "prompt", "")))
-            before = len(res.answers)
-            theirs.resolution.answer(auto_answer(fstep))
-            assert me.wait_for(lambda s, n=before: len(res.answers) > n)
-        else:
-            res.answer(auto_answer(step))
-    me.commit(action)
+
+    def foe_answers(res: Any, step: Waiting) -> None:
+        foe = clients[step.side]
+        assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
+                            and not isinstance(a.resolution.step, Waiting)
+                            and a.resolution.step is not None)
+        theirs = foe.pending_action()
+        assert not theirs.mine
+        fstep = theirs.resolution.step
+        if log is not None:
+            log.append((me.side, foe.side, getattr(fstep, "purpose", "")
+                        or getattr(fstep, "prompt", "")))
+        before = len(res.answers)
+        theirs.resolution.answer(auto_answer(fstep))
+        assert me.wait_for(lambda s, n=before: len(res.answers) > n)
+
+    play_intent(me, option.intent, foe_answers)
     for c in clients.values():  # everyone has the new state before the next move
         assert c.wait_for(lambda s: s.seq >= me.seq)
     return me.side, option.intent

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HostThread
+from conftest import HostThread, hosting
 from rawclient import RawClient
 
 from deathzap_tui.paths import PROJECT_ROOT
@@ -44,9 +44,7 @@ def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
     session = Session.new(RED, BLACK, seed=SEED, save_path="ch-duel")
     assert session.ruleset.id == "command-hand"
     quick_setup(session)
-    h = HostThread(session, tmp_path / "ch.sock").start()
-    yield h
-    h.stop()
+    yield from hosting(session, tmp_path / "ch.sock")
 
 
 def frames(data: bytes) -> list[dict[str, Any]]:

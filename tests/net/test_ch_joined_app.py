@@ -5,13 +5,13 @@ black flips a card; black's hand is never on red's screen."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HostThread
+from conftest import HostThread, hosting
+from joined_helpers import run, until
 from test_ch_hidden_hands import BLACK, RED, SEED
 
 from deathzap_tui.rules.cards import Card
@@ -26,27 +26,7 @@ def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
 
     session = Session.new(RED, BLACK, seed=SEED, save_path="ch-joined")
     quick_setup(session)
-    h = HostThread(session, tmp_path / "chj.sock").start()
-    yield h
-    h.stop()
-
-
-def run(coro_fn: Any) -> Any:
-    import functools
-
-    @functools.wraps(coro_fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return asyncio.run(coro_fn(*args, **kwargs))
-
-    return wrapper
-
-
-async def until(pilot: Any, predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
+    yield from hosting(session, tmp_path / "chj.sock")
 
 
 def on_screen(app: Any, words: list[str]) -> list[str]:

@@ -9,31 +9,14 @@ import time
 from typing import Any
 
 import pytest
-from dz3play import force_names
+from dz3play import force_names, play_intent
+from joined_helpers import run, until
 
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import DiceRequest, Question
 
 pytest.importorskip("textual")
-
-
-def run(coro_fn: Any) -> Any:
-    import functools
-
-    @functools.wraps(coro_fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return asyncio.run(coro_fn(*args, **kwargs))
-
-    return wrapper
-
-
-async def until(pilot: Any, predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
 
 
 def screen_text(app: Any) -> str:
@@ -79,17 +62,11 @@ class Responder(threading.Thread):
 def api_move(me: Any, option: Any) -> None:
     """``me`` plays ``option`` through the API; steps for the other side are left to
     that side's terminal (the app under test)."""
-    action = me.begin(option.intent)
-    res = action.resolution
-    for _ in range(200):
-        step = res.step
-        if step is None:
-            break
-        if isinstance(step, Waiting):
-            assert me.wait_for(lambda s: not isinstance(res.step, Waiting), 20)
-            continue
-        res.answer(auto_answer(step))
-    me.commit(action)
+
+    def their_terminal_answers(res: Any, step: Waiting) -> None:
+        assert me.wait_for(lambda s: not isinstance(res.step, Waiting), 20)
+
+    play_intent(me, option.intent, their_terminal_answers)
 
 
 @run
@@ -111,7 +88,7 @@ async def test_joined_app_shows_the_other_players_moves_and_answers_their_saves(
         # answers what black's activation asks of red (cover, saving throws).
         moves = 0
         answered_in_app = 0
-        for _ in range(30):
+        for _ in range(100):  # a generous bound: the test is about behaviour, not speed
             opts = await asyncio.to_thread(black.intents)
             draws = [o for o in opts if o.intent["type"] == "draw"]
             acts = [o for o in opts if o.intent["type"] == "activate"

@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.rules.dice import Rng
-from deathzap_tui.rules.problems import Problem
 from deathzap_tui.rules.ruleset import (
     BoardView,
     DeckView,
     IntentOption,
     OptionSpec,
-    PointsReport,
-    Ruleset,
     UnitRow,
     other_side,
 )
 from deathzap_tui.rules.steps import Choice, DiceRequest, Question, Refused
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+from toy_ruleset import Toy
 
 ID = "nettoy"
 
@@ -52,18 +52,14 @@ class DuelState:
     hands: dict[str, str] = field(default_factory=dict)
 
 
-class Duel(Ruleset):
+class Duel(Toy):
+    """The toy ruleset's hit, with turns, the target's saves and secret hands."""
+
     id = ID
     title = "Duel (test)"
 
     def parse_force(self, data: Any) -> Force:
         return Force(str(data.get("name", "?")), dict(data))
-
-    def force_warnings(self, force: Any) -> list[Problem]:
-        return []
-
-    def points(self, force: Any) -> PointsReport | None:
-        return None
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return ()
@@ -73,11 +69,8 @@ class Duel(Ruleset):
                          hands={s: secret(s, seed) for s in ("red", "black")})
 
     def resolution(self, state: DuelState, intent: Any, by: str = ""):
-        side = intent.get("side")
-        if intent.get("type") != "hit" or side not in ("red", "black"):
-            raise Refused("unknown intent")
-        if by and by != side:
-            raise Refused(f"{by} cannot act for {side}")
+        super().resolution(state, intent, by)  # refuses what no side may do
+        side = intent["side"]
         if side != state.turn:
             raise Refused(f"it is {state.turn}'s turn")
         foe = other_side(side)
@@ -107,9 +100,6 @@ class Duel(Ruleset):
             return []
         s = state.turn
         return [IntentOption({"type": "hit", "side": s}, f"{s} hits", side=s)]
-
-    def is_over(self, state: DuelState) -> bool:
-        return 0 in state.points.values()
 
     def view(self, state: DuelState, viewer: str | None = None) -> BoardView:
         rows = {s: (UnitRow(f"{s}.0", s, f"{s} duellist", (str(state.points[s]),)),)

@@ -7,7 +7,7 @@ message handler, so Textual repaints once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -23,7 +23,7 @@ from deathzap_tui.app.hidden import HiddenHands, board_options, terminal_side
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.hand import HandWidget
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.score import ScoreWidget
 from deathzap_tui.app.widgets.units import UnitTable
@@ -122,13 +122,8 @@ class BattleScreen(Screen[None]):
     # --- acting ---------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        actions = ("draw", "activate", "next", "end", "other", "undo", "redo", "hand")
-        state = tuple(self.check_action(a, ()) for a in actions)
-        if state != getattr(self, "_bindings_state", None):
-            self._bindings_state = state
-            self.refresh_bindings()
-            for bar in self.query(KeyBar):  # in this frame, not the next
-                bar.update_keys()
+        sync_key_bars(self, ("draw", "activate", "next", "end", "other", "undo", "redo",
+                             "hand"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.view is None:
@@ -168,19 +163,23 @@ class BattleScreen(Screen[None]):
 
     def open_wizard(self, *, intents: list[IntentOption] | None = None,
                     started: tuple[Any, Any] | None = None, label: str = "") -> None:
-        from deathzap_tui.app.screens.wizard import WizardScreen
-
         def begin(intent: Mapping[str, Any]) -> tuple[Any, Any]:
             action = self.session.begin(intent)
             return action, action.resolution
 
         self.app.push_screen(
-            WizardScreen(title=self.session.ruleset.title, begin=begin,
-                         intents=intents or (), started=started, intent_label=label,
-                         unit_names=self.unit_names(),
-                         dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
-                         context=self.view.prompt if self.view else ""),
+            self.wizard(title=self.session.ruleset.title, begin=begin,
+                        intents=intents or (), started=started, intent_label=label,
+                        unit_names=self.unit_names(),
+                        dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
+                        context=self.view.prompt if self.view else ""),
             self._wizard_done)
+
+    def wizard(self, **kw: Any) -> Screen[Any]:
+        """The wizard screen ``open_wizard`` pushes (JoinedBattleScreen: a shared table's)."""
+        from deathzap_tui.app.screens.wizard import WizardScreen
+
+        return WizardScreen(**kw)
 
     def _wizard_done(self, action: Any) -> None:
         if action is None:
@@ -194,6 +193,10 @@ class BattleScreen(Screen[None]):
         except Refused as exc:
             self._error(str(exc))
             return
+        self.committed(action)
+
+    def committed(self, action: Any) -> None:
+        """After ``commit``: the notes this terminal may see join the log."""
         side = terminal_side(self.session)
         lines = [n.text for n in action.resolution.ctx.notes if n.to in (None, side)]
         for log in self.query(EventLog):
@@ -244,17 +247,15 @@ class BattleScreen(Screen[None]):
                                         bottom=True))
 
     def action_undo(self) -> None:
-        try:
-            self.session.undo()
-        except Refused as exc:
-            self._error(str(exc))
-            return
-        self.log_replace(self.session.narrative())
-        self.refresh_board()
+        self._through_history(self.session.undo)
 
     def action_redo(self) -> None:
+        self._through_history(self.session.redo)
+
+    def _through_history(self, undo_or_redo: Callable[[], object]) -> None:
+        """Undo or redo; a refusal is shown, else the log and the board follow."""
         try:
-            self.session.redo()
+            undo_or_redo()
         except Refused as exc:
             self._error(str(exc))
             return

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from deathzap_tui.app import describe as d
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import TailLog
 from deathzap_tui.app.widgets.odds import OddsPanel, sync_odds
 from deathzap_tui.app.widgets.paint import repaint
@@ -340,12 +340,7 @@ class WizardScreen(Screen[Any]):
     # --- actions --------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        state = tuple(self.check_action(a, ()) for a in ("roll", "confirm", "odds"))
-        if state != getattr(self, "_bindings_state", None):
-            self._bindings_state = state
-            self.refresh_bindings()
-            for bar in self.query(KeyBar):  # in this frame, not the next
-                bar.update_keys()
+        sync_key_bars(self, ("roll", "confirm", "odds"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         step = self.resolution.step if self.resolution else None

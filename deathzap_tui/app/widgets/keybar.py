@@ -7,8 +7,11 @@ renders a single line of text and repaints only when what it shows changes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 from textual import events
+from textual.screen import Screen
 from textual.widget import Widget
 
 
@@ -74,3 +77,14 @@ class KeyBar(Widget):
             if action and start <= event.x < end:
                 await self.app.run_action(action, node)  # type: ignore[arg-type]
                 return
+
+
+def sync_key_bars(screen: Screen, actions: Iterable[str]) -> None:
+    """Refresh ``screen``'s bindings and key bars, only when whether each of
+    ``actions`` applies (its ``check_action``) has changed since the last call."""
+    state = tuple(screen.check_action(a, ()) for a in actions)
+    if state != getattr(screen, "_bindings_state", None):
+        screen._bindings_state = state  # type: ignore[attr-defined]
+        screen.refresh_bindings()
+        for bar in screen.query(KeyBar):  # in this frame, not the next
+            bar.update_keys()

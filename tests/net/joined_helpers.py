@@ -1,0 +1,28 @@
+"""Driving the joined app (Pilot) in the tests that play it against a real referee."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+
+def run(coro_fn: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Any]:
+    """An ``async def`` test run to completion in its own event loop."""
+
+    @functools.wraps(coro_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(coro_fn(*args, **kwargs))
+
+    return wrapper
+
+
+async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20.0) -> None:
+    """Let the app run until ``predicate()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.02)
