@@ -9,9 +9,9 @@ ids it cites) to the ruleset.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from deathzap_tui.rules.cards import Card
+from deathzap_tui.rules.cards import Card, shuffled
 from deathzap_tui.rules.ruleset import SIDES
 from deathzap_tui.rules.steps import Refused
 
@@ -81,3 +81,29 @@ def deck_counts(codes: Iterable[str]) -> tuple[int, int, dict[str, int]]:
     by_colour = {"red": sum(1 for c in cards if c.colour == "red"),
                  "black": sum(1 for c in cards if c.colour == "black")}
     return len(cards), sum(1 for c in cards if c.is_joker), by_colour
+
+
+def activation_start(state: Any, unit_id: str, action: str, actions: Sequence[str],
+                     setup_first: str) -> tuple[str, Any]:
+    """The checks every activation starts with (DZ3 §3 / CH §3): the game goes on,
+    the set-up is done (else ``setup_first``, the ruleset's words), the unit exists
+    and ``action`` is one of ``actions``. ``(why not, None)`` or ``("", unit)``."""
+    if state.over:
+        return "the game is over", None
+    if state.phase != "battle":
+        return setup_first, None
+    try:
+        unit = state.unit(unit_id)
+    except KeyError:
+        return f"there is no unit {unit_id!r}", None
+    if action not in actions:
+        return f"unknown action {action!r}; one of {', '.join(actions)}", None
+    return "", unit
+
+
+def fresh_deck(state: Any, cards: list[Card]) -> None:
+    """Start a new activation deck: ``cards`` shuffled with the game's RNG, an empty
+    discard pile, one more deck used (DZ3-R2 / CH-R5 "as DZ3-R2")."""
+    state.deck = [c.code for c in shuffled(cards, state.rng)]
+    state.discard = []
+    state.decks_used += 1

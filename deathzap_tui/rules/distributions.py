@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 _COMB_LIMIT = 1000
 """Above this many trials ``float(math.comb(n, k))`` may overflow: use lgamma."""
@@ -94,3 +95,17 @@ def mean(dist: Sequence[float]) -> float:
 def at_least_one_of(n: int, p: float) -> float:
     """Chance that at least one of ``n`` dice succeeds, each with chance ``p``."""
     return 1.0 - (1.0 - p) ** n if n > 0 else 0.0
+
+
+# --- reading units for the odds ------------------------------------------------
+
+
+def carried_weapons(unit: Any) -> list[str]:
+    """The weapon ids a unit's figures carry (a model ``Unit`` or a ``UnitState``),
+    in order of first appearance: the weapons an odds preview offers."""
+    seen: list[str] = []
+    for fig in unit.figures:
+        for wid in fig.weapons:
+            if wid not in seen:
+                seen.append(wid)
+    return seen

@@ -7,6 +7,7 @@ interface; a new ruleset is a new module registered in :mod:`.registry`, never a
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -227,3 +228,47 @@ class Ruleset(ABC):
         own). Returns ``(odds, title lines)``; raises ``ValueError`` saying what is
         wrong; ``None`` if the ruleset offers no odds."""
         return None
+
+
+class PackageRuleset(Ruleset):
+    """A ruleset whose package has the Deathzap-family layout (see
+    ``docs/architecture.md``): ``force`` (``parse_force``, ``force_warnings``),
+    ``options`` (``OPTION_SPECS``), ``state`` (``new_state``), ``engine``
+    (``resolution``), ``help`` (``HELP_SECTIONS``) and ``odds`` (``odds_cli``).
+
+    Each method below delegates to its module, imported on first use (so listing the
+    rulesets stays cheap). A subclass sets :attr:`package` and writes out what is its
+    own: points, intents, the view, odds of an attack, quick resolution.
+    """
+
+    package: str
+    """The plugin's package, e.g. ``"deathzap_tui.rules.deathzap3"``."""
+
+    def part(self, module: str, name: str) -> Any:
+        """``name`` from the plugin's ``module``, imported on first use."""
+        return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+
+    def parse_force(self, data: Mapping[str, Any]) -> Any:
+        return self.part("force", "parse_force")(data)
+
+    def force_warnings(self, force: Any) -> list[Problem]:
+        return self.part("force", "force_warnings")(force)
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return self.part("options", "OPTION_SPECS")
+
+    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int) -> Any:
+        return self.part("state", "new_state")(red, black, options, seed)
+
+    def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
+        return self.part("engine", "resolution")(state, intent, by)
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.over)
+
+    def help_sections(self) -> list[tuple[str, str]]:
+        return list(self.part("help", "HELP_SECTIONS"))
+
+    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
+                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
+        return self.part("odds", "odds_cli")(attacker, target, settings)

@@ -17,13 +17,31 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
 class Refused(ValueError):
     """An answer or intent the rules do not allow; the message says why."""
+
+
+def refuse_if(why: str) -> None:
+    """Raise :class:`Refused` with ``why`` unless it is empty: the answer of a
+    ruleset's ``..._refusal`` helpers ("" when the thing is allowed)."""
+    if why:
+        raise Refused(why)
+
+
+def intent_kind(intent: Mapping[str, Any], types: Sequence[str], over: bool) -> str:
+    """The ``type`` of ``intent`` once it is one of the ruleset's ``types`` and the
+    game is not ``over``; :class:`Refused` otherwise."""
+    kind = intent.get("type")
+    if kind not in types:
+        raise Refused(f"unknown intent {kind!r}; one of {', '.join(types)}")
+    if over:
+        raise Refused("the game is over")
+    return str(kind)
 
 
 @dataclass(frozen=True)

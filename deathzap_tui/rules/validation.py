@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from deathzap_tui.rules.problems import Problem, key_path
+from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 
 MAX_NAME = 60
 """Longest name (force, unit, figure, weapon, profile) in characters."""
@@ -269,3 +269,111 @@ def duplicate_name_warnings(names: Iterable[str], what: str = "units") -> list[P
                                f"{what}[{first[name]}]; players tell units apart by name"))
         first.setdefault(name, i)
     return out
+
+
+# --- force-file shapes shared by rulesets -----------------------------------------
+# Every ruleset's force file is a named table with a ``ruleset`` key, a ``weapons``
+# table keyed by weapon id and a ``units`` array whose units hold a ``figures``
+# array (``count`` expanded, weapons referenced by id). These read that common
+# shape; each ruleset reads its own statline keys and builds its own model.
+
+
+def begin_force(data: object, top_keys: tuple[str, ...],
+                ruleset_id: str) -> tuple[Reader, str | None]:
+    """A reader for a force table and the force's name, after checking the top-level
+    keys and that the file is not written for another ruleset. Raises
+    :class:`InvalidInput` at once if ``data`` is not a table at all."""
+    r = Reader()
+    if r.table(data, "", "a force") is None:
+        raise InvalidInput(r.problems)
+    assert isinstance(data, Mapping)
+    r.known_keys(data, "", top_keys)
+    name = r.name(data, "name", "")
+    if "ruleset" in data and data["ruleset"] != ruleset_id:
+        r.problem("ruleset", f"this is the {ruleset_id} reader; the force says "
+                  f"{show(data['ruleset'])}")
+    return r, name
+
+
+def read_weapons(r: Reader, data: Mapping[str, Any], maximum: int,
+                 read_weapon: Callable[[Reader, object, object, str], Any],
+                 ) -> dict[str, Any] | None:
+    """The force's ``weapons`` table (optional, at most ``maximum`` entries), each
+    entry read by ``read_weapon(r, weapon_id, raw, path)`` (``None`` when it has
+    problems), keyed by the weapon's ``id``."""
+    table = r.table(data.get("weapons", {}), "weapons", "the force's weapons")
+    if table is None:
+        return None
+    if len(table) > maximum:
+        r.problem("weapons", f"{len(table)} weapons; at most {maximum}")
+        return None
+    out: dict[str, Any] = {}
+    for weapon_id, value in table.items():
+        weapon = read_weapon(r, weapon_id, value, key_path("weapons", weapon_id))
+        if weapon is not None:
+            out[weapon.id] = weapon
+    return out
+
+
+def read_units(r: Reader, data: Mapping[str, Any], maximum: int,
+               read_unit: Callable[[Reader, object, str, tuple[str, ...] | None], Any],
+               ) -> tuple[Any, ...]:
+    """The force's ``units`` array (1 to ``maximum``), each unit read by
+    ``read_unit(r, raw, path, weapon_ids)`` (``None`` when it has problems).
+    References are checked against the weapon ids the file defines, even if some of
+    those definitions have problems of their own."""
+    units_raw = r.list(data, "units", "", what="the force's units", required=True)
+    units: list[Any] = []
+    if units_raw is not None:
+        if not units_raw:
+            r.problem("units", "a force needs at least one unit")
+        elif len(units_raw) > maximum:
+            r.problem("units", f"{len(units_raw)} units; at most {maximum}")
+        else:
+            ids = valid_ids(data.get("weapons", {}))
+            units = [read_unit(r, u, f"units[{i}]", ids) for i, u in enumerate(units_raw)]
+    return tuple(u for u in units if u is not None)
+
+
+def read_figures(r: Reader, table: Mapping[str, Any], path: str,
+                 known: tuple[str, ...] | None, *, keys: tuple[str, ...], max_models: int,
+                 build: Callable[..., Any],
+                 extra: Callable[[Reader, Mapping[str, Any], str], dict[str, Any]] | None = None,
+                 ) -> list[Any] | None:
+    """A unit's ``figures`` array, ``count`` expanded into one figure per model
+    (at most ``max_models``). ``known`` weapon ids (``None``: the weapons table itself
+    is unusable). Each figure has ``name``, ``count`` and ``weapons``; a ruleset's own
+    keys are read by ``extra(r, figure_table, path)`` (after the count, before the
+    weapons) into keyword arguments of ``build(name, weapons, **extra)``."""
+    items = r.list(table, "figures", path, what="the unit's figures", required=True)
+    if items is None:
+        return None
+    where = key_path(path, "figures")
+    if not items:
+        r.problem(where, "a unit needs at least one figure")
+        return None
+    out: list[Any] = []
+    ok = True
+    for i, item in enumerate(items):
+        fpath = f"{where}[{i}]"
+        ftable = r.table(item, fpath, "a figure")
+        if ftable is None:
+            ok = False
+            continue
+        before = len(r.problems)
+        r.known_keys(ftable, fpath, keys)
+        name = r.name(ftable, "name", fpath)
+        count = r.int(ftable, "count", fpath, what="how many such models", minimum=1,
+                      maximum=max_models, required=False, default=1)
+        more = extra(r, ftable, fpath) if extra is not None else {}
+        refs = r.list(ftable, "weapons", fpath, what="weapon ids", required=False)
+        r.references(refs or (), key_path(fpath, "weapons"), known, "weapon")
+        if len(r.problems) > before or known is None:
+            ok = False
+            continue
+        assert name is not None and count is not None and refs is not None
+        out.extend([build(name, tuple(refs), **more)] * count)
+    if ok and len(out) > max_models:
+        r.problem(where, f"{len(out)} models; at most {max_models} in one unit")
+        return None
+    return out if ok else None

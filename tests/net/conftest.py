@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import asyncio
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,40 +20,10 @@ def toy_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "toynet", toynet)
     monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
 
+from referee_harness import HostThread, connecting, hosting  # noqa: E402
+
 if TYPE_CHECKING:
     from deathzap_tui.net.client import RemoteSession
-
-
-class HostThread:
-    """A real referee on a Unix socket, on its own event-loop thread."""
-
-    def __init__(self, session, socket_path: Path, seen=None) -> None:
-        from deathzap_tui.net.referee import Referee, Table
-
-        self.table = Table(session, seen=seen)
-        self.socket_path = socket_path
-        self.loop = asyncio.new_event_loop()
-        self.referee = Referee(self.table, socket_path, log=lambda text: None)
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self.referee.start())
-        self.ready.set()
-        self.loop.run_forever()
-        self.loop.run_until_complete(self.referee.close())
-        self.loop.close()
-
-    def start(self) -> HostThread:
-        self.thread.start()
-        assert self.ready.wait(5)
-        return self
-
-    def stop(self) -> None:
-        if self.thread.is_alive():
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(5)
 
 
 @pytest.fixture
@@ -76,29 +44,6 @@ def new_session(saves_dir: Path, tmp_path: Path):
         return Session.new(red, black, seed=seed, save_path=name)
 
     return make
-
-
-def hosting(session, socket_path: Path) -> Iterator[HostThread]:
-    """Fixture body: a started HostThread for ``session``, stopped at teardown."""
-    h = HostThread(session, socket_path).start()
-    yield h
-    h.stop()
-
-
-def connecting(host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
-    """Fixture body: ``connect(side, **kw)`` to ``host``; every client closed at teardown."""
-    from deathzap_tui.net.client import RemoteSession
-
-    made = []
-
-    def connect(side: str, **kw) -> RemoteSession:
-        c = RemoteSession.connect(host.socket_path, side, timeout=5, **kw)
-        made.append(c)
-        return c
-
-    yield connect
-    for c in made:
-        c.close()
 
 
 @pytest.fixture

@@ -8,13 +8,16 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+TEST_TIMEOUT = 180.0
+"""A joined-app test that has not finished by then fails instead of hanging CI."""
+
 
 def run(coro_fn: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[..., Any]:
     """An ``async def`` test run to completion in its own event loop."""
 
     @functools.wraps(coro_fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return asyncio.run(coro_fn(*args, **kwargs))
+        return asyncio.run(asyncio.wait_for(coro_fn(*args, **kwargs), TEST_TIMEOUT))
 
     return wrapper
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HostThread, hosting
 from rawclient import RawClient
+from referee_harness import HostThread, hosting
 
 from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.cards import Card

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HostThread, hosting
 from joined_helpers import run, until
+from referee_harness import HostThread, hosting
 from test_ch_hidden_hands import BLACK, RED, SEED
 
 from deathzap_tui.rules.cards import Card

@@ -89,6 +89,10 @@ async def test_joined_app_shows_the_other_players_moves_and_answers_their_saves(
         moves = 0
         answered_in_app = 0
         for _ in range(100):  # a generous bound: the test is about behaviour, not speed
+            # Both clients' snapshots are updated by their notifier threads: decide
+            # whose turn it is only once they agree with each other and with red's app.
+            await until(pilot, lambda: red.events == black.events
+                        and battle._shown_narrative == red.narrative())
             opts = await asyncio.to_thread(black.intents)
             draws = [o for o in opts if o.intent["type"] == "draw"]
             acts = [o for o in opts if o.intent["type"] == "activate"
@@ -125,7 +129,9 @@ async def test_joined_app_shows_the_other_players_moves_and_answers_their_saves(
             option = (acts or draws)[0]
             before = red.events
             task = asyncio.ensure_future(asyncio.to_thread(api_move, black, option))
+            deadline = time.monotonic() + 60
             while not task.done():
+                assert time.monotonic() < deadline, f"black's {option.label} never finished"
                 screen = app.screen
                 if isinstance(screen, JoinedWizardScreen) and isinstance(
                         screen.resolution.step, Question | DiceRequest):

@@ -267,7 +267,7 @@ def test_join_command_connects_by_save_name(host, saves_dir, monkeypatch) -> Non
 
 
 def test_leaving_players_are_marked_as_having_seen_the_game(new_session, tmp_path) -> None:
-    from conftest import HostThread
+    from referee_harness import HostThread
 
     from deathzap_tui.net import lastseen
 

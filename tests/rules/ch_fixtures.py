@@ -9,12 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+# shared with dz3_fixtures; re-exported for the tests
+from fixtures_common import act, draw, notes, random_answer, roll_for_me  # noqa: F401
+
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules.commandhand import RULESET
 from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import Dice, DiceRequest, Refused
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 
@@ -64,36 +67,6 @@ def ready_game(**kw: Any) -> Game:
     return setup(new_game(**kw))
 
 
-def draw(game: Game, card: str) -> None:
-    game.play({"type": "draw", "card": card})
-
-
-def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None = None,
-        by: str = "", dice: Any = None, defaults: bool = True) -> list[Any]:
-    """Play ``intent`` answering each step by key from ``answers``; questions not
-    listed take their default, dice not listed take ``dice``. Returns the steps."""
-    answers = dict(answers or {})
-    action = game.begin(intent, by)
-    res = action.resolution
-    seen: list[Any] = []
-    while not res.done:
-        step = res.step
-        seen.append(step)
-        if step.key in answers:
-            ans = answers.pop(step.key)
-        elif isinstance(step, DiceRequest) and dice is not None:
-            ans = dice
-        elif isinstance(step, Question) and defaults and step.default is not None:
-            ans = step.default
-        else:
-            raise KeyError(f"no answer for step {step.key!r}: {step}")
-        res.answer(ans)
-    if answers:
-        raise KeyError(f"unused answers: {sorted(answers)}")
-    game.commit(action)
-    return seen
-
-
 def activate(game: Game, unit_id: str, action: str, answers: Mapping[str, Any] | None = None,
              flank: bool = False, **kw: Any) -> list[Any]:
     intent: dict[str, Any] = {"type": "activate", "unit": unit_id, "action": action}
@@ -107,35 +80,9 @@ def pass_window(game: Game) -> None:
         game.play({"type": "pass"})
 
 
-def notes(game: Game, last: int = 1) -> list[str]:
-    events = effective(game.log)
-    out: list[str] = []
-    for i, (_e, res) in enumerate(game.replay(events)):
-        if i >= len(events) - last:
-            out.extend(n.text for n in res.ctx.notes)
-    return out
-
-
 def narrative(game: Game) -> list[str]:
     """Every ``ctx.say`` line of every effective event, in order."""
     return [n.text for _e, res in game.replay(effective(game.log)) for n in res.ctx.notes]
-
-
-def random_answer(step: Any, rnd: random.Random) -> Any:
-    if isinstance(step, DiceRequest):
-        return ROLL
-    assert isinstance(step, Question)
-    if step.choices:
-        return rnd.choice(step.choices).value
-    lo = step.minimum if step.minimum is not None else 0
-    hi = step.maximum if step.maximum is not None else lo + 10
-    if step.key == "depth":
-        lo, hi = max(lo, 12), min(hi, 48)
-    return rnd.randint(lo, hi)
-
-
-def roll_for_me(step: DiceRequest) -> Any:
-    return ROLL
 
 
 def given_dice(seed: int) -> Callable[[DiceRequest], Any]:

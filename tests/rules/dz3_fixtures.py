@@ -7,13 +7,20 @@ engine tests do not depend on the force-file parser.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+# shared with ch_fixtures; re-exported for the tests
+from fixtures_common import DiceSource, act, draw, notes, random_answer, roll_for_me  # noqa: F401
 
 from deathzap_tui.rules.deathzap3 import RULESET
 from deathzap_tui.rules.deathzap3.model import Figure, Force, Profile, Unit, Weapon
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import (
+    ROLL,  # noqa: F401 (re-exported)
+    Question,
+    Refused,
+)
 
 WEAPONS = {
     "small-arms": Weapon("small-arms", "Small Arms", (Profile("Small Arms", 1, "light"),)),
@@ -93,44 +100,6 @@ def ready_game(**kw: Any) -> Game:
     return setup(new_game(**kw))
 
 
-def draw(game: Game, card: str) -> None:
-    game.play({"type": "draw", "card": card})
-
-
-def notes(game: Game, last: int = 1) -> list[str]:
-    """Narration of the last ``last`` effective events."""
-    from deathzap_tui.rules.events import effective
-
-    events = effective(game.log)
-    out: list[str] = []
-    for i, (_e, res) in enumerate(game.replay(events)):
-        if i >= len(events) - last:
-            out.extend(n.text for n in res.ctx.notes)
-    return out
-
-
-DiceSource = Callable[[DiceRequest], Any]
-"""Answers a dice request: ``lambda step: ROLL`` or faces from a fixed sequence."""
-
-
-def roll_for_me(step: DiceRequest) -> Any:
-    return ROLL
-
-
-def random_answer(step: Any, rnd: random.Random, dice: DiceSource = roll_for_me) -> Any:
-    if isinstance(step, DiceRequest):
-        return dice(step)
-    assert isinstance(step, Question)
-    if step.choices:
-        return rnd.choice(step.choices).value
-    lo = step.minimum if step.minimum is not None else 0
-    hi = step.maximum if step.maximum is not None else lo + 10
-    if step.key == "depth":
-        lo = max(lo, 12)
-        hi = min(hi, 48)
-    return rnd.randint(lo, hi)
-
-
 def play_random_action(game: Game, rnd: random.Random, by: str = "",
                        dice: DiceSource = roll_for_me) -> bool:
     """Pick a random legal intent and answer every step at random (``dice`` for
@@ -183,34 +152,6 @@ def play_random_game(game: Game, rnd: random.Random, max_actions: int = 400,
         if not play_random_action(game, rnd, dice=dice):
             break
     return game
-
-
-def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None = None,
-        by: str = "", dice: Any = None, defaults: bool = True) -> list[Any]:
-    """Play ``intent`` answering each step by its key from ``answers``; a question not
-    listed takes its default (``defaults``), dice not listed take ``dice`` (e.g.
-    ROLL). Returns the steps seen, in order. Raises KeyError naming a step it can't
-    answer."""
-    answers = dict(answers or {})
-    action = game.begin(intent, by)
-    res = action.resolution
-    seen: list[Any] = []
-    while not res.done:
-        step = res.step
-        seen.append(step)
-        if step.key in answers:
-            ans = answers.pop(step.key)
-        elif isinstance(step, DiceRequest) and dice is not None:
-            ans = dice
-        elif isinstance(step, Question) and defaults and step.default is not None:
-            ans = step.default
-        else:
-            raise KeyError(f"no answer for step {step.key!r}: {step}")
-        res.answer(ans)
-    if answers:
-        raise KeyError(f"unused answers: {sorted(answers)}")
-    game.commit(action)
-    return seen
 
 
 def enter(game: Game, unit_id: str, card: str) -> None:

@@ -151,3 +151,11 @@ def test_disengaging_unit_does_not_shoot_dz3_s3() -> None:
     steps = act(g, activate("red.0", "advance"), {"disengage": "yes"})
     assert [s.key for s in steps] == ["disengage"]
     assert g.state.unit("red.0").engaged == [] and g.state.unit("black.1").engaged == []
+
+
+@pytest.mark.parametrize("unit", ["red.-1", "red.99", "red.x", "green.0", "red", ""])
+def test_malformed_unit_ids_are_refused(unit: str) -> None:
+    g = ready_game()
+    draw(g, "2H")
+    with pytest.raises(Refused):
+        g.begin(activate(unit, "advance"))

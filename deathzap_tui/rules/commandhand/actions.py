@@ -3,6 +3,7 @@ tokens (CH §6)."""
 
 from __future__ import annotations
 
+from deathzap_tui.rules.activations import activation_start
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.combat import enemies, engaged_enemies, melee, shoot
 from deathzap_tui.rules.commandhand.common import (
@@ -42,16 +43,10 @@ def action_words(state: State, unit: UnitState, action: str) -> str:
 def activation_refusal(state: State, unit_id: str, action: str, flank: bool = False,
                        by: str = "") -> str:
     """Why this activation is not allowed now ("" if it is)."""
-    if state.over:
-        return "the game is over"
-    if state.phase != "battle":
-        return "finish the set-up first"
-    try:
-        unit = state.unit(unit_id)
-    except KeyError:
-        return f"there is no unit {unit_id!r}"
-    if action not in ACTIONS:
-        return f"unknown action {action!r}; one of {', '.join(ACTIONS)}"
+    why, unit = activation_start(state, unit_id, action, ACTIONS,
+                                 "finish the set-up first")
+    if why:
+        return why
     if state.window:
         return (f"{side_name(state.window)} may first interrupt {card_label(state.card)} "
                 "with a Command Hand card, or pass (CH §2)")

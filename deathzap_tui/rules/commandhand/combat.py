@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deathzap_tui.rules.casualties import pick_casualty
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.common import inches, uname, unit_destroyed
 from deathzap_tui.rules.commandhand.state import FigureState, State, UnitState
@@ -82,20 +83,11 @@ def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: 
                 f"({target.shields}/{target.max_shields} left, CH §4).")
     killed = 0
     for i in range(kills):
-        living = target.alive_figures
-        if not living:
+        victim = yield from pick_casualty(
+            state, target, f"{key}.kill.{i + 1}", i + 1, kills, name, "CH §4", _kind,
+            lambda f: figure_label(state, f))
+        if victim is None:
             break
-        kinds: dict[tuple[Any, ...], FigureState] = {}
-        for f in living:
-            kinds.setdefault(_kind(f), f)
-        if len(kinds) == 1:
-            victim = living[-1]
-        else:
-            choice = yield Question(
-                f"{key}.kill.{i + 1}", f"{name} loses a figure ({i + 1} of {kills}): which one?",
-                tuple(Choice(f.id, figure_label(state, f)) for f in kinds.values()),
-                rule="CH §4", side=target.side, default=next(iter(kinds.values())).id)
-            victim = state.figure(choice)[1]
         victim.alive = False
         killed += 1
         ctx.say(f"{name} loses {victim.name}, killed by {source} "

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from deathzap_tui.rules import activations
 from deathzap_tui.rules.commandhand import tables
-from deathzap_tui.rules.commandhand.state import ScoreEntry, State, UnitState
+from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
 
 
@@ -53,14 +54,6 @@ def forfeit_if_stranded(ctx: Context) -> None:
             g.forfeited += n
             ctx.say(f"{side_name(g.side)} has no unit in play: {plural(n, 'activation')} of "
                     f"{card_label(g.card)} {'is' if n == 1 else 'are'} spent (as DZ3-R3).")
-
-
-def add_vp(ctx: Context, side: str, vp: int, reason: str) -> None:
-    state: State = ctx.state
-    state.vp[side] += vp
-    state.score.append(ScoreEntry(side, vp, reason))
-    ctx.say(f"{side_name(side)} scores {vp} VP for {reason} "
-            f"(Red {state.vp['red']}, Black {state.vp['black']}).")
 
 
 def finish(ctx: Context, reason: str, winner: str = "") -> None:

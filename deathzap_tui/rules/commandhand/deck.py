@@ -8,8 +8,13 @@ window is open.
 
 from __future__ import annotations
 
-from deathzap_tui.rules.activations import activations_for, normalise_card, take_card
-from deathzap_tui.rules.cards import RANK_NAMES, Card, shuffled
+from deathzap_tui.rules.activations import (
+    activations_for,
+    fresh_deck,
+    normalise_card,
+    take_card,
+)
+from deathzap_tui.rules.cards import RANK_NAMES, Card
 from deathzap_tui.rules.commandhand.common import (
     finish,
     forfeit_if_stranded,
@@ -75,10 +80,7 @@ def draw(ctx: Context, named: str = "") -> Gen:
         if deck_runs_out_ends_game(state):
             finish(ctx, "the deck is exhausted (CH-R5, as DZ3-R2)")
             return
-        state.deck = [c.code for c in shuffled(deck_pool(state.hands, state.played),
-                                               state.rng)]
-        state.discard = []
-        state.decks_used += 1
+        fresh_deck(state, deck_pool(state.hands, state.played))
         ctx.say(f"The deck is exhausted: the flipped cards are shuffled into a fresh deck "
                 f"(deck {state.decks_used}; hand cards never return, CH-R2).")
     card = take_card(state.deck, state.discard, named)

@@ -23,6 +23,7 @@ never another player's hand cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from deathzap_tui.rules.activations import activations_for
@@ -39,7 +40,7 @@ from deathzap_tui.rules.commandhand.common import uname
 from deathzap_tui.rules.commandhand.state import State
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, IntentOption
-from deathzap_tui.rules.steps import Context, Maker, Refused
+from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "interrupt", "pass", "activate")
 SECRET_TYPES = ("interrupt", "pass")
@@ -48,11 +49,7 @@ SECRET_TYPES = ("interrupt", "pass")
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
-    kind = intent.get("type")
-    if kind not in INTENT_TYPES:
-        raise Refused(f"unknown intent {kind!r}; one of {', '.join(INTENT_TYPES)}")
-    if state.over:
-        raise Refused("the game is over")
+    kind = intent_kind(intent, INTENT_TYPES, state.over)
     if kind == "rolloff":
         if state.phase != "rolloff":
             raise Refused("the roll-off is done")
@@ -70,46 +67,25 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
                       + ("roll off for home edges (CH §1)" if state.phase == "rolloff"
                          else "place the objectives (CH-R5)"))
     if kind == "draw":
-        why = deckmod.draw_refusal(state)
-        if why:
-            raise Refused(why)
+        refuse_if(deckmod.draw_refusal(state))
         named = str(intent.get("card", "") or "")
         if named:
             named = deckmod.check_named_card(state, named)
-
-        def make_draw(ctx: Context):  # type: ignore[no-untyped-def]
-            return deckmod.draw(ctx, named)
-
-        return make_draw
+        return partial(deckmod.draw, named=named)
     if kind == "interrupt":
         code = str(intent.get("card", ""))
-        why = deckmod.interrupt_refusal(state, code, by)
-        if why:
-            raise Refused(why)
-        code = Card.parse(code).code
-
-        def make_interrupt(ctx: Context):  # type: ignore[no-untyped-def]
-            return deckmod.interrupt(ctx, code)
-
-        return make_interrupt
+        refuse_if(deckmod.interrupt_refusal(state, code, by))
+        return partial(deckmod.interrupt, code=Card.parse(code).code)
     if kind == "pass":
-        why = deckmod.pass_refusal(state, by)
-        if why:
-            raise Refused(why)
+        refuse_if(deckmod.pass_refusal(state, by))
         return deckmod.pass_interrupt
     unit_id = str(intent.get("unit", ""))
     action = str(intent.get("action", ""))
     flank = intent.get("flank", False)
     if not isinstance(flank, bool):
         raise Refused("flank is true or false")
-    why = activation_refusal(state, unit_id, action, flank, by)
-    if why:
-        raise Refused(why)
-
-    def make_activation(ctx: Context):  # type: ignore[no-untyped-def]
-        return activate(ctx, unit_id, action, flank)
-
-    return make_activation
+    refuse_if(activation_refusal(state, unit_id, action, flank, by))
+    return partial(activate, unit_id=unit_id, action=action, flank=flank)
 
 
 def _all_intents(state: State) -> list[IntentOption]:

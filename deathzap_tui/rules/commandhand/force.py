@@ -43,11 +43,13 @@ from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
     Reader,
+    begin_force,
     display_name,
     duplicate_name_warnings,
-    show,
+    read_figures,
+    read_units,
+    read_weapons,
     unused_warnings,
-    valid_ids,
     warning,
 )
 
@@ -113,56 +115,6 @@ def _weapon(r: Reader, weapon_id: object, raw: object, path: str) -> Weapon | No
     return Weapon(wid, name, near, far, damage, rules)
 
 
-def _weapons(r: Reader, data: Mapping[str, Any]) -> dict[str, Weapon] | None:
-    table = r.table(data.get("weapons", {}), "weapons", "the force's weapons")
-    if table is None:
-        return None
-    if len(table) > MAX_WEAPONS:
-        r.problem("weapons", f"{len(table)} weapons; at most {MAX_WEAPONS}")
-        return None
-    out: dict[str, Weapon] = {}
-    for weapon_id, value in table.items():
-        weapon = _weapon(r, weapon_id, value, key_path("weapons", weapon_id))
-        if weapon is not None:
-            out[weapon.id] = weapon
-    return out
-
-
-def _figures(r: Reader, table: Mapping[str, Any], path: str,
-             known: tuple[str, ...] | None) -> list[Figure] | None:
-    items = r.list(table, "figures", path, what="the unit's figures", required=True)
-    if items is None:
-        return None
-    where = key_path(path, "figures")
-    if not items:
-        r.problem(where, "a unit needs at least one figure")
-        return None
-    out: list[Figure] = []
-    ok = True
-    for i, item in enumerate(items):
-        fpath = f"{where}[{i}]"
-        ftable = r.table(item, fpath, "a figure")
-        if ftable is None:
-            ok = False
-            continue
-        before = len(r.problems)
-        r.known_keys(ftable, fpath, FIGURE_KEYS)
-        name = r.name(ftable, "name", fpath)
-        count = r.int(ftable, "count", fpath, what="how many such models", minimum=1,
-                      maximum=MAX_MODELS_PER_UNIT, required=False, default=1)
-        refs = r.list(ftable, "weapons", fpath, what="weapon ids", required=False)
-        r.references(refs or (), key_path(fpath, "weapons"), known, "weapon")
-        if len(r.problems) > before or known is None:
-            ok = False
-            continue
-        assert name is not None and count is not None and refs is not None
-        out.extend([Figure(name, tuple(refs))] * count)
-    if ok and len(out) > MAX_MODELS_PER_UNIT:
-        r.problem(where, f"{len(out)} models; at most {MAX_MODELS_PER_UNIT} in one unit")
-        return None
-    return out if ok else None
-
-
 def _unit(r: Reader, raw: object, path: str, weapon_ids: tuple[str, ...] | None) -> Unit | None:
     table = r.table(raw, path, "a unit")
     if table is None:
@@ -177,7 +129,8 @@ def _unit(r: Reader, raw: object, path: str, weapon_ids: tuple[str, ...] | None)
     damage = _die(r, table, "melee_damage", path, "melee damage")
     shields = r.int(table, "shields", path, what="the unit's starting shields")
     recharge = r.int(table, "recharge", path, what="shields regained by Recharge")
-    figures = _figures(r, table, path, weapon_ids)
+    figures = read_figures(r, table, path, weapon_ids, keys=FIGURE_KEYS,
+                           max_models=MAX_MODELS_PER_UNIT, build=Figure)
     if len(r.problems) > before or figures is None:
         return None
     assert (name is not None and run is not None and walk is not None and attacks is not None
@@ -188,32 +141,15 @@ def _unit(r: Reader, raw: object, path: str, weapon_ids: tuple[str, ...] | None)
 def parse_force(data: Mapping[str, Any]) -> Force:
     """Validate a parsed force table into a :class:`Force`; raises
     :class:`InvalidInput` holding every problem found."""
-    r = Reader()
-    if r.table(data, "", "a force") is None:
-        raise InvalidInput(r.problems)
-    r.known_keys(data, "", TOP_KEYS)
-    name = r.name(data, "name", "")
-    if "ruleset" in data and data["ruleset"] != RULESET_ID:
-        r.problem("ruleset", f"this is the {RULESET_ID} reader; the force says "
-                  f"{show(data['ruleset'])}")
+    r, name = begin_force(data, TOP_KEYS, RULESET_ID)
     rating = r.int(data, "command_rating", "", what="cards in the Command Hand (CH §2)",
                    maximum=tables.COLOUR_CARDS)
-    weapons = _weapons(r, data)
-    units_raw = r.list(data, "units", "", what="the force's units", required=True)
-    units: list[Unit | None] = []
-    if units_raw is not None:
-        if not units_raw:
-            r.problem("units", "a force needs at least one unit")
-        elif len(units_raw) > MAX_UNITS:
-            r.problem("units", f"{len(units_raw)} units; at most {MAX_UNITS}")
-        else:
-            ids = valid_ids(data.get("weapons", {}))
-            units = [_unit(r, u, f"units[{i}]", ids) for i, u in enumerate(units_raw)]
+    weapons = read_weapons(r, data, MAX_WEAPONS, _weapon)
+    units = read_units(r, data, MAX_UNITS, _unit)
     if r.problems:
         raise InvalidInput(r.problems)
     assert name is not None and weapons is not None and rating is not None
-    return Force(name=name, command_rating=rating, weapons=weapons,
-                 units=tuple(u for u in units if u is not None),
+    return Force(name=name, command_rating=rating, weapons=weapons, units=units,
                  source=copy.deepcopy(dict(data)))
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.deathzap3.odds import Odds
-from deathzap_tui.rules.distributions import binomial_pmf, p_success
+from deathzap_tui.rules.distributions import binomial_pmf, carried_weapons, p_success
 
 D6 = [0.0] + [1 / 6] * 6
 """The distribution of one D6 (index = face)."""
@@ -188,15 +188,6 @@ def target_from_unit(unit: Any) -> Target:
                   name=unit.name)
 
 
-def weapon_choices(unit: Any) -> list[str]:
-    seen: list[str] = []
-    for fig in unit.figures:
-        for wid in fig.weapons:
-            if wid not in seen:
-                seen.append(wid)
-    return seen
-
-
 def shooting_attacks(force: Any, unit: Any, cover: str, band: str, aimed: bool = False,
                      weapons: Sequence[str] | None = None) -> list[Attack]:
     """One :class:`Attack` per weapon the unit carries (or ``weapons``), every figure
@@ -206,7 +197,7 @@ def shooting_attacks(force: Any, unit: Any, cover: str, band: str, aimed: bool =
     if band not in tables.BANDS:
         raise ValueError(f"unknown range band {band!r}; expected one of "
                          f"{', '.join(tables.BANDS)} (0-12\" or beyond)")
-    carried = weapon_choices(unit)
+    carried = carried_weapons(unit)
     out = []
     for wid in (list(weapons) if weapons else carried):
         if wid not in carried:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.common import inches
-from deathzap_tui.rules.commandhand.state import ObjectiveState, State
+from deathzap_tui.rules.commandhand.state import State
 from deathzap_tui.rules.narration import Gen, side_name
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.setup import ask_objectives, roll_off
+from deathzap_tui.rules.steps import Choice, Context, Question
 
 MAX_DEPTH = 240
 
@@ -17,19 +18,7 @@ def rolloff(ctx: Context) -> Gen:
     """Each side rolls a die, ties roll again; the winner picks a home edge and the
     opponent takes the opposite one (CH §1). No figure starts on the board."""
     state: State = ctx.state
-    n = 1
-    while True:
-        rolls = {}
-        for side in ("red", "black"):
-            d = yield DiceRequest(f"rolloff.{n}.{side}", 1, f"Roll-off: {side_name(side)}'s die",
-                                  None, "highest roll picks the home edge", "CH §1", side)
-            rolls[side] = d.faces[0]
-        ctx.say(f"Roll-off: Red rolled {rolls['red']}, Black rolled {rolls['black']}.")
-        if rolls["red"] != rolls["black"]:
-            break
-        ctx.say("A tie: roll again.")
-        n += 1
-    winner = "red" if rolls["red"] > rolls["black"] else "black"
+    winner = yield from roll_off(ctx, "highest roll picks the home edge", "CH §1")
     edges = tables.HOME_EDGES
     edge = yield Question(
         "edge", f"{side_name(winner)} won the roll-off: which edge is their home edge?",
@@ -64,15 +53,8 @@ def objectives(ctx: Context) -> Gen:
                            f"(standard {inches(state, tables.BOARD_DEPTH)})", minimum=1,
                            maximum=MAX_DEPTH, rule="CH §1 / CH-R1", default=standard)
     state.board_depth = depth
-    defaults = default_distances(depth)
-    objs = []
-    for i in range(1, tables.OBJECTIVES + 1):
-        where = "the centre one" if i == 1 else "placed by the players"
-        d = yield Question(
-            f"objective.{i}", f"Objective {i} ({where}): distance from Red's home edge, in "
-            f"inches (0-{depth})", minimum=0, maximum=depth, rule="CH-R5 / DZ3 §1",
-            default=defaults[i - 1])
-        objs.append(ObjectiveState(i, d))
+    objs = yield from ask_objectives(tables.OBJECTIVES, depth, default_distances(depth),
+                                     "Red's home edge", "CH-R5 / DZ3 §1")
     state.objectives = objs
     state.phase = "battle"
     ctx.say(f"Board depth {depth}\".")

@@ -15,8 +15,6 @@ hand.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +23,7 @@ from deathzap_tui.rules.cards import Card, build_deck, shuffled
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.statebase import ObjectiveState, ScoreEntry, StateBase, UnitBase
 
 PHASES = ("rolloff", "objectives", "battle")
 """Set-up then play: roll off for home edges (CH §1), objectives only with the CH-R5
@@ -40,7 +39,7 @@ class FigureState:
 
 
 @dataclass
-class UnitState:
+class UnitState(UnitBase):
     id: str
     side: str
     index: int
@@ -76,18 +75,6 @@ class UnitState:
         """As DZ3-R4: not destroyed (units waiting off the table ARE in play)."""
         return not self.destroyed
 
-    @property
-    def alive_figures(self) -> list[FigureState]:
-        return [f for f in self.figures if f.alive]
-
-    @property
-    def figures_left(self) -> int:
-        return sum(1 for f in self.figures if f.alive)
-
-    @property
-    def ready(self) -> bool:
-        return self.in_play and not self.token
-
 
 @dataclass
 class Grant:
@@ -106,26 +93,13 @@ class Grant:
         return max(0, self.granted - self.used - self.forfeited)
 
 
-@dataclass
-class ObjectiveState:
-    """CH-R5 objectives option, as DZ3 §1: one of five markers."""
-
-    number: int
-    red_distance: int
-    """Inches from RED's home edge (as asked; already doubled under CH-R1)."""
-    token: bool = False
-
-
-@dataclass
-class ScoreEntry:
-    side: str
-    vp: int
-    reason: str
-
-
 @dataclass(eq=False)
-class State:
-    """The whole Command Hand game state; ``==`` compares :meth:`snapshot`."""
+class State(StateBase):
+    """The whole Command Hand game state; ``==`` compares :meth:`snapshot`.
+    Objectives (CH-R5 option, as DZ3 §1) are measured from RED's home edge, as asked
+    (already doubled under CH-R1)."""
+
+    SNAPSHOT_RECORDS = ("objectives", "score", "grants")
 
     rng: Rng
     options: dict[str, Any]
@@ -197,62 +171,6 @@ class State:
     @property
     def remaining(self) -> int:
         return sum(g.remaining for g in self.grants)
-
-    def unit(self, unit_id: str) -> UnitState:
-        side, _, index = unit_id.partition(".")
-        try:
-            if side not in self.units or not index.isdigit():
-                raise KeyError(unit_id)
-            return self.units[side][int(index)]
-        except (KeyError, IndexError):
-            raise KeyError(f"no unit {unit_id!r}") from None
-
-    def figure(self, figure_id: str) -> tuple[UnitState, FigureState]:
-        side, unit_index, fig_index = figure_id.split(".")
-        unit = self.unit(f"{side}.{unit_index}")
-        return unit, unit.figures[int(fig_index)]
-
-    def all_units(self) -> list[UnitState]:
-        return [*self.units["red"], *self.units["black"]]
-
-    def objective(self, number: int) -> ObjectiveState:
-        for o in self.objectives:
-            if o.number == number:
-                return o
-        raise KeyError(f"no objective {number}")
-
-    def distance_from(self, side: str, objective: ObjectiveState) -> int:
-        return objective.red_distance if side == "red" else (
-            self.board_depth - objective.red_distance)
-
-    def snapshot(self) -> dict[str, Any]:
-        out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
-               if f.name not in ("rng", "weapons", "units", "objectives", "score", "grants")}
-        out["rng"] = self.rng.state
-        out["units"] = {s: [dataclasses.asdict(u) for u in us] for s, us in self.units.items()}
-        out["objectives"] = [dataclasses.asdict(o) for o in self.objectives]
-        out["score"] = [dataclasses.asdict(e) for e in self.score]
-        out["grants"] = [dataclasses.asdict(g) for g in self.grants]
-        out["weapons"] = {s: sorted(w) for s, w in self.weapons.items()}
-        return out
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.snapshot() == other.snapshot()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        new = copy.copy(self)
-        for f in dataclasses.fields(self):
-            if f.name == "weapons":  # immutable model objects: shared
-                continue
-            if f.name == "rng":
-                new.rng = Rng(self.rng.state)
-            else:
-                setattr(new, f.name, copy.deepcopy(getattr(self, f.name), memo))
-        return new
 
 
 def colour_cards(colour: str) -> list[Card]:

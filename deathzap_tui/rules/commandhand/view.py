@@ -17,6 +17,7 @@ from deathzap_tui.rules.commandhand.engine import prompt
 from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+from deathzap_tui.rules.setup import objective_lines
 
 COLUMNS = ("Unit", "Figs", "Shields", "Run/Walk", "Melee", "Token", "Where", "Status")
 
@@ -105,16 +106,6 @@ def score_lines(state: State) -> tuple[str, ...]:
     return tuple(out)
 
 
-def objective_lines(state: State) -> tuple[str, ...]:
-    out = []
-    for o in state.objectives:
-        r, b = o.red_distance, state.board_depth - o.red_distance
-        out.append(f"Objective {o.number}{' (centre)' if o.number == 1 else ''}: "
-                   f"Red {r}\" ({tables.objective_vp(r, state.factor)} VP), Black {b}\" "
-                   f"({tables.objective_vp(b, state.factor)} VP){'  ●' if o.token else ''}")
-    return tuple(out)
-
-
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     result = ""
     if state.over:
@@ -129,7 +120,7 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         score=dict(state.vp) if state.objectives_mode else {
             s: sum(u.figures_left for u in state.units[s]) for s in SIDES},
         score_lines=score_lines(state),
-        objectives=objective_lines(state),
+        objectives=objective_lines(state, lambda d: tables.objective_vp(d, state.factor)),
         prompt=prompt(state),
         over=state.over,
         result=result,

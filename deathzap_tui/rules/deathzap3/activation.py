@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deathzap_tui.rules.activations import activation_start
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.combat import enemies, melee, shoot
 from deathzap_tui.rules.deathzap3.common import (
@@ -53,16 +54,10 @@ def command_refusal(state: State, unit: UnitState, leader_id: str) -> str:
 def activation_refusal(state: State, unit_id: str, action: str, command: str = "",
                        by: str = "") -> str:
     """Why this activation is not allowed now ("" if it is)."""
-    if state.over:
-        return "the game is over"
-    if state.phase != "battle":
-        return "finish the set-up first (roll-off, then objectives)"
-    try:
-        unit = state.unit(unit_id)
-    except KeyError:
-        return f"there is no unit {unit_id!r}"
-    if action not in ACTIONS:
-        return f"unknown action {action!r}; one of {', '.join(ACTIONS)}"
+    why, unit = activation_start(state, unit_id, action, ACTIONS,
+                                 "finish the set-up first (roll-off, then objectives)")
+    if why:
+        return why
     if not state.card:
         return "draw a card first"
     if not state.card_side:

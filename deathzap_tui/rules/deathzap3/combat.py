@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from deathzap_tui.rules.casualties import pick_casualty
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.common import (
     Gen,
@@ -125,21 +126,11 @@ def remove_casualties(ctx: Context, target: UnitState, n: int, key: str) -> Gen:
     state: State = ctx.state
     removed = 0
     for i in range(n):
-        living = target.alive_figures
-        if not living:
+        victim = yield from pick_casualty(
+            state, target, f"{key}.casualty.{i + 1}", i + 1, n, uname(state, target),
+            "DZ3 §6", _kind, lambda f: figure_label(state, f))
+        if victim is None:
             break
-        kinds: dict[tuple[Any, ...], FigureState] = {}
-        for f in living:
-            kinds.setdefault(_kind(f), f)
-        if len(kinds) == 1:
-            victim = living[-1]
-        else:
-            choice = yield Question(
-                f"{key}.casualty.{i + 1}",
-                f"{uname(state, target)} loses a figure ({i + 1} of {n}): which one?",
-                tuple(Choice(f.id, figure_label(state, f)) for f in kinds.values()),
-                rule="DZ3 §6", side=target.side, default=next(iter(kinds.values())).id)
-            victim = state.figure(choice)[1]
         victim.alive = False
         removed += 1
         lost = ""

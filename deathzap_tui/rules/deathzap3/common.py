@@ -14,6 +14,7 @@ from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.narration import dice_text as dice_text
 from deathzap_tui.rules.narration import faces_text as faces_text
 from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
 
 
@@ -22,16 +23,6 @@ def uname(state: State, unit: UnitState) -> str:
     same = [u for u in state.units[unit.side] if u.name == unit.name]
     suffix = f" #{same.index(unit) + 1}" if len(same) > 1 else ""
     return f"{side_name(unit.side)} {unit.name}{suffix}"
-
-
-def add_vp(ctx: Context, side: str, vp: int, reason: str) -> None:
-    from deathzap_tui.rules.deathzap3.state import ScoreEntry
-
-    state: State = ctx.state
-    state.vp[side] += vp
-    state.score.append(ScoreEntry(side, vp, reason))
-    ctx.say(f"{side_name(side)} scores {vp} VP for {reason} "
-            f"(Red {state.vp['red']}, Black {state.vp['black']}).")
 
 
 def disengage_all(state: State, unit: UnitState) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from deathzap_tui.rules.activations import activations_for, take_card
+from deathzap_tui.rules.activations import activations_for, fresh_deck, take_card
 from deathzap_tui.rules.activations import normalise_card as normalise_card
-from deathzap_tui.rules.cards import shuffled
 from deathzap_tui.rules.deathzap3.common import (
     Gen,
     card_label,
@@ -64,9 +63,7 @@ def draw(ctx: Context, named: str = "") -> Gen:
         if exhausted_action(state) == "end":
             finish(ctx, "the deck is exhausted (DZ3-R2)")
             return
-        state.deck = [c.code for c in shuffled(deck_cards(state.options), state.rng)]
-        state.discard = []
-        state.decks_used += 1
+        fresh_deck(state, deck_cards(state.options))
         ctx.say(f"The deck is exhausted: a fresh deck is shuffled (deck {state.decks_used}, "
                 f"DZ3-R2).")
     card = take_card(state.deck, state.discard, named)

@@ -22,6 +22,7 @@ an intent is not legal now; ``intents`` lists only legal ones.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from deathzap_tui.rules.deathzap3 import deck as deckmod
@@ -35,18 +36,14 @@ from deathzap_tui.rules.deathzap3.activation import (
 from deathzap_tui.rules.deathzap3.common import side_name, uname
 from deathzap_tui.rules.deathzap3.state import State
 from deathzap_tui.rules.ruleset import IntentOption
-from deathzap_tui.rules.steps import Context, Maker, Refused
+from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "activate", "end")
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
-    kind = intent.get("type")
-    if kind not in INTENT_TYPES:
-        raise Refused(f"unknown intent {kind!r}; one of {', '.join(INTENT_TYPES)}")
-    if state.over:
-        raise Refused("the game is over")
+    kind = intent_kind(intent, INTENT_TYPES, state.over)
     if kind == "rolloff":
         if state.phase != "rolloff":
             raise Refused("the roll-off is done")
@@ -62,19 +59,13 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
                       + ("roll off for entry edges" if state.phase == "rolloff"
                          else "place the objectives") + " (DZ3 §1)")
     if kind == "draw":
-        why = deckmod.draw_refusal(state)
-        if why:
-            raise Refused(why)
+        refuse_if(deckmod.draw_refusal(state))
         named = str(intent.get("card", "") or "")
         if named:
             named = deckmod.check_named_card(state, named)
             if not state.deck and deckmod.exhausted_action(state) == "end":
                 raise Refused("the deck is exhausted: no card to name")
-
-        def make_draw(ctx: Context):  # type: ignore[no-untyped-def]
-            return deckmod.draw(ctx, named)
-
-        return make_draw
+        return partial(deckmod.draw, named=named)
     if kind == "end":
         if state.options.get("end") != "agreement":
             raise Refused("ending by agreement needs the 'agreement' game-end option (DZ3-R2); "
@@ -83,14 +74,8 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     unit_id = str(intent.get("unit", ""))
     action = str(intent.get("action", ""))
     command = str(intent.get("command", "") or "")
-    why = activation_refusal(state, unit_id, action, command, by)
-    if why:
-        raise Refused(why)
-
-    def make_activation(ctx: Context):  # type: ignore[no-untyped-def]
-        return activate(ctx, unit_id, action, command)
-
-    return make_activation
+    refuse_if(activation_refusal(state, unit_id, action, command, by))
+    return partial(activate, unit_id=unit_id, action=action, command=command)
 
 
 def intents(state: State) -> list[IntentOption]:

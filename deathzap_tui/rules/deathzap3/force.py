@@ -23,11 +23,14 @@ from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
     ITEM_ID,
     Reader,
+    begin_force,
     display_name,
     duplicate_name_warnings,
+    read_figures,
+    read_units,
+    read_weapons,
     show,
     unused_warnings,
-    valid_ids,
 )
 
 RULESET_ID = "deathzap3"
@@ -129,65 +132,15 @@ def _weapon(r: _Reader, weapon_id: object, raw: object, path: str) -> Weapon | N
     return Weapon(weapon_id, name, tuple(p for p in profiles if p))
 
 
-def _weapons(r: _Reader, data: Mapping[str, Any]) -> dict[str, Weapon] | None:
-    raw = data.get("weapons", {})
-    table = r.table(raw, "weapons", "the force's weapons")
-    if table is None:
-        return None
-    if len(table) > MAX_WEAPONS:
-        r.problem("weapons", f"{len(table)} weapons; at most {MAX_WEAPONS}")
-        return None
-    out: dict[str, Weapon] = {}
-    for weapon_id, value in table.items():
-        weapon = _weapon(r, weapon_id, value, key_path("weapons", weapon_id))
-        if weapon is not None:
-            out[weapon.id] = weapon
-    return out
-
-
-def _figures(r: _Reader, table: Mapping[str, Any], path: str,
-             known: tuple[str, ...] | None) -> list[Figure] | None:
-    """Figures of one unit, ``count`` expanded into one :class:`Figure` per model.
-    ``known`` weapon ids (``None``: the weapons table itself is unusable)."""
-    items = r.list(table, "figures", path, what="the unit's figures", required=True)
-    if items is None:
-        return None
-    where = key_path(path, "figures")
-    if not items:
-        r.problem(where, "a unit needs at least one figure")
-        return None
-    out: list[Figure] = []
-    ok = True
-    for i, item in enumerate(items):
-        fpath = f"{where}[{i}]"
-        ftable = r.table(item, fpath, "a figure")
-        if ftable is None:
-            ok = False
-            continue
-        before = len(r.problems)
-        r.known_keys(ftable, fpath, FIGURE_KEYS)
-        name = r.name(ftable, "name", fpath)
-        count = r.int(ftable, "count", fpath, what="how many such models", minimum=1,
-                      maximum=MAX_MODELS_PER_UNIT, required=False, default=1)
-        leader = r.bool(ftable, "leader", fpath)
-        command = r.int(ftable, "command", fpath, what="the leader's command rating",
-                        required=False)
-        if "command" in ftable and leader is False:  # DZ3 §11: command is a leader's
-            r.problem(key_path(fpath, "command"),
-                      "only a leader has a command rating; add leader = true")
-        refs = r.list(ftable, "weapons", fpath, what="weapon ids", required=False)
-        r.references(refs or (), key_path(fpath, "weapons"), known, "weapon")
-        if len(r.problems) > before or known is None:
-            ok = False
-            continue
-        assert name is not None and count is not None and refs is not None
-        figure = Figure(name=name, weapons=tuple(refs), leader=bool(leader),
-                        command=command or 0)
-        out.extend([figure] * count)
-    if ok and len(out) > MAX_MODELS_PER_UNIT:
-        r.problem(where, f"{len(out)} models; at most {MAX_MODELS_PER_UNIT} in one unit")
-        return None
-    return out if ok else None
+def _figure_extra(r: _Reader, ftable: Mapping[str, Any], fpath: str) -> dict[str, Any]:
+    """A figure's DZ3 §11 keys: ``leader`` and the leader's ``command`` rating."""
+    leader = r.bool(ftable, "leader", fpath)
+    command = r.int(ftable, "command", fpath, what="the leader's command rating",
+                    required=False)
+    if "command" in ftable and leader is False:  # DZ3 §11: command is a leader's
+        r.problem(key_path(fpath, "command"),
+                  "only a leader has a command rating; add leader = true")
+    return {"leader": bool(leader), "command": command or 0}
 
 
 def _unit(r: _Reader, raw: object, path: str,
@@ -205,7 +158,9 @@ def _unit(r: _Reader, raw: object, path: str,
                         choices=tables.POWERS)
     shields = r.int(table, "shields", path, what="number of shields")
     vehicle = r.bool(table, "vehicle", path)
-    figures = _figures(r, table, path, weapon_ids)
+    figures = read_figures(r, table, path, weapon_ids, keys=FIGURE_KEYS,
+                           max_models=MAX_MODELS_PER_UNIT, build=Figure,
+                           extra=_figure_extra)
     if vehicle and figures is not None and len(figures) != 1:
         # DZ3 §9: "a vehicle unit is always one model": an error, not a loose limit.
         r.problem(key_path(path, "figures"),
@@ -225,36 +180,18 @@ def parse_force(data: Mapping[str, Any]) -> Force:
     Raises :class:`InvalidInput` holding every problem found. ``Force.source`` keeps
     a copy of ``data`` so saves can embed the force exactly as written.
     """
-    r = _Reader()
-    if r.table(data, "", "a force") is None:
-        raise InvalidInput(r.problems)
-    r.known_keys(data, "", TOP_KEYS)
-    name = r.name(data, "name", "")
-    if "ruleset" in data and data["ruleset"] != RULESET_ID:
-        r.problem("ruleset", f"this is the {RULESET_ID} reader; the force says "
-                  f"{show(data['ruleset'])}")
+    r, name = begin_force(data, TOP_KEYS, RULESET_ID)
     expected = r.int(data, "expected_points", "", what="the force's expected points total",
                      maximum=MAX_EXPECTED_POINTS, required=False)
-    weapons = _weapons(r, data)
-    units_raw = r.list(data, "units", "", what="the force's units", required=True)
-    units: list[Unit | None] = []
-    if units_raw is not None:
-        if not units_raw:
-            r.problem("units", "a force needs at least one unit")
-        elif len(units_raw) > MAX_UNITS:
-            r.problem("units", f"{len(units_raw)} units; at most {MAX_UNITS}")
-        else:
-            # References are checked against the ids the file defines, even if some
-            # of those definitions have problems of their own.
-            ids = valid_ids(data.get("weapons", {}))
-            units = [_unit(r, u, f"units[{i}]", ids) for i, u in enumerate(units_raw)]
+    weapons = read_weapons(r, data, MAX_WEAPONS, _weapon)
+    units = read_units(r, data, MAX_UNITS, _unit)
     if r.problems:
         raise InvalidInput(r.problems)
     assert name is not None and weapons is not None
     return Force(
         name=name,
         weapons=weapons,
-        units=tuple(u for u in units if u is not None),
+        units=units,
         ruleset=RULESET_ID,
         expected_total=expected if "expected_points" in data else None,
         source=copy.deepcopy(dict(data)),

@@ -50,6 +50,7 @@ from deathzap_tui.rules.distributions import (
     at_least_one_of,
     binomial_pmf,
     capped_binomial_rows,
+    carried_weapons,
     p_success,
 )
 
@@ -615,16 +616,6 @@ def target_from_unit(unit: Any, shields: int | None = None, figures: int | None 
     )
 
 
-def weapon_choices(force: Any, unit: Any) -> list[str]:
-    """The weapon ids the unit's figures carry, in order of first appearance."""
-    seen: list[str] = []
-    for fig in unit.figures:
-        for wid in fig.weapons:
-            if wid not in seen:
-                seen.append(wid)
-    return seen
-
-
 def shooting_attacks(force: Any, unit: Any, target: Any, cover: str,
                      weapons: Sequence[str] | None = None, *,
                      gun_crippled: bool = False) -> list[Attack]:
@@ -638,7 +629,7 @@ def shooting_attacks(force: Any, unit: Any, target: Any, cover: str,
     """
     if cover not in tables.COVERS:
         raise ValueError(f"unknown cover {cover!r}; expected one of {', '.join(tables.COVERS)}")
-    carried = weapon_choices(force, unit)
+    carried = carried_weapons(unit)
     chosen = list(weapons) if weapons else carried
     to_hit = (tables.CRIPPLED_TO_HIT if gun_crippled
               else tables.TO_HIT[(unit.skill, cover)])

@@ -1,7 +1,9 @@
 """Deathzap 3 behind the :class:`~deathzap_tui.rules.ruleset.Ruleset` interface.
 
 Thin by design: each method delegates to the module that holds that part of the
-rules, imported on first use.
+rules, imported on first use; the delegations every Deathzap-family plugin shares
+(force, options, state, engine, help, odds CLI) come from
+:class:`~deathzap_tui.rules.ruleset.PackageRuleset`.
 """
 
 from __future__ import annotations
@@ -9,59 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deathzap_tui.rules.problems import Problem
-from deathzap_tui.rules.ruleset import (
-    BoardView,
-    IntentOption,
-    OptionSpec,
-    PointsReport,
-    Ruleset,
-)
-from deathzap_tui.rules.steps import Maker, Resolution
+from deathzap_tui.rules.ruleset import BoardView, IntentOption, PackageRuleset, PointsReport
+from deathzap_tui.rules.steps import Resolution
 
 
-class Deathzap3(Ruleset):
+class Deathzap3(PackageRuleset):
     id = "deathzap3"
     title = "Deathzap 3"
-
-    def parse_force(self, data: Mapping[str, Any]) -> Any:
-        from deathzap_tui.rules.deathzap3.force import parse_force
-
-        return parse_force(data)
-
-    def force_warnings(self, force: Any) -> list[Problem]:
-        from deathzap_tui.rules.deathzap3.force import force_warnings
-
-        return force_warnings(force)
+    package = "deathzap_tui.rules.deathzap3"
 
     def points(self, force: Any) -> PointsReport | None:
         from deathzap_tui.rules.deathzap3.points import points_report
 
         return points_report(force)
 
-    def option_specs(self) -> tuple[OptionSpec, ...]:
-        from deathzap_tui.rules.deathzap3.options import OPTION_SPECS
-
-        return OPTION_SPECS
-
-    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int) -> Any:
-        from deathzap_tui.rules.deathzap3.state import new_state
-
-        return new_state(red, black, options, seed)
-
-    def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
-        from deathzap_tui.rules.deathzap3.engine import resolution
-
-        return resolution(state, intent, by)
-
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
         # Deathzap 3 has no hidden information: every viewer sees the same.
         from deathzap_tui.rules.deathzap3.engine import intents
 
         return intents(state)
-
-    def is_over(self, state: Any) -> bool:
-        return bool(state.over)
 
     def view(self, state: Any, viewer: str | None = None) -> BoardView:
         from deathzap_tui.rules.deathzap3.view import board_view
@@ -83,14 +51,3 @@ class Deathzap3(Ruleset):
         from deathzap_tui.rules.deathzap3.odds import odds_from_facts
 
         return odds_from_facts(facts, state.options["morale"], None)
-
-    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
-                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
-        from deathzap_tui.rules.deathzap3.odds import odds_cli
-
-        return odds_cli(attacker, target, settings)
-
-    def help_sections(self) -> list[tuple[str, str]]:
-        from deathzap_tui.rules.deathzap3.help import HELP_SECTIONS
-
-        return list(HELP_SECTIONS)

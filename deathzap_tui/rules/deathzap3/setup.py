@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.common import Gen, side_name
-from deathzap_tui.rules.deathzap3.state import EDGES, ObjectiveState, State
+from deathzap_tui.rules.deathzap3.state import EDGES, State
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.setup import ask_objectives, roll_off
+from deathzap_tui.rules.steps import Choice, Context, Question
 
 MAX_DEPTH = 120
 
@@ -15,19 +16,7 @@ def rolloff(ctx: Context) -> Gen:
     """Each side rolls a die; ties roll again; the higher picks its long edge and the
     other side takes the opposite one (DZ3 §1)."""
     state: State = ctx.state
-    n = 1
-    while True:
-        rolls = {}
-        for side in ("red", "black"):
-            d = yield DiceRequest(f"rolloff.{n}.{side}", 1, f"Roll-off: {side_name(side)}'s die",
-                                  None, "highest roll picks the entry edge", "DZ3 §1", side)
-            rolls[side] = d.faces[0]
-        ctx.say(f"Roll-off: Red rolled {rolls['red']}, Black rolled {rolls['black']}.")
-        if rolls["red"] != rolls["black"]:
-            break
-        ctx.say("A tie: roll again.")
-        n += 1
-    winner = "red" if rolls["red"] > rolls["black"] else "black"
+    winner = yield from roll_off(ctx, "highest roll picks the entry edge", "DZ3 §1")
     edge = yield Question(
         "edge", f"{side_name(winner)} won the roll-off: which long edge do they enter from?",
         tuple(Choice(e, e.capitalize()) for e in EDGES), rule="DZ3 §1", side=winner,
@@ -56,15 +45,8 @@ def objectives(ctx: Context) -> Gen:
                            minimum=1, maximum=MAX_DEPTH, rule="DZ3 §1",
                            default=tables.BOARD_DEPTH)
     state.board_depth = depth
-    defaults = default_distances(depth)
-    objs = []
-    for i in range(1, tables.OBJECTIVES + 1):
-        where = "the centre one" if i == 1 else "placed by the players"
-        d = yield Question(
-            f"objective.{i}", f"Objective {i} ({where}): distance from Red's edge, in inches "
-            f"(0-{depth})", minimum=0, maximum=depth, rule="DZ3 §1 / DZ3 §12",
-            default=defaults[i - 1])
-        objs.append(ObjectiveState(i, d))
+    objs = yield from ask_objectives(tables.OBJECTIVES, depth, default_distances(depth),
+                                     "Red's edge", "DZ3 §1 / DZ3 §12")
     state.objectives = objs
     state.phase = "battle"
     ctx.say(f"Board depth {depth}\".")

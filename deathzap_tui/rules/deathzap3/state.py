@@ -20,8 +20,6 @@ documented here directly; field names are stable.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +28,7 @@ from deathzap_tui.rules.cards import SUITS, Card, build_deck, shuffled
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.statebase import ObjectiveState, ScoreEntry, StateBase, UnitBase
 
 PHASES = ("rolloff", "objectives", "battle")
 """Set-up then play, in order (DZ3 §1): roll off for edges, place objectives, battle."""
@@ -59,7 +58,7 @@ class FigureState:
 
 
 @dataclass
-class UnitState:
+class UnitState(UnitBase):
     """One unit and everything that happened to it."""
 
     id: str
@@ -111,45 +110,9 @@ class UnitState:
         """DZ3-R4: not destroyed and not fled (off-table units ARE in play)."""
         return not (self.destroyed or self.fled)
 
-    @property
-    def alive_figures(self) -> list[FigureState]:
-        return [f for f in self.figures if f.alive]
-
-    @property
-    def figures_left(self) -> int:
-        return sum(1 for f in self.figures if f.alive)
-
-    @property
-    def ready(self) -> bool:
-        """May be activated now (in play, no token)."""
-        return self.in_play and not self.token
-
-
-@dataclass
-class ObjectiveState:
-    """One of the five objective markers (DZ3 §1)."""
-
-    number: int
-    """1..5; objective 1 is the centre one."""
-    red_distance: int
-    """Inches from RED's entry edge; black's distance is ``board_depth - red_distance``."""
-    token: bool = False
-    """Activated since the last token reset (DZ3 §3 Signal, §4)."""
-
-
-@dataclass
-class ScoreEntry:
-    """One scoring event (DZ3 §12)."""
-
-    side: str
-    """Who scored."""
-    vp: int
-    reason: str
-    """In words: "destroyed Squad 2", "objective 3 at 13\"", ..."""
-
 
 @dataclass(eq=False)
-class State:
+class State(StateBase):
     """The whole Deathzap 3 game state. Compare two states with ``==`` (by
     :meth:`snapshot`, the RNG included)."""
 
@@ -214,69 +177,10 @@ class State:
     friendly leader near?) are always asked."""
 
     # --- helpers --------------------------------------------------------------
-    def unit(self, unit_id: str) -> UnitState:
-        """The unit with id ``"side.index"``; ``KeyError`` if there is none."""
-        side, _, index = unit_id.partition(".")
-        try:
-            return self.units[side][int(index)]
-        except (KeyError, ValueError, IndexError):
-            raise KeyError(f"no unit {unit_id!r}") from None
-
-    def figure(self, figure_id: str) -> tuple[UnitState, FigureState]:
-        side, unit_index, fig_index = figure_id.split(".")
-        unit = self.unit(f"{side}.{unit_index}")
-        return unit, unit.figures[int(fig_index)]
-
-    def all_units(self) -> list[UnitState]:
-        return [*self.units["red"], *self.units["black"]]
-
-    def objective(self, number: int) -> ObjectiveState:
-        for o in self.objectives:
-            if o.number == number:
-                return o
-        raise KeyError(f"no objective {number}")
-
-    def distance_from(self, side: str, objective: ObjectiveState) -> int:
-        """An objective's distance from ``side``'s edge, in inches."""
-        if side == "red":
-            return objective.red_distance
-        return self.board_depth - objective.red_distance
-
     @property
     def remaining(self) -> int:
         """Activations of the current card still to use (not counting command)."""
         return max(0, self.granted - self.used - self.forfeited)
-
-    def snapshot(self) -> dict[str, Any]:
-        """The state as plain data (the RNG as its integer state)."""
-        out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in dataclasses.fields(self)
-               if f.name not in ("rng", "weapons", "units", "objectives", "score")}
-        out["rng"] = self.rng.state
-        out["units"] = {s: [dataclasses.asdict(u) for u in us] for s, us in self.units.items()}
-        out["objectives"] = [dataclasses.asdict(o) for o in self.objectives]
-        out["score"] = [dataclasses.asdict(e) for e in self.score]
-        out["weapons"] = {s: sorted(w) for s, w in self.weapons.items()}
-        return out
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.snapshot() == other.snapshot()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        # The weapons tables are immutable (frozen model dataclasses): share them,
-        # which keeps the per-answer copies of the Resolution driver cheap.
-        new = copy.copy(self)
-        for f in dataclasses.fields(self):
-            if f.name == "weapons":
-                continue
-            if f.name == "rng":
-                new.rng = Rng(self.rng.state)
-            else:
-                setattr(new, f.name, copy.deepcopy(getattr(self, f.name), memo))
-        return new
 
 
 def deck_cards(options: Mapping[str, Any]) -> list[Card]:

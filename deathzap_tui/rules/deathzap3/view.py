@@ -9,6 +9,7 @@ from deathzap_tui.rules.deathzap3.common import side_name, uname
 from deathzap_tui.rules.deathzap3.engine import prompt
 from deathzap_tui.rules.deathzap3.state import State, UnitState
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+from deathzap_tui.rules.setup import objective_lines
 
 COLUMNS = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
 STRENGTH_LETTER = {"light": "L", "medium": "M", "heavy": "H"}
@@ -83,16 +84,6 @@ def score_lines(state: State) -> tuple[str, ...]:
     return tuple(out)
 
 
-def objective_lines(state: State) -> tuple[str, ...]:
-    out = []
-    for o in state.objectives:
-        r, b = o.red_distance, state.board_depth - o.red_distance
-        out.append(f"Objective {o.number}{' (centre)' if o.number == 1 else ''}: "
-                   f"Red {r}\" ({tables.objective_vp(r)} VP), Black {b}\" "
-                   f"({tables.objective_vp(b)} VP){'  ●' if o.token else ''}")
-    return tuple(out)
-
-
 def board_view(state: State) -> BoardView:
     result = ""
     if state.over:
@@ -105,7 +96,7 @@ def board_view(state: State) -> BoardView:
         deck=deck_view(state),
         score=dict(state.vp),
         score_lines=score_lines(state),
-        objectives=objective_lines(state),
+        objectives=objective_lines(state, tables.objective_vp),
         prompt=text,
         over=state.over,
         result=result,

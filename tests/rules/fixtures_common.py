@@ -1,0 +1,77 @@
+"""Test helpers shared by every ruleset's fixtures (``dz3_fixtures``,
+``ch_fixtures``): playing an intent with scripted answers, drawing a named card,
+reading the narration, and random answers for the random players."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from deathzap_tui.rules.events import effective
+from deathzap_tui.rules.game import Game
+from deathzap_tui.rules.steps import ROLL, DiceRequest, Question
+
+DiceSource = Callable[[DiceRequest], Any]
+"""Answers a dice request: ``lambda step: ROLL`` or faces from a fixed sequence."""
+
+
+def draw(game: Game, card: str) -> None:
+    game.play({"type": "draw", "card": card})
+
+
+def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None = None,
+        by: str = "", dice: Any = None, defaults: bool = True) -> list[Any]:
+    """Play ``intent`` answering each step by its key from ``answers``; a question not
+    listed takes its default (``defaults``), dice not listed take ``dice`` (e.g.
+    ROLL). Returns the steps seen, in order. Raises KeyError naming a step it can't
+    answer."""
+    answers = dict(answers or {})
+    action = game.begin(intent, by)
+    res = action.resolution
+    seen: list[Any] = []
+    while not res.done:
+        step = res.step
+        seen.append(step)
+        if step.key in answers:
+            ans = answers.pop(step.key)
+        elif isinstance(step, DiceRequest) and dice is not None:
+            ans = dice
+        elif isinstance(step, Question) and defaults and step.default is not None:
+            ans = step.default
+        else:
+            raise KeyError(f"no answer for step {step.key!r}: {step}")
+        res.answer(ans)
+    if answers:
+        raise KeyError(f"unused answers: {sorted(answers)}")
+    game.commit(action)
+    return seen
+
+
+def notes(game: Game, last: int = 1) -> list[str]:
+    """Narration of the last ``last`` effective events."""
+    events = effective(game.log)
+    out: list[str] = []
+    for i, (_e, res) in enumerate(game.replay(events)):
+        if i >= len(events) - last:
+            out.extend(n.text for n in res.ctx.notes)
+    return out
+
+
+def roll_for_me(step: DiceRequest) -> Any:
+    return ROLL
+
+
+def random_answer(step: Any, rnd: random.Random, dice: DiceSource = roll_for_me) -> Any:
+    """A random answer to ``step``: ``dice`` for dice, a random choice, or a random
+    number in range (a board depth between 12 and 48 inches)."""
+    if isinstance(step, DiceRequest):
+        return dice(step)
+    assert isinstance(step, Question)
+    if step.choices:
+        return rnd.choice(step.choices).value
+    lo = step.minimum if step.minimum is not None else 0
+    hi = step.maximum if step.maximum is not None else lo + 10
+    if step.key == "depth":
+        lo, hi = max(lo, 12), min(hi, 48)
+    return rnd.randint(lo, hi)
