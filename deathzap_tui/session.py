@@ -37,12 +37,9 @@ class Session:
     @classmethod
     def new(cls, red_path: str | Path, black_path: str | Path, *, seed: int | None = None,
             options: Mapping[str, Any] | None = None, save_path: str | Path | None = None,
-            ruleset_id: str | None = None, persist: bool = True) -> Session:
-        """Start a game from two force files.
-
-        Without a save name the save is named from the forces and the date. With
-        ``persist=False`` nothing is written (quick resolve, benchmarks).
-        """
+            ruleset_id: str | None = None) -> Session:
+        """Start a game from two force files, saved under ``save_path`` or, without
+        one, under a name made from the forces and the date."""
         red, black = load_force(red_path), load_force(black_path)
         ids = {red.ruleset.id, black.ruleset.id} | ({ruleset_id} if ruleset_id else set())
         if len(ids) > 1:
@@ -53,15 +50,13 @@ class Session:
         ruleset = red.ruleset
         game = Game(ruleset, red.force, black.force, ruleset.options(options),
                     secrets.randbelow(2**31) if seed is None else seed)
-        path = None
-        if persist:
-            names = (red.force.name, black.force.name)
-            path = (saves.save_path(save_path) if save_path is not None
-                    else saves.unique_save_path(saves.default_save_name(*names)))
-            if save_path is not None and path.exists():
-                raise InvalidInput([Problem(f"{path} already exists; resume it with "
-                                            f"`deathzap resume {path.stem}` or pick another "
-                                            "name", "--save")])
+        names = (red.force.name, black.force.name)
+        path = (saves.save_path(save_path) if save_path is not None
+                else saves.unique_save_path(saves.default_save_name(*names)))
+        if save_path is not None and path.exists():
+            raise InvalidInput([Problem(f"{path} already exists; resume it with "
+                                        f"`deathzap resume {path.stem}` or pick another "
+                                        "name", "--save")])
         session = cls(game, path)
         session.save()
         return session

@@ -113,9 +113,6 @@ class RemoteResolution:
         self._action._request("back")
         return self.step
 
-    def notes_since(self, answered: int) -> list[str]:
-        return [n.text for n in self.ctx.notes if n.after >= answered]
-
     def _apply(self, p: Mapping[str, Any]) -> None:
         self.step = step_from_data(p["step"])
         self.answers = [None if a is None else answer_from_data(a) for a in p["answers"]]

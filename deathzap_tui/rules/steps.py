@@ -222,23 +222,6 @@ class Context:
 Maker = Callable[[Context], Generator[Step, Answer, None]]
 
 
-@dataclass
-class Progress:
-    """Where a resolution stands: the pending step (``None`` once done)."""
-
-    step: Step | None
-    answers: tuple[Answer, ...]
-    ctx: Context
-
-    @property
-    def done(self) -> bool:
-        return self.step is None
-
-    @property
-    def state(self) -> Any:
-        return self.ctx.state
-
-
 class Resolution:
     """A resolution in progress, driven one answer at a time.
 
@@ -314,20 +297,6 @@ class Resolution:
             self._begin()
         for a in answers:
             self.answer(a)
-
-    def notes_since(self, answered: int) -> list[str]:
-        return [n.text for n in self.ctx.notes if n.after >= answered]
-
-    @property
-    def progress(self) -> Progress:
-        return Progress(self.step, tuple(self.answers), self.ctx)
-
-
-def drive(start: HasRng, make: Maker, answers: Sequence[Answer]) -> Progress:
-    """Run a resolution over recorded answers (replay, tests, scripted games)."""
-    res = Resolution(start, make)
-    res.replay(answers)
-    return res.progress
 
 
 def answer_to_data(answer: Answer) -> Any:
