@@ -148,10 +148,7 @@ class RemoteAction:
     def _request(self, t: str, **fields: Any) -> dict[str, Any]:
         if self.discarded:
             raise Refused("this action was discarded")
-        reply = self.session._call(t, aid=self.aid, **fields)
-        if reply.get("pending") and reply["pending"]["aid"] == self.aid:
-            self._apply(reply["pending"])
-        return reply
+        return self.session._call(t, aid=self.aid, **fields)
 
     def _apply(self, p: Mapping[str, Any]) -> None:
         self.intent = dict(p["intent"]) if self.mine else self.intent
@@ -262,14 +259,13 @@ class RemoteSession:
 
     def begin(self, intent: Mapping[str, Any], by: str = "") -> RemoteAction:
         self._check_by(by)
-        reply = self._call("begin", intent=dict(intent))
-        p = reply["pending"]
+        p = self._call("begin", intent=dict(intent))["pending"]
         with self._lock:
-            action = self._action
-            if action is None or action.aid != p["aid"]:
+            action = self._action  # the reply's pending was applied as it arrived
+            if action is None or action.aid != p["aid"]:  # a later push dropped it
                 action = RemoteAction(self, p["aid"], p["by"], intent)
-                self._action = action
-            action._apply(p)
+                action._apply(p)
+                action.discarded = True
         return action
 
     def commit(self, action: RemoteAction) -> Event:
@@ -432,6 +428,13 @@ class RemoteSession:
             self._apply_state(msg)
             self._first.set()
         elif t in ("ok", "error") and msg.get("id") in self._waiters:
+            if "pending" in msg:
+                # Applied here, in the order the referee sent it, never by the caller
+                # once it wakes: by then a newer push (the other player's answer) may
+                # have arrived, and the reply's older state would overwrite it.
+                with self._lock:
+                    self._apply_pending(msg["pending"])
+                    self._changed.notify_all()
             fut = self._waiters[msg["id"]]
             if not fut.done():
                 fut.set_result(msg)
@@ -452,20 +455,25 @@ class RemoteSession:
             nar = msg["narrative"]
             self._narrative = self._narrative[: nar["keep"]] + list(nar["add"])
             self._view, self._intents, self._snap, self.seq = view, intents, msg, msg["seq"]
-            action = self._action
-            if p is None:
-                if action is not None and not action.committed:
-                    action.discarded = True
-                self._action = None
-            else:
-                if action is None or action.aid != p["aid"]:
-                    if action is not None and not action.committed:
-                        action.discarded = True
-                    action = RemoteAction(self, p["aid"], p["by"], p["intent"])
-                    self._action = action
-                action._apply(p)
+            self._apply_pending(p)
             self._changed.notify_all()
         self._events.put(self)
+
+    def _apply_pending(self, p: Mapping[str, Any] | None) -> None:
+        """The action in progress as the referee last described it (under the lock):
+        ``None`` drops ours; another id replaces it."""
+        action = self._action
+        if p is None:
+            if action is not None and not action.committed:
+                action.discarded = True
+            self._action = None
+            return
+        if action is None or action.aid != p["aid"]:
+            if action is not None and not action.committed:
+                action.discarded = True
+            action = RemoteAction(self, p["aid"], p["by"], p["intent"])
+            self._action = action
+        action._apply(p)
 
     def _lost(self) -> None:
         was = self.connected

@@ -16,9 +16,6 @@ from test_ch_hidden_hands import BLACK, RED, SEED
 
 from deathzap_tui.rules.cards import Card
 
-# A Pilot-driven app against a live referee: run in the serial pass (see run-tests).
-pytestmark = pytest.mark.serial
-
 pytest.importorskip("textual")
 
 

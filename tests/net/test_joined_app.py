@@ -16,9 +16,6 @@ from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import DiceRequest, Question
 
-# A Pilot-driven app against a live referee: run in the serial pass (see run-tests).
-pytestmark = pytest.mark.serial
-
 pytest.importorskip("textual")
 
 
