@@ -7,15 +7,20 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", metavar="SAVE", help="save name (in the saves folder) or path")
+    parser.add_argument("save", metavar="SAVE",
+                        help="save name (in the saves folder) or the path of any save file")
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.saves import SaveError
+    from pathlib import Path
+
+    from deathzap_tui.saves import SaveError, load_game
     from deathzap_tui.session import Session
 
     try:
-        session = Session.resume(args.save)
+        # Only read: a save file anywhere will do (one sent by the other player...).
+        path = Path(args.save)
+        session = Session(load_game(path), None) if path.is_file() else Session.resume(args.save)
     except SaveError as exc:
         print(f"deathzap log: {exc}", file=sys.stderr)
         return 1

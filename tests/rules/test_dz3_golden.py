@@ -59,6 +59,15 @@ def test_scripted_game_matches_the_golden_narrative(
     assert text == GOLDEN.read_text(encoding="utf-8")
 
 
+def test_log_reads_a_save_file_outside_the_saves_folder(
+        saves_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    session = play_scripted_game()
+    elsewhere = tmp_path / "sent-by-a-friend.toml"
+    elsewhere.write_bytes(session.path.read_bytes())
+    assert main(["log", str(elsewhere)]) == 0
+    assert capsys.readouterr().out == GOLDEN.read_text(encoding="utf-8")
+
+
 def test_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:
     session = play_scripted_game()
     again = Session.resume("golden")
