@@ -114,8 +114,11 @@ class JoinedWizardScreen(WizardScreen):
     def __init__(self, *, side: str, **kw: Any) -> None:
         super().__init__(**kw)
         self.side = side
+
+    def start(self, **kw: Any) -> None:
         self.asked_at: dict[int, Any] = {}
         self._seen: tuple[Any, ...] = ()
+        super().start(**kw)
 
     # --- who may do what -------------------------------------------------------
     def _mine(self) -> bool:
@@ -141,11 +144,11 @@ class JoinedWizardScreen(WizardScreen):
             return
         if getattr(token, "discarded", False):
             self.app.notify("The action was dropped at the table.", markup=False, timeout=3)
-            self.dismiss(FOREIGN if not self._mine() else None)
+            self.close(FOREIGN if not self._mine() else None)
             return
         step = self.resolution.step if self.resolution else None
         if not self._mine() and (step is None or isinstance(step, Waiting)):
-            self.dismiss(FOREIGN)
+            self.close(FOREIGN)
             return
         if self._signature() != self._seen:
             self._redraw()
@@ -243,7 +246,7 @@ class JoinedWizardScreen(WizardScreen):
 
     def action_cancel(self) -> None:
         if not self._mine():
-            self.dismiss(FOREIGN)
+            self.close(FOREIGN)
             return
         super().action_cancel()
 

@@ -93,6 +93,48 @@ async def test_cancel_changes_nothing_and_back_steps(demo_paths) -> None:
 
 
 @aiotest
+async def test_the_wizard_starts_clean_for_every_action(demo_paths) -> None:
+    """The battle screen keeps one wizard and restarts it per action (for speed):
+    nothing of the last action (answers, history, the done state, the odds chart)
+    may show in the next one, and a confirmed action is recorded once."""
+    from deathzap_tui.app.widgets.odds import OddsPanel
+
+    session = session_at(*demo_paths, draws=5)
+    app = battle_app(session, dice_mode="generated")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", "a")
+        wiz = app.screen
+        assert isinstance(wiz, WizardScreen)
+        charted = False
+        for _ in range(60):  # walk to the end, opening the odds chart on the way
+            if wiz.resolution is None:
+                await pilot.press("1")
+                continue
+            if wiz.query_one(OddsPanel).display and not wiz.query_one(OddsPanel).detail:
+                await pilot.press("ctrl+o")
+                charted = True
+            if wiz.resolution.step is None:
+                break
+            await pilot.press(*keys_for(wiz.resolution.step, entered=False))
+        assert wiz.resolution is not None and wiz.resolution.done
+        assert wiz.has_class("-done") and charted
+        events = len(session.game.log)
+        await pilot.press("enter")
+        assert isinstance(app.screen, BattleScreen)
+        assert len(session.game.log) == events + 1
+        await pilot.press("a")
+        assert app.screen is wiz  # the same screen, restarted
+        assert wiz.resolution is None and wiz.token is None and wiz.asked == []
+        assert wiz.pick is not None and wiz.pick.title.startswith("Choose")
+        assert not wiz.has_class("-done") and not wiz.query_one(OddsPanel).detail
+        assert "▶" not in str(wiz.query_one("#wiz-history").render())
+        await pilot.press("ctrl+x")
+        assert isinstance(app.screen, BattleScreen)
+        assert len(session.game.log) == events + 1
+    assert len(app.screen_stack) <= 2
+
+
+@aiotest
 async def test_dice_entry_feedback_and_refusal(demo_paths) -> None:
     session = session_at(*demo_paths, draws=5)
     app = battle_app(session)

@@ -31,6 +31,7 @@ from deathzap_tui.rules.ruleset import BoardView, IntentOption
 from deathzap_tui.rules.steps import Refused
 
 if TYPE_CHECKING:
+    from deathzap_tui.app.screens.wizard import WizardScreen
     from deathzap_tui.session import Session
 
 
@@ -55,6 +56,7 @@ class BattleScreen(Screen[None]):
         self.options: list[IntentOption] = []
         self.game_over_shown = False
         self.hidden = HiddenHands(self)
+        self._wizard: WizardScreen | None = None
 
     @property
     def session(self) -> Session:
@@ -103,7 +105,8 @@ class BattleScreen(Screen[None]):
         self._sync_bindings()
         if view.over and not self.game_over_shown:
             self.game_over_shown = True
-            self.app.show_game_over()  # type: ignore[attr-defined]
+            # Later: a wizard closing (WizardScreen.close) is still on top just now.
+            self.app.call_later(self.app.show_game_over)  # type: ignore[attr-defined]
         elif not view.over:
             self.game_over_shown = False
 
@@ -167,19 +170,30 @@ class BattleScreen(Screen[None]):
             action = self.session.begin(intent)
             return action, action.resolution
 
-        self.app.push_screen(
-            self.wizard(title=self.session.ruleset.title, begin=begin,
-                        intents=intents or (), started=started, intent_label=label,
-                        unit_names=self.unit_names(),
-                        dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
-                        context=self.view.prompt if self.view else ""),
-            self._wizard_done)
+        kw = dict(title=self.session.ruleset.title, begin=begin, intents=intents or (),
+                  started=started, intent_label=label, unit_names=self.unit_names(),
+                  dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
+                  context=self.view.prompt if self.view else "", on_close=self._wizard_done)
+        # One wizard per battle screen, installed so that Textual keeps it when it is
+        # popped: restarting it is much cheaper than mounting and removing a new one.
+        if self._wizard is None:
+            self._wizard = self.wizard(**kw)
+            self.app.install_screen(self._wizard, f"wizard-{id(self)}")
+        else:
+            self._wizard.start(**kw)
+        self.app.push_screen(self._wizard)
 
-    def wizard(self, **kw: Any) -> Screen[Any]:
+    def wizard(self, **kw: Any) -> WizardScreen:
         """The wizard screen ``open_wizard`` pushes (JoinedBattleScreen: a shared table's)."""
         from deathzap_tui.app.screens.wizard import WizardScreen
 
         return WizardScreen(**kw)
+
+    def on_unmount(self) -> None:
+        wizard, self._wizard = self._wizard, None
+        if wizard is not None and wizard not in self.app.screen_stack:
+            self.app.uninstall_screen(wizard)
+            wizard.remove()
 
     def _wizard_done(self, action: Any) -> None:
         if action is None:

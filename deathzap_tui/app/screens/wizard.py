@@ -64,14 +64,22 @@ class WizardScreen(Screen[Any]):
         *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
     ]
 
-    def __init__(self, *, title: str, begin: Begin,
-                 intents: Sequence[IntentOption] = (),
-                 started: tuple[Any, Resolution] | None = None,
-                 intent_label: str = "",
-                 unit_names: Mapping[str, str] | None = None,
-                 dice_mode: str = "physical", context: str = "",
-                 ruleset: Any = None) -> None:
+    def __init__(self, **kw: Any) -> None:
+        """Arguments as for :meth:`start`."""
         super().__init__()
+        self.start(**kw)
+
+    def start(self, *, title: str, begin: Begin,
+              intents: Sequence[IntentOption] = (),
+              started: tuple[Any, Resolution] | None = None,
+              intent_label: str = "",
+              unit_names: Mapping[str, str] | None = None,
+              dice_mode: str = "physical", context: str = "",
+              ruleset: Any = None, on_close: Callable[[Any], None] | None = None) -> None:
+        """(Re)start the wizard on a new action. The battle screen keeps one wizard
+        installed and restarts it for every action: removing a popped screen costs
+        Textual two more layouts of the screen below (on top of mounting a new one),
+        which would double the time from confirming an action to the updated board."""
         self.context = clean(context, oneline=True)
         self.wizard_title = clean(title, oneline=True)
         self.begin = begin
@@ -80,6 +88,7 @@ class WizardScreen(Screen[Any]):
         self.dice_mode = dice_mode
         self.odds_ruleset = ruleset
         """For the odds panel; ``None``: the session's (widgets/odds.py)."""
+        self.on_close = on_close
         self.token: Any = None
         self.resolution: Resolution | None = None
         self.intent_label = clean(intent_label, oneline=True)
@@ -88,6 +97,12 @@ class WizardScreen(Screen[Any]):
         self.pick: _Pick | None = None
         if started is not None:
             self.token, self.resolution = started
+        if self.is_mounted:
+            self.set_class(False, "-done")
+            odds = self.query_one(OddsPanel)
+            if odds.detail:
+                odds.toggle_detail()
+            self._show_first()
 
     # --- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -106,6 +121,9 @@ class WizardScreen(Screen[Any]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._show_first()
+
+    def _show_first(self) -> None:
         if self.resolution is None:
             self._start_pick()
         self._redraw()
@@ -178,6 +196,7 @@ class WizardScreen(Screen[Any]):
         self._feedback("")
         self._render_history()
         sync_odds(self)
+        self.set_class(self.resolution is None, "-picking")
         if self.resolution is None:
             pick = self.pick or _Pick("Nothing can be done now", [])
             repaint(who, "")
@@ -367,7 +386,7 @@ class WizardScreen(Screen[Any]):
 
     def action_confirm(self) -> None:
         if self.resolution is not None and self.resolution.done:
-            self.dismiss(self.token)
+            self.close(self.token)
 
     def action_back(self) -> None:
         res = self.resolution
@@ -386,11 +405,20 @@ class WizardScreen(Screen[Any]):
             self.chosen_unit = None
             self._start_pick()
             if self.pick and self.pick.title != "Choose a unit":
-                self.dismiss(None)
+                self.close(None)
                 return
             self._redraw()
             return
-        self.dismiss(None)
+        self.close(None)
+
+    def close(self, result: Any) -> None:
+        """Dismiss with ``result`` (the token, or ``None``: cancelled). ``on_close``
+        gets it first, while this screen still covers the board: what it changes
+        there is then drawn once, as the board comes back. (Given to a dismiss
+        callback, which runs after the pop, Textual would draw the board twice.)"""
+        if self.on_close is not None:
+            self.on_close(result)
+        self.dismiss(result)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)

@@ -70,6 +70,8 @@ class HandWidget(Static):
         repaint(self, render_hand(lines, compact=self.compact))
 
     def clear(self) -> None:
+        if not self.lines and not self.display:
+            return  # already clear: no layout
         self.side, self.lines = "", ()
         self.border_title = ""
         self.update("")

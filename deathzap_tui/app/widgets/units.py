@@ -1,9 +1,11 @@
 """A side's unit status table: one row per unit, destroyed units dimmed.
 
-Rendered as one Rich table inside a Static (one repaint per update, much cheaper than
-a DataTable). Columns are fitted to the width available: headers shrink to their cells first
-("Status" -> "St…"), then the unit name is shortened in the middle, so at 80 columns
-every column stays visible and similar names stay told apart.
+Drawn as plain lines of :class:`~rich.text.Text`, one per unit, laid out for the
+widget's own width at render time: no Rich table to measure cell by cell and no
+repaint when the widget is resized. Columns are fitted to the width available:
+headers shrink to their cells first ("Status" -> "St…"), then the unit name is
+shortened in the middle, so at 80 columns every column stays visible and similar
+names stay told apart.
 """
 
 from __future__ import annotations
@@ -11,18 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.cells import cell_len
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.widget import Widget
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.text import clean
-from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.rules.ruleset import UnitRow
 
 SIDE_STYLE = {"red": "bold red", "black": "bold"}
 GAP = 1
-MARK = 0
 
 
 def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int) -> list[int]:
@@ -30,7 +30,7 @@ def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int
     n = len(headers)
     cells = [max([cell_len(r[i]) for r in rows if i < len(r)] + [0]) for i in range(n)]
     widths = [max(cell_len(h), c) for h, c in zip(headers, cells, strict=True)]
-    budget = avail - MARK - GAP * max(0, n - 1)
+    budget = avail - GAP * max(0, n - 1)
 
     def over() -> int:
         return sum(widths) - budget
@@ -54,26 +54,37 @@ def squeeze(text: str, width: int) -> str:
     return text[:head].rstrip() + "…" + text[len(text) - tail:].lstrip()
 
 
-def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int) -> Table:
+def _line(cells: Sequence[Text], widths: Sequence[int]) -> Text:
+    """Cells cut to their column (an ellipsis marks a cut), a gap between columns."""
+    line = Text(no_wrap=True, overflow="crop", end="")
+    for i, (cell, width) in enumerate(zip(cells, widths, strict=False)):
+        if i:
+            line.append(" " * GAP)
+        cell.truncate(width, overflow="ellipsis", pad=i < len(cells) - 1)
+        line.append_text(cell)
+    return line
+
+
+def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int) -> Text:
+    """The table as text, ``avail`` cells wide: a header line, then a line a unit.
+    Names are shown as plain text (never markup) with control characters removed."""
     headers = [clean(c, oneline=True) for c in columns]
     body = [[clean(c, oneline=True) for c in r.cells] for r in rows]
     widths = fit_widths(headers, body, avail)
-    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, GAP, 0, 0),
-                  expand=False, header_style="bold underline", collapse_padding=True)
-    for header, width in zip(headers, widths, strict=True):
-        table.add_column(header, width=width, no_wrap=True, overflow="ellipsis")
+    lines = [_line([Text(h, style="bold underline") for h in headers], widths)]
     for row, cells in zip(rows, body, strict=True):
         live = not row.gone
         cells = [squeeze(cells[0], widths[0]), *cells[1:]] if cells else cells
         texts = [Text(c, style="" if live else "dim strike") for c in cells]
         if texts and live and row.ready:
             texts[0].stylize("bold")
-        table.add_row(*texts, style=None if live else "dim")
-    return table
+        lines.append(_line(texts, widths))
+    return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
 
 
-class UnitTable(Static):
-    """The status table of one side."""
+class UnitTable(Widget):
+    """The status table of one side: re-rendered for its width whenever Textual
+    paints it, so a resize or a new row of data costs this widget alone."""
 
     DEFAULT_CSS = """
     UnitTable { height: auto; }
@@ -83,29 +94,27 @@ class UnitTable(Static):
         super().__init__(**kwargs)
         self.side = side
         self.add_class(side)
-        self._data: tuple[Sequence[str], Sequence[UnitRow]] | None = None
+        self._columns: Sequence[str] = ()
+        self._rows: Sequence[UnitRow] = ()
+        self._title = ""
 
     def show(self, columns: Sequence[str], rows: Sequence[UnitRow], force_name: str,
              score: int | None = None) -> None:
         title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}"
         if score is not None:
             title += f" — {score} VP"
-        if (title, columns, rows) == getattr(self, "_last", None):
+        if (title, columns, rows) == (self._title, self._columns, self._rows):
             return  # unchanged: no repaint
-        self._last = (title, columns, rows)
-        self.border_title = Text(title, style=SIDE_STYLE.get(self.side, "bold"))
-        self._data = (columns, rows)
-        self._paint()
+        taller = len(rows) != len(self._rows)
+        if title != self._title:
+            self.border_title = Text(title, style=SIDE_STYLE.get(self.side, "bold"))
+        self._title, self._columns, self._rows = title, columns, rows
+        self.refresh(layout=taller)
 
-    def _avail(self) -> int:
-        width = self.content_region.width if self.size.width else 0
-        if width <= 0:  # not laid out yet: guess from the screen
-            width = max(20, self.app.size.width - 32)
-        return width
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 + len(self._rows) if self._columns else 0
 
-    def _paint(self) -> None:
-        if self._data is not None:
-            repaint(self, render_units(*self._data, self._avail()))
-
-    def on_resize(self) -> None:
-        self._paint()
+    def render(self) -> Text:
+        if not self._columns:
+            return Text()
+        return render_units(self._columns, self._rows, self.content_region.width)
