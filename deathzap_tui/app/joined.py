@@ -167,7 +167,7 @@ class JoinedWizardScreen(WizardScreen):
         what = clean(step.text, oneline=True) if step is not None else "confirm"
         title = " — ".join(p for p in (self.wizard_title, self.intent_label) if p)
         self.query_one("#wiz-title", Static).update(Text(title), layout=False)
-        self.set_class(False, "-done")
+        self.set_class(False, "-done", "-picking")
         self._feedback("")
         self._render_history()
         repaint(self.query_one("#wiz-who", Static),
