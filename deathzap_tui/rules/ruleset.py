@@ -58,14 +58,32 @@ class PointsReport:
     notes: tuple[str, ...] = ()
 
 
+SETUP = "setup"
+"""Intent group: a pre-game step (roll-off, objectives, naming a general...)."""
+ADVANCE = "advance"
+"""Intent group: moves the game on (draw a card, next phase, end a turn): the battle
+screen's advance key, labelled by :attr:`BoardView.advance_label`."""
+UNIT = "unit"
+"""Intent group: something one unit does (activate, shoot, fight...)."""
+END = "end"
+"""Intent group: end the game (by agreement)."""
+OTHER = "other"
+"""Intent group: anything else the ruleset offers (interrupts, passing...)."""
+GROUPS = (SETUP, ADVANCE, UNIT, END, OTHER)
+
+
 @dataclass(frozen=True)
 class IntentOption:
-    """Something that can be done now, as shown in menus and the command palette."""
+    """Something that can be done now, as shown in menus and the command palette.
+
+    ``group`` (one of :data:`GROUPS`) is what the app keys on; the intent's ``type``
+    stays the ruleset's own word."""
 
     intent: Mapping[str, Any]
     label: str
     side: str | None = None
     rule: str = ""
+    group: str = OTHER
 
 
 @dataclass(frozen=True)
@@ -100,12 +118,34 @@ class DeckView:
 
 
 @dataclass(frozen=True)
+class TurnClock:
+    """Where a turn-based game stands, for the phase track (rulesets played in turns
+    of phases or rounds; a card-driven one has none)."""
+
+    number: int
+    """The turn (or round) under way; 0 before the first."""
+    limit: int = 0
+    """The last turn, 0 when the game has no turn limit."""
+    unit: str = "Turn"
+    """What a turn is called ("Turn", "Round")."""
+    phases: tuple[str, ...] = ()
+    """The phase names in this turn's order."""
+    current: str = ""
+    """The phase under way (one of ``phases``), "" between turns."""
+    active: str = ""
+    """The side acting now ("red" / "black"), "" when both or neither."""
+    detail: str = ""
+    """One more line, e.g. "elite bracket" or "Red: 3 activation points left"."""
+
+
+@dataclass(frozen=True)
 class BoardView:
     """Everything the battle screen shows, built by the ruleset from its state."""
 
     columns: tuple[str, ...]
     units: Mapping[str, tuple[UnitRow, ...]]
-    deck: DeckView
+    deck: DeckView | None
+    """The activation deck; ``None`` for a ruleset without cards (no deck widget)."""
     score: Mapping[str, int]
     score_lines: tuple[str, ...]
     objectives: tuple[str, ...]
@@ -120,6 +160,12 @@ class BoardView:
     """The side that must now decide something secret (e.g. whether to play a card
     from its hand), or "". A shared terminal shows a "pass the terminal to ..." cover
     before showing that side's ``private`` lines and its intents."""
+    clock: TurnClock | None = None
+    """The turn and phase for rulesets played in turns; ``None`` for card-driven ones."""
+    score_label: str = "VP"
+    """What :attr:`score` counts ("VP", "figures"), shown after each side's number."""
+    advance_label: str = "Draw card"
+    """The advance key's label ("Draw card", "Next phase", "End turn")."""
 
 
 class Ruleset(ABC):
