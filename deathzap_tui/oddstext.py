@@ -1,10 +1,10 @@
 """Odds in words and bars: the pure formatting shared by ``deathzap odds`` (text) and
 the app's odds panel. No Textual, no Rich: plain strings and numbers.
 
-Everything takes an ``Odds``-shaped object (see ``rules/deathzap3/odds.py``): ``kind``,
-``figures``, ``casualties`` (list indexed by count), ``p_break`` (``None``: no morale
-in this edition, or unknown), ``p_break_with_leader`` and ``vehicle`` (damage-table
-outcomes, or ``None``).
+Everything takes an :class:`~deathzap_tui.rules.odds.Odds`: ``kind``, ``figures``,
+``casualties`` (list indexed by count), ``hits`` (the hits distribution, or ``None``),
+``p_break`` (``None``: none in this edition, or unknown) and the labels saying what it
+is, ``p_break_with_leader`` and ``vehicle`` (damage-table outcomes, or ``None``).
 """
 
 from __future__ import annotations
@@ -102,6 +102,14 @@ def count_rows(dist: Sequence[float], max_rows: int = 11,
     return rows + tail
 
 
+def spark_span(dist: Sequence[float], negligible: float = 0.0005) -> tuple[int, str, int]:
+    """``(first, sparkline, last)``: :func:`spark` of the counts from the first to the
+    last that are not negligible (a long distribution, e.g. melee hits, stays short)."""
+    keep = [k for k, p in enumerate(dist) if p >= negligible] or [0]
+    lo, hi = keep[0], keep[-1]
+    return lo, spark(dist[lo:hi + 1]), hi
+
+
 def bar_rows(rows: Sequence[tuple[str, float]], width: int) -> list[tuple[str, str, str]]:
     """``(label, percent, bar)`` for each row, bars scaled to the largest value."""
     top = max((p for _, p in rows), default=0.0) or 1.0
@@ -110,16 +118,18 @@ def bar_rows(rows: Sequence[tuple[str, float]], width: int) -> list[tuple[str, s
 
 def unit_rows(odds: Any) -> list[tuple[str, float | None]]:
     """The headline chances for a unit of figures (not a vehicle), long labels.
-    ``p_break`` may be ``None`` (no morale in the edition, or the target's morale
-    unknown): :func:`pct` shows it as "unknown"."""
+    ``p_break`` may be ``None`` (none in the edition, or the target's morale unknown):
+    :func:`pct` shows it as "unknown". "Unit gone" only where ``p_break`` takes the
+    unit off the table (otherwise it is "wiped out" again)."""
     rows: list[tuple[str, float | None]] = [
         ("P(at least one casualty)", odds.p_any_casualty),
         ("P(wiped out)", odds.p_wiped_out),
-        ("P(breaks on morale)", odds.p_break),
+        (f"P({odds.break_text})", odds.p_break),
     ]
     if odds.p_break_with_leader is not None:
-        rows.append(("P(breaks), leader near", odds.p_break_with_leader))
-    rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
+        rows.append((f"P({odds.break_label}), leader near", odds.p_break_with_leader))
+    if odds.break_removes:
+        rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
     return rows
 
 

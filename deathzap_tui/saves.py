@@ -1,17 +1,27 @@
-"""Saving and loading games as TOML.
+"""Saving and loading games: a TOML snapshot and an append-only journal.
 
 A save holds everything needed to rebuild the game without any other file: the
 format version, ruleset, options, seed, both forces (embedded, so editing a force
-file later cannot change a saved game) and the whole event log. It is rewritten
-atomically after every event (temp file, fsync, rename, fsync of the directory), so
-killing the process at any moment leaves either the old or the new file, never a
-torn one.
+file later cannot change a saved game) and the event log. It is two files:
+
+- ``NAME.toml``, the snapshot: all of the above with the events up to when it was
+  written, replaced atomically (temp file, fsync, rename, fsync of the directory);
+- ``NAME.toml.journal``, the events since: one JSON line per event, each carrying its
+  index in the log, appended and fsynced as the event happens. Saving an event costs
+  the same at event 10 and event 10,000 (issue 11); rewriting the whole snapshot
+  every time cost O(n) per event.
+
+Killing the process at any moment loses at most the event being written: a torn
+last journal line (no newline yet) is dropped on load, never the file. Writing a new
+snapshot (:func:`save_game`) folds the journal in and then removes it; journal lines
+the snapshot already holds (a crash between the two) are skipped by their index.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import os
 import re
 import tempfile
@@ -110,15 +120,62 @@ def write_atomic(path: Path, text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+    _fsync_dir(path.parent)
+
+
+def journal_path(save: Path) -> Path:
+    """The save's journal: the events since its snapshot was written."""
+    return save.with_name(save.name + ".journal")
+
+
+def save_game(game: Game, path: Path) -> None:
+    """Write the whole game as the snapshot and drop the journal it now holds."""
+    write_atomic(path, tomli_w.dumps(game_to_data(game)))
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(journal_path(path))
+        _fsync_dir(path.parent)
+
+
+def append_event(path: Path, index: int, event: Event) -> None:
+    """Append the log's event number ``index`` (0-based) to the save's journal, durably
+    (fsync) before returning."""
+    line = json.dumps({"n": index, **event.to_data()}, ensure_ascii=False,
+                      separators=(",", ":")) + "\n"
+    journal = journal_path(path)
+    created = not journal.exists()
+    fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        data = line.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        _fsync_dir(path.parent)
+
+
+def stamp(path: Path) -> tuple[int, ...] | None:
+    """Something that changes whenever the save changes (a watcher polls it), or
+    ``None`` if there is no save."""
+    out: list[int] = []
+    for p in (path, journal_path(path)):
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            if p == path:
+                return None
+            continue
+        out += (st.st_ino, st.st_mtime_ns, st.st_size)
+    return tuple(out)
+
+
+def _fsync_dir(directory: Path) -> None:
+    dir_fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
-
-
-def save_game(game: Game, path: Path) -> None:
-    write_atomic(path, tomli_w.dumps(game_to_data(game)))
 
 
 def read_save_data(path: Path) -> dict[str, Any]:
@@ -138,11 +195,50 @@ def read_save_data(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise SaveError(f"{path}: cannot read ({exc.strerror})") from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SaveError(f"{path}: not valid TOML, the file may be truncated: {exc}") from None
     except (RecursionError, ValueError) as exc:
         raise SaveError(f"{path}: unreadable ({type(exc).__name__})") from None
+    events = data.get("events")
+    if isinstance(events, list):
+        data["events"] = events + read_journal(path, len(events))
+    return data
+
+
+def read_journal(path: Path, have: int) -> list[dict[str, Any]]:
+    """The journal's events after the snapshot's ``have`` ones, as event tables.
+
+    A last line without its newline is a record torn by a crash: dropped. Any other
+    line that is not a whole record, or a gap in the numbering, is a broken save."""
+    journal = journal_path(path)
+    try:
+        if journal.stat().st_size > MAX_SAVE_BYTES:
+            raise SaveError(f"{journal}: too large for a journal (limit {MAX_SAVE_BYTES})")
+        raw = journal.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise SaveError(f"{journal}: cannot read ({exc.strerror})") from None
+    lines = raw.split(b"\n")[:-1]  # what follows the last newline is torn, or empty
+    out: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line.decode("utf-8"))
+            if not isinstance(record, dict):
+                raise ValueError("not a table")
+            n = record.pop("n")
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise ValueError("no event number")
+        except (ValueError, KeyError, RecursionError) as exc:
+            raise SaveError(f"{journal}:{number}: not a journal record ({exc})") from None
+        if n < have:
+            continue  # already in the snapshot (written after this line)
+        if n != have + len(out):
+            raise SaveError(f"{journal}:{number}: event {n} follows event "
+                            f"{have + len(out) - 1}: events are missing")
+        out.append(record)
+    return out
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type, path: Path) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 from deathzap_tui import saves
 from deathzap_tui.forcefile import load_force
-from deathzap_tui.rules.events import Event, effective
+from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
@@ -68,11 +68,18 @@ class Session:
         return cls(saves.load_game(path), path)
 
     def save(self) -> None:
+        """Write the whole game as the save's snapshot (folding its journal in)."""
         if self.path is not None:
             saves.save_game(self.game, self.path)
 
     def _autosave(self, game: Game, event: Event) -> None:
-        self.save()
+        assert self.path is not None
+        if self.over:
+            # A finished game is one self-contained file again (to keep or send).
+            self.save()
+        else:
+            # One journal line per event: constant cost however long the game (issue 11).
+            saves.append_event(self.path, len(game.log) - 1, event)
 
     # --- the facade ---------------------------------------------------------
     @property
@@ -115,7 +122,5 @@ class Session:
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        lines: list[str] = []
-        for _event, res in self.game.replay(effective(self.game.log)):
-            lines.extend(n.text for n in res.ctx.notes if n.to is None or n.to == viewer)
-        return lines
+        return [n.text for _event, notes in self.game.history() for n in notes
+                if n.to is None or n.to == viewer]

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.rules.ruleset import SETUP
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from deathzap_tui.app.app import GamePlan
     from deathzap_tui.net.lock import SaveLock
     from deathzap_tui.rules.ruleset import IntentOption
     from deathzap_tui.session import Session
-
-SETUP_TYPES = ("rolloff", "objectives")
-"""Intent types of the pre-game steps (the engine's contract, like "draw")."""
 
 
 def new_session(plan: GamePlan) -> Session:
@@ -38,12 +38,19 @@ def writer_lock(session: Any, what: str = "deathzap") -> SaveLock | None:
     return SaveLock.acquire(path, what)
 
 
+def in_group(options: Iterable[IntentOption], *groups: str) -> list[IntentOption]:
+    """The options of the given intent groups (``ruleset.SETUP``, ``ADVANCE``...)."""
+    return [o for o in options if o.group in groups]
+
+
 def setup_steps(session: Session) -> list[IntentOption]:
-    return [o for o in session.intents() if o.intent.get("type") in SETUP_TYPES]
+    """The pre-game steps the ruleset offers now (roll-off, objectives, generals...)."""
+    return in_group(session.intents(), SETUP)
 
 
 def quick_setup(session: Session) -> None:
-    """Play every pre-game step with generated dice and the engine's defaults."""
+    """Play every pre-game step with generated dice and the engine's defaults (the
+    first choice where a question has no default)."""
     for _ in range(20):
         steps = setup_steps(session)
         if not steps:

@@ -48,7 +48,7 @@ class OddsEntry:
     what: str
     """The attack in words: ``"Repeater (shooting)"``, ``"melee"``, ``"morale test"``."""
     odds: Any
-    """An ``Odds`` (``rules/deathzap3/odds.py``)."""
+    """An :class:`~deathzap_tui.rules.odds.Odds`."""
     current: bool
     """The attack being resolved now (the dice asked for are its dice)."""
     stage: str

@@ -47,6 +47,19 @@ shields = 3
 recharge = 1
 figures = [ { name = "Trooper", count = 4, weapons = ["gun"] } ]
 """,
+    "classic": """\
+name = "Typed force"
+ruleset = "classic"
+
+[[units]]
+name = "Typed unit"
+type = "infantry"      # infantry | heavy-infantry | beasts | big-beasts
+                       # | light-vehicles | vehicles | monsters
+figures = [            # guns: basic | advanced | auto-heavy | heavy | radius
+  { name = "Sergeant", weapons = ["basic"], general = true },
+  { name = "Trooper", count = 4, weapons = ["basic"] },
+]
+""",
 }
 """Ruleset id -> a valid force text with one weapon and one unit."""
 

@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", dest="new_save", metavar="PATH",
                         help="new game: the save name to create")
     parser.add_argument("--quick", action="store_true",
-                        help="new game: skip set-up (generated roll-off, default objectives)")
+                        help="new game: skip set-up (every set-up step with generated dice "
+                        "and default answers)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="new game: a house-rule option (repeatable)")
 

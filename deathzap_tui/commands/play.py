@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", metavar="PATH",
                         help="save name (default: from the forces and the date, in saves/)")
     parser.add_argument("--quick", action="store_true",
-                        help="skip set-up: generated roll-off, default objectives")
+                        help="skip set-up: every set-up step with generated dice and "
+                        "default answers (roll-off, objectives...)")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a house-rule option (repeatable), e.g. --option deck=half")
 

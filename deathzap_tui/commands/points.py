@@ -72,6 +72,7 @@ def as_json(loaded: LoadedForce, report: PointsReport | None) -> dict[str, Any]:
     if report is None:
         return {"force": loaded.name, "ruleset": loaded.ruleset.id, "points": None,
                 "units": units, "models": models,
+                "counts": dict(loaded.ruleset.force_counts(loaded.force)),
                 "warnings": [w.located() for w in loaded.warnings]}
     return {
         "force": report.force,
@@ -99,6 +100,9 @@ def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
         units, models = loaded.counts()
         lines = [title, f"{loaded.ruleset.title} has no points system: "
                  f"{units} units, {models} models."]
+        counts = [[label, str(n)] for label, n in loaded.ruleset.force_counts(loaded.force)]
+        if counts:
+            lines += ["", "Counts:", *("  " + row for row in _table(counts))]
         return "\n".join(lines + _section("Warnings", [w.located() for w in loaded.warnings]))
 
     columns = list(_parts(report.units[0].breakdown)) if report.units else []

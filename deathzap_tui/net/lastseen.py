@@ -85,10 +85,10 @@ def since(game: Any, start: int, viewer: str | None) -> list[str]:
             undone.clear()
     index = {id(e): i for i, e in done}
     lines: list[tuple[int, str]] = list(changes)
-    for event, res in game.replay([e for _, e in done]):
+    for event, notes in game.history():
         i = index[id(event)]
         if i >= start:
-            lines.extend((i, n.text) for n in notes_for(res.ctx.notes, viewer))
+            lines.extend((i, n.text) for n in notes_for(notes, viewer))
     lines.sort(key=lambda x: x[0])  # stable: an event's notes keep their order
     return [text for _, text in lines]
 

@@ -28,10 +28,10 @@ from typing import Any
 from deathzap_tui.net import protocol, views
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
-from deathzap_tui.rules.events import Event, effective
+from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Answer, Note, Refused
+from deathzap_tui.rules.steps import Answer, Refused
 
 MAX_BAD_MESSAGES = 20
 HELLO_TIMEOUT = 10.0
@@ -68,10 +68,7 @@ class Table:
         self.request: dict[str, str] | None = None
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
         self._aids = itertools.count(1)
-        self._notes: dict[int, list[Note]] = {}
         self._seen = seen
-        for event, res in self.game.replay(effective(self.game.log)):
-            self._notes[id(event)] = res.ctx.notes
 
     # --- actions ----------------------------------------------------------------
     def begin(self, side: str, intent: Mapping[str, Any]) -> int:
@@ -134,7 +131,6 @@ class Table:
         if not p.action.resolution.done:
             raise Refused("the action is not finished")
         event = self.session.commit(p.action)  # saved (fsync) before this returns
-        self._notes[id(event)] = p.action.resolution.ctx.notes
         self.pending = None
         return event
 
@@ -186,8 +182,8 @@ class Table:
 
     # --- what each viewer sees --------------------------------------------------
     def narrative(self, viewer: str | None) -> list[str]:
-        return [n.text for e in effective(self.game.log)
-                for n in views.notes_for(self._notes.get(id(e), ()), viewer)]
+        return [n.text for _e, notes in self.game.history()
+                for n in views.notes_for(notes, viewer)]
 
     def turn(self) -> dict[str, str]:
         p = self.pending

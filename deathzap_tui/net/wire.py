@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from deathzap_tui.rules.ruleset import BoardView, DeckView, IntentOption, UnitRow
+from deathzap_tui.rules.ruleset import OTHER, BoardView, DeckView, IntentOption, TurnClock, UnitRow
 from deathzap_tui.rules.steps import (
     ROLL,
     Answer,
@@ -53,6 +53,10 @@ def _tuples(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+PARTS: dict[str, type] = {"deck": DeckView, "clock": TurnClock}
+"""The :class:`BoardView` fields that hold a dataclass (or ``None``)."""
+
+
 def view_from_data(d: Mapping[str, Any]) -> BoardView:
     """Inverse of ``to_data(view)``. Every field of :class:`BoardView` comes back, so
     adding one to the interface needs no change here."""
@@ -64,8 +68,8 @@ def view_from_data(d: Mapping[str, Any]) -> BoardView:
         if f.name == "units":
             value = {side: tuple(UnitRow(**{k: _tuples(v) for k, v in row.items()})
                                  for row in rows) for side, rows in value.items()}
-        elif f.name == "deck":
-            value = DeckView(**{k: _tuples(v) for k, v in value.items()})
+        elif f.name in PARTS and value is not None:  # None: the ruleset has none
+            value = PARTS[f.name](**{k: _tuples(v) for k, v in value.items()})
         elif isinstance(value, Mapping):
             value = {k: _tuples(v) for k, v in value.items()}
         fields[f.name] = _tuples(value)
@@ -73,7 +77,8 @@ def view_from_data(d: Mapping[str, Any]) -> BoardView:
 
 
 def intent_from_data(d: Mapping[str, Any]) -> IntentOption:
-    return IntentOption(dict(d["intent"]), d["label"], d.get("side"), d.get("rule", ""))
+    return IntentOption(dict(d["intent"]), d["label"], d.get("side"), d.get("rule", ""),
+                        d.get("group", OTHER))
 
 
 def step_to_data(step: Step | Waiting | None) -> dict[str, Any] | None:

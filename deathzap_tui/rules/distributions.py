@@ -88,6 +88,17 @@ def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
     return out
 
 
+def dice_sum_pmf(n: int, sides: int = 6) -> list[float]:
+    """``[P(S = 0), ..., P(S = n * sides)]`` for ``S`` the pips of ``n`` dice."""
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    die = [0.0] + [1.0 / sides] * sides
+    out = [1.0]
+    for _ in range(n):
+        out = convolve(out, die)
+    return out
+
+
 def mean(dist: Sequence[float]) -> float:
     return math.fsum(k * p for k, p in enumerate(dist))
 

@@ -3,23 +3,34 @@
 The current state is never stored, only derived: ``new_state`` then every effective
 event replayed. That makes saving (write the log), undo (append an undo event and
 replay), redo and multi-terminal play (ship events) fall out of one mechanism.
+
+Cost does not grow with the log (issue 11): the effective events and their narration
+are kept as the log grows instead of being folded and replayed again, and a copy of
+the state every :data:`CHECKPOINT_EVERY` effective events means an undo replays at
+most that many events, however long the game.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event, effective, redoable
+from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event
 from deathzap_tui.rules.ruleset import Ruleset
 from deathzap_tui.rules.steps import (
     Answer,
+    Note,
     Refused,
     Resolution,
     answer_from_data,
     answer_to_data,
 )
+
+CHECKPOINT_EVERY = 32
+"""Effective events between two kept copies of the state: an undo replays at most
+this many (a state copy costs about as much as replaying one or two events)."""
 
 
 class CorruptLog(ValueError):
@@ -52,6 +63,12 @@ class Game:
         self.log: list[Event] = []
         self.listeners: list[Callable[[Game, Event], None]] = []
         self._state = ruleset.new_state(red, black, self.options, seed)
+        self._done: list[tuple[Event, list[Note]]] = []
+        """The effective events (undo/redo folded away) with their narration."""
+        self._undone: list[tuple[Event, list[Note]]] = []
+        """Undone events a redo brings back, next last."""
+        self._checkpoints: dict[int, Any] = {0: copy.deepcopy(self._state)}
+        """Number of effective events -> a private copy of the state after them."""
         for i, event in enumerate(log):
             try:
                 self._record(event, fresh=True)
@@ -65,11 +82,16 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(effective(self.log))
+        return bool(self._done)
 
     @property
     def can_redo(self) -> bool:
-        return bool(redoable(self.log))
+        return bool(self._undone)
+
+    def history(self) -> list[tuple[Event, list[Note]]]:
+        """The effective events, oldest first, each with the notes that narrate it
+        (kept as the game went: no replay)."""
+        return list(self._done)
 
     def replay(self, events: Sequence[Event]) -> Iterable[tuple[Event, Resolution]]:
         """Re-run events from the start, yielding each with its finished resolution
@@ -87,7 +109,7 @@ class Game:
 
     def commit(self, action: Action) -> Event:
         event = action.event()
-        self._state = action.resolution.ctx.state
+        self._advance(event, action.resolution.ctx.notes, action.resolution.ctx.state)
         self._append(event)
         return event
 
@@ -128,15 +150,46 @@ class Game:
         """Apply one event. ``fresh``: the current state is ours alone (a replay
         from the start), so it may be changed in place; otherwise a failing event
         must leave it untouched."""
-        if event.kind in (UNDO, REDO):
-            self.log.append(event)
-            state = self.ruleset.new_state(self.red, self.black, self.options, self.seed)
-            for e in effective(self.log):
-                self._resolve(state, e, borrow=True)
-            self._state = state
+        if event.kind == UNDO:
+            if self._done:
+                self._undone.append(self._done.pop())
+                self._state = self._rebuild(len(self._done))
+        elif event.kind == REDO:
+            if self._undone:
+                redone, _notes = self._undone.pop()
+                res = self._resolve(self._state, redone, borrow=fresh)
+                self._done.append((redone, res.ctx.notes))
+                self._state = res.ctx.state
+                self._checkpoint()
         else:
-            self._state = self._resolve(self._state, event, borrow=fresh).ctx.state
-            self.log.append(event)
+            res = self._resolve(self._state, event, borrow=fresh)
+            self._advance(event, res.ctx.notes, res.ctx.state)
+        self.log.append(event)
+
+    def _advance(self, event: Event, notes: list[Note], state: Any) -> None:
+        """A new event takes effect: the undone ones can no longer be redone, and the
+        checkpoints past this point belonged to them."""
+        if self._undone:
+            self._undone.clear()
+            here = len(self._done)
+            self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= here}
+        self._done.append((event, notes))
+        self._state = state
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        n = len(self._done)
+        if n % CHECKPOINT_EVERY == 0 and n not in self._checkpoints:
+            self._checkpoints[n] = copy.deepcopy(self._state)
+
+    def _rebuild(self, n: int) -> Any:
+        """The state after the first ``n`` effective events: a copy of the nearest
+        checkpoint at or before ``n``, and the events after it replayed."""
+        start = max(k for k in self._checkpoints if k <= n)
+        state = copy.deepcopy(self._checkpoints[start])
+        for event, _notes in self._done[start:n]:
+            self._resolve(state, event, borrow=True)
+        return state
 
     def _resolve(self, state: Any, event: Event, *, borrow: bool = False) -> Resolution:
         if event.kind != RESOLVE:

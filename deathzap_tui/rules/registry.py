@@ -10,6 +10,7 @@ DEFAULT = "deathzap3"
 _PLUGINS: dict[str, str] = {
     "deathzap3": "deathzap_tui.rules.deathzap3",
     "command-hand": "deathzap_tui.rules.commandhand",
+    "classic": "deathzap_tui.rules.classic",
 }
 """ruleset id -> module exposing ``RULESET``. Add a line here to add a ruleset."""
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.rules.problems import Problem
 from deathzap_tui.rules.steps import Maker, Refused, Resolution
+
+if TYPE_CHECKING:
+    import argparse
 
 SIDES = ("red", "black")
 WATCH = "watch"
@@ -186,6 +189,12 @@ class Ruleset(ABC):
     def points(self, force: Any) -> PointsReport | None:
         """Points by the ruleset's formula, or ``None`` if it has none."""
 
+    def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
+        """Labelled counts that describe a force's size, for a ruleset without points
+        (``deathzap points`` shows them instead), e.g. ``(("Infantry", 12), ...)``.
+        Empty if the ruleset offers none."""
+        return ()
+
     # --- games --------------------------------------------------------------
     @abstractmethod
     def option_specs(self) -> tuple[OptionSpec, ...]: ...
@@ -262,25 +271,41 @@ class Ruleset(ABC):
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         """Exact odds of the attack being resolved, for the odds panel: ``facts`` is
-        the resolution's ``ctx.facts["attack"]``. An ``Odds``-shaped result (see
-        ``deathzap3/odds.py``), or ``None`` if the ruleset offers none."""
+        the resolution's ``ctx.facts["attack"]``. An
+        :class:`~deathzap_tui.rules.odds.Odds`, or ``None`` if the ruleset offers none."""
         return None
 
     def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
                  settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
         """``deathzap odds`` from force files: ``attacker`` and ``target`` are
         ``(force, unit)`` pairs; ``settings`` the command's options by name
-        (``cover``, ``melee``, ``weapons``, ``shields``, ``figures`` and the ruleset's
-        own). Returns ``(odds, title lines)``; raises ``ValueError`` saying what is
+        (``melee``, ``weapons`` and the ruleset's own, see :meth:`odds_arguments`).
+        Returns ``(odds, title lines)``; raises ``ValueError`` saying what is
         wrong; ``None`` if the ruleset offers no odds."""
+        return None
+
+    def odds_arguments(self, parser: argparse.ArgumentParser) -> Sequence[argparse.Action]:
+        """Add this ruleset's own ``deathzap odds`` flags to ``parser`` (the command
+        adds ``--ruleset``, ``--attacker``, ``--target``, ``--weapons``, ``--melee`` and
+        ``--json``): those :meth:`odds_numbers` reads, and the extra settings
+        :meth:`odds_cli` reads from the command's options. Returns the flags that only
+        describe an attack in bare numbers (refused with force files)."""
+        return ()
+
+    def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
+        """``deathzap odds --ruleset ID`` with bare numbers: ``args`` holds the flags of
+        :meth:`odds_arguments`. Returns ``(odds, title lines)``; raises ``ValueError``
+        saying what is wrong; ``None`` if the ruleset offers no such odds."""
         return None
 
 
 class PackageRuleset(Ruleset):
     """A ruleset whose package has the Deathzap-family layout (see
-    ``docs/architecture.md``): ``force`` (``parse_force``, ``force_warnings``),
-    ``options`` (``OPTION_SPECS``), ``state`` (``new_state``), ``engine``
-    (``resolution``), ``help`` (``HELP_SECTIONS``) and ``odds`` (``odds_cli``).
+    ``docs/architecture.md``): ``force`` (``parse_force``, ``force_warnings``, and
+    ``force_counts`` if it has any), ``options`` (``OPTION_SPECS``), ``state``
+    (``new_state``), ``engine`` (``resolution``), ``help`` (``HELP_SECTIONS``),
+    ``odds`` (``odds_cli``, ``odds_from_facts``) and ``oddscli`` (``odds_arguments``,
+    ``odds_numbers``); the odds modules are optional (no module: no odds).
 
     Each method below delegates to its module, imported on first use (so listing the
     rulesets stays cheap). A subclass sets :attr:`package` and writes out what is its
@@ -300,6 +325,11 @@ class PackageRuleset(Ruleset):
     def force_warnings(self, force: Any) -> list[Problem]:
         return self.part("force", "force_warnings")(force)
 
+    def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
+        counts = getattr(importlib.import_module(f"{self.package}.force"), "force_counts",
+                         None)
+        return () if counts is None else counts(force)
+
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return self.part("options", "OPTION_SPECS")
 
@@ -315,6 +345,31 @@ class PackageRuleset(Ruleset):
     def help_sections(self) -> list[tuple[str, str]]:
         return list(self.part("help", "HELP_SECTIONS"))
 
+    def optional_part(self, module: str, name: str) -> Any | None:
+        """``name`` from the plugin's ``module``, or ``None`` if the plugin has no such
+        module or the module no such name (an optional extra)."""
+        qualified = f"{self.package}.{module}"
+        try:
+            found = importlib.import_module(qualified)
+        except ModuleNotFoundError as e:
+            if e.name != qualified:  # the module is there but imports something missing
+                raise
+            return None
+        return getattr(found, name, None)
+
+    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
+        odds_from_facts = self.optional_part("odds", "odds_from_facts")
+        return None if odds_from_facts is None else odds_from_facts(facts)
+
     def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
                  settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
-        return self.part("odds", "odds_cli")(attacker, target, settings)
+        odds_cli = self.optional_part("odds", "odds_cli")
+        return None if odds_cli is None else odds_cli(attacker, target, settings)
+
+    def odds_arguments(self, parser: argparse.ArgumentParser) -> Sequence[argparse.Action]:
+        odds_arguments = self.optional_part("oddscli", "odds_arguments")
+        return () if odds_arguments is None else odds_arguments(parser)
+
+    def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
+        odds_numbers = self.optional_part("oddscli", "odds_numbers")
+        return None if odds_numbers is None else odds_numbers(args)

@@ -54,6 +54,32 @@ def keys_for(step: Any, *, entered: bool) -> list[str]:
     return [*str(value), "enter"]
 
 
+async def finish_wizard(pilot: Any, app: Any, *, dice: str = "typed") -> int:
+    """Answer every step of the open wizard by keys (picking the first unit and
+    action where it asks), then confirm. ``dice``: "typed" (all 6s), "rolled"
+    (ctrl+r) or "mixed" (alternately). Returns the number of dice steps."""
+    from deathzap_tui.app.screens.wizard import WizardScreen
+
+    dice_steps = 0
+    for _ in range(120):
+        screen = app.screen
+        if not isinstance(screen, WizardScreen):
+            return dice_steps
+        if screen.resolution is None:
+            await pilot.press("1")
+            continue
+        step = screen.resolution.step
+        if step is None:
+            await pilot.press("ctrl+s")
+            continue
+        entered = dice == "typed"
+        if isinstance(step, DiceRequest):
+            dice_steps += 1
+            entered = dice == "typed" or (dice == "mixed" and dice_steps % 2 == 1)
+        await pilot.press(*keys_for(step, entered=entered))
+    raise AssertionError("the wizard did not finish")
+
+
 def aiotest(fn: Any) -> Any:
     """Run an ``async def`` test with asyncio (no pytest-asyncio here)."""
     import asyncio

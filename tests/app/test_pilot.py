@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from app_helpers import aiotest, battle_app, keys_for, session_at
+from app_helpers import aiotest, battle_app, finish_wizard, keys_for, session_at
 
 from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.screens.gameover import GameOverScreen
 from deathzap_tui.app.screens.wizard import WizardScreen
 from deathzap_tui.rules.events import effective
+from deathzap_tui.rules.ruleset import UNIT
 from deathzap_tui.session import Session
-
-
-async def finish_wizard(pilot, app, *, mix: bool) -> int:
-    """Answer every step of the open wizard by keys, alternating typed and
-    generated dice when ``mix``; confirm. Returns the number of dice steps."""
-    dice_steps = 0
-    for _ in range(80):
-        screen = app.screen
-        if not isinstance(screen, WizardScreen):
-            return dice_steps
-        if screen.resolution is None:
-            await pilot.press("1")
-            continue
-        step = screen.resolution.step
-        if step is None:
-            await pilot.press("ctrl+s")
-            continue
-        from deathzap_tui.rules.steps import DiceRequest
-
-        entered = True
-        if isinstance(step, DiceRequest):
-            dice_steps += 1
-            entered = not mix or dice_steps % 2 == 1
-        await pilot.press(*keys_for(step, entered=entered))
-    raise AssertionError("the wizard did not finish")
 
 
 @pytest.mark.slow
@@ -50,13 +26,13 @@ async def test_short_game_through_the_ui(demo_paths) -> None:
             await pilot.press("d")
             assert isinstance(app.screen, BattleScreen)
             for _ in range(3):
-                if not app.screen._of_type("activate"):
+                if not app.screen.in_group(UNIT):
                     break
                 await pilot.press("a")
-                dice_steps += await finish_wizard(pilot, app, mix=True)
+                dice_steps += await finish_wizard(pilot, app, dice="mixed")
                 assert isinstance(app.screen, BattleScreen)
         await pilot.press("e")
-        await finish_wizard(pilot, app, mix=False)
+        await finish_wizard(pilot, app, dice="typed")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
     state = session.game.state
@@ -232,7 +208,7 @@ async def test_quick_resolve_runs_the_same_wizard_without_a_save(demo_paths, wor
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, WizardScreen)
-        assert await finish_wizard(pilot, app, mix=True) >= 2
+        assert await finish_wizard(pilot, app, dice="mixed") >= 2
         await pilot.pause()
         result = str(app.screen.query_one("#quick-result").render())
         assert "Result" in result and "fires" in result

@@ -1,8 +1,11 @@
-"""The battle screen: deck, both sides' units, score, log; keys that drive the game.
+"""The battle screen: the deck or the phase track, both sides' units, score, log;
+keys that drive the game.
 
 Everything shown comes from ``session.view()`` (a ``BoardView``) and what can be done
-from ``session.intents()``. One key press refreshes every widget once, in the same
-message handler, so Textual repaints once.
+from ``session.intents()``. The keys follow the intents' groups, never their types:
+``d`` the ADVANCE intent (labelled by ``view.advance_label``), ``a`` the UNIT ones,
+``e`` END, ``o`` OTHER, ``n`` SETUP. One key press refreshes every widget once, in
+the same message handler, so Textual repaints once.
 """
 
 from __future__ import annotations
@@ -18,16 +21,24 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from deathzap_tui.app.describe import side_label
-from deathzap_tui.app.flow import SETUP_TYPES
+from deathzap_tui.app.flow import in_group
 from deathzap_tui.app.hidden import HiddenHands, board_options, terminal_side
 from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.clock import ClockWidget
 from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.hand import HandWidget
 from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.score import ScoreWidget
 from deathzap_tui.app.widgets.units import UnitTable
-from deathzap_tui.rules.ruleset import BoardView, IntentOption
+from deathzap_tui.rules.ruleset import (
+    ADVANCE,
+    END,
+    SETUP,
+    UNIT,
+    BoardView,
+    IntentOption,
+)
 from deathzap_tui.rules.steps import Refused
 
 if TYPE_CHECKING:
@@ -35,12 +46,19 @@ if TYPE_CHECKING:
     from deathzap_tui.session import Session
 
 
+GROUP_KEYS = {"advance": ADVANCE, "unit": UNIT, "setup": SETUP, "end": END}
+"""The battle screen's actions that play an intent group (``o`` is OTHER: whatever
+no other key covers)."""
+
+
 class BattleScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("d", "draw", "Draw card"),
-        Binding("a", "activate", "Activate"),
-        Binding("n", "next", "Set-up step"),
+        Binding("d", "advance", "Draw card"),  # shown as view.advance_label
+        # "Activate": the word of the card editions' rules, and fair for any unit
+        # acting (moving, shooting...) in a turn-based one.
+        Binding("a", "unit", "Activate"),
+        Binding("n", "setup", "Set-up step"),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("m", "dice_mode", "Dice mode"),
@@ -57,6 +75,8 @@ class BattleScreen(Screen[None]):
         self.game_over_shown = False
         self.hidden = HiddenHands(self)
         self._wizard: WizardScreen | None = None
+        self.key_labels: dict[str, str] = {}
+        """Key bar labels that come from the view (the advance key's), by action."""
 
     @property
     def session(self) -> Session:
@@ -71,6 +91,7 @@ class BattleScreen(Screen[None]):
                 yield HandWidget(id="hand", compact=True)  # one side only: hidden.py
                 yield EventLog(id="log-wide", classes="wide-only")
             with Vertical(id="side"):
+                yield ClockWidget(id="clock")
                 yield DeckWidget(id="deck")
                 yield ScoreWidget(id="score")
                 yield EventLog(id="log-narrow", classes="narrow-only")
@@ -91,7 +112,9 @@ class BattleScreen(Screen[None]):
         names = {"red": getattr(game.red, "name", ""), "black": getattr(game.black, "name", "")}
         for side in ("red", "black"):
             self.query_one(f"#units-{side}", UnitTable).show(
-                view.columns, view.units.get(side, ()), names[side], view.score.get(side))
+                view.columns, view.units.get(side, ()), names[side], view.score.get(side),
+                view.score_label)
+        self.query_one(ClockWidget).show(view.clock)
         self.query_one(DeckWidget).show(view.deck)
         self.query_one(ScoreWidget).show(view)
         prompt = Text()
@@ -102,6 +125,7 @@ class BattleScreen(Screen[None]):
             self._last_prompt = prompt
             self.query_one("#prompt", Static).update(prompt, layout=False)
         self.hidden.refresh(view)
+        self.key_labels = {"advance": clean(view.advance_label, oneline=True)}
         self._sync_bindings()
         if view.over and not self.game_over_shown:
             self.game_over_shown = True
@@ -119,25 +143,23 @@ class BattleScreen(Screen[None]):
         view = self.view or self.session.view()
         return {row.id: row.name for rows in view.units.values() for row in rows}
 
-    def _of_type(self, *types: str) -> list[IntentOption]:
-        return [o for o in self.options if o.intent.get("type") in types]
+    def in_group(self, *groups: str) -> list[IntentOption]:
+        """The options on the board now of the given intent groups."""
+        return in_group(self.options, *groups)
 
     # --- acting ---------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        sync_key_bars(self, ("draw", "activate", "next", "end", "other", "undo", "redo",
-                             "hand"))
+        sync_key_bars(self, (*GROUP_KEYS, "other", "undo", "redo", "hand"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.view is None:
             return True
-        kinds = {"draw": ("draw",), "activate": ("activate",), "next": SETUP_TYPES,
-                 "end": ("end",)}
-        if action in kinds:
-            if self._of_type(*kinds[action]):
+        if action in GROUP_KEYS:
+            if self.in_group(GROUP_KEYS[action]):
                 return True
             # Set-up and "end" keys only appear when they can apply at all.
-            return False if action in ("next", "end") else None
+            return False if action in ("setup", "end") else None
         if action == "other":
             return bool(self._others())
         if action == "hand":  # only where there are secret lines (hidden.py)
@@ -217,34 +239,35 @@ class BattleScreen(Screen[None]):
             log.add(lines)
         self.refresh_board()
 
-    def action_draw(self) -> None:
-        opts = self._of_type("draw")
-        if opts:
+    def _play_group(self, group: str) -> None:
+        """Play the group's one option at once; offer a choice if there are several."""
+        opts = self.in_group(group)
+        if len(opts) == 1:
             self.run_intent(opts[0])
+        elif opts:
+            self.open_wizard(intents=opts)
 
-    def action_next(self) -> None:
-        opts = self._of_type(*SETUP_TYPES)
-        if opts:
-            self.run_intent(opts[0])
+    def action_advance(self) -> None:
+        self._play_group(ADVANCE)
+
+    def action_setup(self) -> None:
+        self._play_group(SETUP)
 
     def action_end(self) -> None:
-        opts = self._of_type("end")
-        if opts:
-            self.run_intent(opts[0])
+        self._play_group(END)
 
-    def action_activate(self, unit: str = "") -> None:
-        opts = self._of_type("activate")
-        if unit:
-            opts = [o for o in opts if o.intent.get("unit") == unit]
+    def action_unit(self) -> None:
+        opts = self.in_group(UNIT)
         if not opts:
-            self._error("no unit can activate now")
+            self._error("no unit can act now")
             return
         self.open_wizard(intents=opts)
 
     def _others(self) -> list[IntentOption]:
-        """Legal intents no key above covers (a ruleset's own kinds: interrupts...)."""
-        keyed = ("draw", "activate", "end", *SETUP_TYPES)
-        return [o for o in self.options if o.intent.get("type") not in keyed]
+        """Legal intents no key above covers (OTHER: interrupts, passing...; and any
+        group this app does not know)."""
+        keyed = GROUP_KEYS.values()
+        return [o for o in self.options if o.group not in keyed]
 
     def action_other(self) -> None:
         others = self._others()
@@ -282,19 +305,15 @@ class BattleScreen(Screen[None]):
         self.refresh_board()
 
     def palette_commands(self) -> list[tuple[str, str, Any]]:
-        """(title, help, callback) for the command palette: every legal intent."""
+        """(title, help, callback) for the command palette: every legal intent, of any
+        group, played exactly as listed."""
         out: list[tuple[str, str, Any]] = []
         for opt in self.options:
-            kind = opt.intent.get("type")
             help_text = clean(opt.rule, oneline=True)
             if opt.side:
                 help_text = f"{side_label(opt.side)} {help_text}".strip()
-            if kind == "activate":
-                out.append((clean(opt.label, oneline=True), help_text,
-                            lambda o=opt: self._activate_exact(o)))
-            else:
-                out.append((clean(opt.label, oneline=True), help_text,
-                            lambda o=opt: self.run_intent(o)))
+            out.append((clean(opt.label, oneline=True), help_text,
+                        lambda o=opt: self.run_intent(o)))
         if self.session.can_undo:
             out.append(("Undo", "Take back the last thing recorded", self.action_undo))
         if self.session.can_redo:
@@ -302,6 +321,3 @@ class BattleScreen(Screen[None]):
         out.append(("Toggle dice mode", "Physical dice (typed in) or generated",
                     self.action_dice_mode))
         return out
-
-    def _activate_exact(self, opt: IntentOption) -> None:
-        self.run_intent(opt)

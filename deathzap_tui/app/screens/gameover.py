@@ -1,4 +1,5 @@
-"""Game over: final VP, how each was earned, units lost."""
+"""Game over: the final score (in the ruleset's own terms), how it was earned, units
+lost."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from deathzap_tui.rules.ruleset import BoardView
 def render_over(view: BoardView, names: dict[str, str]) -> Text:
     out = Text()
     out.append(clean(view.result or "Game over", oneline=True) + "\n\n", style="bold")
-    out.append("Final VP\n", style="bold underline")
-    for side, vp in view.score.items():
+    label = clean(view.score_label, oneline=True)
+    out.append(f"Final {label}\n", style="bold underline")
+    for side, n in view.score.items():
         out.append(f"  {side_label(side)} ({clean(names.get(side, ''), oneline=True)}): "
-                   f"{vp} VP\n")
+                   f"{n} {label}\n")
     if view.score_lines:
         out.append("\nHow they were earned\n", style="bold underline")
         for line in view.score_lines:

@@ -1,5 +1,6 @@
-"""Set-up: who is red and who is black, then the engine's pre-game steps (roll-off,
-objectives) through the wizard, then the battle screen."""
+"""Set-up: who is red and who is black, then the ruleset's pre-game steps (its SETUP
+intents: roll-off, objectives, naming a general...) one after the other through the
+wizard, whatever they ask, then the battle screen."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ class SetupScreen(Screen[None]):
         out.append(f"   BLACK: {clean(self.names['black'], oneline=True)}\n", style="bold")
         if self.session is None:
             out.append("\n   s swaps the sides; Enter confirms and starts the pre-game steps.\n"
-                       "   g plays them all with generated dice and default objectives.\n",
+                       "   g plays them all with generated dice and the default answers.\n",
                        style="dim")
         else:
             out.append("\n2. Pre-game steps\n", style="bold underline")

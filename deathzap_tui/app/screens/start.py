@@ -30,21 +30,6 @@ def force_files() -> list[Path]:
         return []
 
 
-def demo_forces() -> tuple[Path | None, Path | None]:
-    """The demo forces: the first two files with nine units, else the first two."""
-    files = force_files()
-    nine = []
-    for path in files:
-        try:
-            if path.read_text(encoding="utf-8", errors="replace").count("[[units]]") == 9:
-                nine.append(path)
-        except OSError:
-            continue
-    picks: list[Path | None] = [*nine, *(f for f in files if f not in nine)][:2]
-    picks += [None] * (2 - len(picks))
-    return picks[0], picks[1]
-
-
 def shown_path(path: Path | None) -> str:
     if path is None:
         return ""
@@ -64,12 +49,12 @@ class StartScreen(Screen[None]):
     def __init__(self, *, red: Path | None = None, black: Path | None = None,
                  seed: int = 1) -> None:
         super().__init__()
-        if red is None and black is None:
-            red, black = demo_forces()
+        self.files = force_files()
+        if red is None and black is None:  # the default ruleset's first two (the demos)
+            red, black = pair_for(self.files, registry.DEFAULT)
         self.red, self.black, self.seed = red, black, seed
         self.ruleset_id = ruleset_of(red) if ruleset_of(red) in registry.ids() \
             else registry.DEFAULT
-        self.files = force_files()
         self.option_specs: tuple[OptionSpec, ...] = ()
         self.saves: list[Any] = []
 
@@ -84,14 +69,16 @@ class StartScreen(Screen[None]):
                     yield Select([(Text(i), i) for i in ids], value=self.ruleset_id,
                                  allow_blank=False, id="ruleset", compact=True,
                                  classes="row-field")
+                listed = forces_for(self.files, self.ruleset_id)
                 for side, path in (("red", self.red), ("black", self.black)):
                     with Horizontal(classes="row"):
                         yield Label(Text(f"{side.upper()} force", style="bold"),
                                     classes="row-label")
-                        yield Select([(Text(p.stem), str(p))
-                                      for p in forces_for(self.files, self.ruleset_id)],
+                        # A force of another ruleset (given on the command line) stays
+                        # in the path field, unpicked: starting says what is wrong.
+                        yield Select([(Text(p.stem), str(p)) for p in listed],
                                      prompt="pick from forces/", id=f"{side}-pick",
-                                     value=str(path) if path in self.files else Select.NULL,
+                                     value=str(path) if path in listed else Select.NULL,
                                      compact=True, classes="row-field")
                     with Horizontal(classes="row"):
                         yield Label("  or any path", classes="row-label")

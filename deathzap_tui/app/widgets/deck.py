@@ -61,15 +61,19 @@ def render_deck(deck: DeckView) -> Group:
 
 
 class DeckWidget(Static):
-    """Shows a :class:`DeckView`."""
+    """Shows a :class:`DeckView`; not displayed (no room taken) for a ruleset without
+    cards (``None``)."""
 
     DEFAULT_CSS = """
     DeckWidget { height: auto; border: round $secondary; padding: 0 1; }
     """
 
-    def show(self, deck: DeckView) -> None:
-        if deck == getattr(self, "_last", None):
+    def show(self, deck: DeckView | None) -> None:
+        if deck == getattr(self, "_last", None) and self.display == (deck is not None):
             return
         self._last = deck
+        self.display = deck is not None
+        if deck is None:
+            return
         self.border_title = "Deck"
         repaint(self, render_deck(deck), fixed=True)

@@ -5,9 +5,11 @@ Layout (styles in ``screens/wizard.tcss``):
 
 * **under 120 columns** (80x24 included) the panel is a strip between the history
   and the step: two lines per target, every number the issue asks for (expected
-  hits, damage, shields left, casualties; P(at least one casualty), P(wiped out),
-  P(breaks) with and without a leader near, or the vehicle's damage-table outcomes)
-  and the whole casualty distribution as a one-line sparkline. At 80x24 the step box
+  hits, with their distribution where the ruleset gives one, damage, shields left,
+  casualties; P(at least one casualty), P(wiped out), P(breaks) with and without a
+  leader near, or whatever the ruleset's ``p_break`` is, such as P(panicked); or the
+  vehicle's damage-table outcomes) and the whole casualty distribution as a one-line
+  sparkline. At 80x24 the step box
   and the key bar leave eight rows: a bar chart there would push out the history, so
   it is one key away: ctrl+o (or a click) swaps the history for the *detail* view,
   whose bar chart groups counts into ranges to fit the rows there are.
@@ -62,11 +64,23 @@ def header(entry: OddsEntry) -> Text:
     return out
 
 
+def _hits(odds: Any) -> str:
+    """``hits 2.5``, with the distribution where there is one: ``hits 2.5 (0 ▃█▆▂ 6)``."""
+    text = f"hits {_num(odds.hits_mean)}"
+    if odds.hits is not None:
+        lo, line, hi = ot.spark_span(odds.hits)
+        if hi > lo:
+            text += f" ({lo} {line} {hi})"
+    return text
+
+
 def expected(odds: Any) -> str:
     if odds.kind == "morale":
         return f"Morale test: {odds.figures} dice"
-    parts = [f"hits {_num(odds.hits_mean)}", f"damage {_num(odds.damage_mean)}",
-             f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
+    parts = [_hits(odds)]
+    if odds.damage_step:
+        parts += [f"damage {_num(odds.damage_mean)}",
+                  f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
     if odds.vehicle is None:
         parts.append(f"casualties {_num(odds.mean_casualties)} of {odds.figures}")
     return "Expected " + ", ".join(parts)
@@ -74,7 +88,7 @@ def expected(odds: Any) -> str:
 
 def _break_text(odds: Any, short: bool) -> str:
     p = ot.short_pct if short else ot.pct
-    text = f"breaks {p(odds.p_break)}"
+    text = f"{odds.break_label} {p(odds.p_break)}"
     if odds.p_break_with_leader is not None:
         text += f" ({'leader' if short else 'leader near:'} {p(odds.p_break_with_leader)})"
     return text

@@ -1,4 +1,5 @@
-"""Victory points, where they came from, and the objectives."""
+"""The score (victory points, or what the ruleset counts), where it came from, and
+the objectives."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ def render_score(view: BoardView) -> Text:
     if view.score_lines:
         out.append("\n".join(clean(line, oneline=True) for line in view.score_lines))
     else:
-        out.append("  ".join(f"{side_label(side)} {vp} VP" for side, vp in view.score.items()))
+        label = clean(view.score_label, oneline=True)
+        out.append("  ".join(f"{side_label(side)} {n} {label}" for side, n in view.score.items()))
     if view.objectives:
         out.append("\nObjectives", style="bold underline")
         for line in view.objectives:
@@ -30,7 +32,7 @@ class ScoreWidget(Static):
     """
 
     def show(self, view: BoardView) -> None:
-        key = (tuple(view.score.items()), view.score_lines, view.objectives)
+        key = (tuple(view.score.items()), view.score_label, view.score_lines, view.objectives)
         if key == getattr(self, "_last", None):
             return
         self._last = key

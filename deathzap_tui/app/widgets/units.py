@@ -3,9 +3,10 @@
 Drawn as plain lines of :class:`~rich.text.Text`, one per unit, laid out for the
 widget's own width at render time: no Rich table to measure cell by cell and no
 repaint when the widget is resized. Columns are fitted to the width available:
-headers shrink to their cells first ("Status" -> "St…"), then the unit name is
-shortened in the middle, so at 80 columns every column stays visible and similar
-names stay told apart.
+headers shrink to their cells first ("Status" -> "St…"), then long text columns
+(a list of guns) are cut to :data:`LONG` cells, then the unit name is shortened in
+the middle, so at 80 columns every column stays visible and similar names stay told
+apart.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from deathzap_tui.rules.ruleset import UnitRow
 
 SIDE_STYLE = {"red": "bold red", "black": "bold"}
 GAP = 1
+LONG = 12
+"""A column wider than this gives way (cut, with an ellipsis) before the unit name."""
 
 
 def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int) -> list[int]:
@@ -39,6 +42,10 @@ def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int
         if over() <= 0:
             break
         widths[i] = max(min(widths[i], max(cells[i], 3)), 1)
+    for i in sorted(range(1, n), key=lambda i: -widths[i]):  # then long text, widest first
+        if over() <= 0 or widths[i] <= LONG:
+            break
+        widths[i] -= min(over(), widths[i] - LONG)
     if n and over() > 0:  # then the name, down to a readable minimum
         widths[0] = max(8, widths[0] - over())
     return widths
@@ -99,10 +106,11 @@ class UnitTable(Widget):
         self._title = ""
 
     def show(self, columns: Sequence[str], rows: Sequence[UnitRow], force_name: str,
-             score: int | None = None) -> None:
+             score: int | None, score_label: str) -> None:
+        """``score`` is followed by ``score_label`` (``BoardView.score_label``)."""
         title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}"
         if score is not None:
-            title += f" — {score} VP"
+            title += f" — {score} {clean(score_label, oneline=True)}"
         if (title, columns, rows) == (self._title, self._columns, self._rows):
             return  # unchanged: no repaint
         taller = len(rows) != len(self._rows)

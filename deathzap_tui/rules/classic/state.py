@@ -42,7 +42,11 @@ class FigureState:
     """Weapon ids (keys of ``State.weapons[side]``): one die to hit per gun (CL §5)."""
     alive: bool = True
     general: bool = False
-    """This side's general (CL §1), named at set-up; objectives only."""
+    """This side's general (CL §1): the force file's mark until set-up names one;
+    objectives only."""
+    moved_to: str = ""
+    """Rallied by merging (CL §4): the figure now lives in the other unit under this
+    new id, and this entry is no longer ``alive``."""
 
 
 @dataclass
@@ -127,6 +131,8 @@ class State(StateBase):
     """This turn's impetus winner (CL §3): moves first (CL §4)."""
     mover: str = ""
     """In the movement phase, the side moving now ("" once both have moved)."""
+    impetus_totals: dict[str, int] = field(default_factory=lambda: _sides(0))
+    """This turn's deciding impetus totals: die + 1 per panicked enemy unit (CL §3)."""
     done: dict[str, bool] = field(default_factory=lambda: _sides(False))
     """Per side: finished with the phase under way (movement, shooting)."""
 
@@ -156,7 +162,8 @@ class State(StateBase):
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u = force.units[index]
-    figs = [FigureState(id=f"{side}.{index}.{i}", name=f.name, weapons=tuple(f.weapons))
+    figs = [FigureState(id=f"{side}.{index}.{i}", name=f.name, weapons=tuple(f.weapons),
+                        general=f.general)
             for i, f in enumerate(u.figures)]
     return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
                      type=u.type, figures=figs)

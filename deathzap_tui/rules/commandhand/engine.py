@@ -39,7 +39,7 @@ from deathzap_tui.rules.commandhand.actions import (
 from deathzap_tui.rules.commandhand.common import uname
 from deathzap_tui.rules.commandhand.state import State
 from deathzap_tui.rules.narration import card_label, plural, side_name
-from deathzap_tui.rules.ruleset import SIDES, IntentOption
+from deathzap_tui.rules.ruleset import ADVANCE, OTHER, SETUP, SIDES, UNIT, IntentOption
 from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "interrupt", "pass", "activate")
@@ -92,10 +92,11 @@ def _all_intents(state: State) -> list[IntentOption]:
     if state.over:
         return []
     if state.phase == "rolloff":
-        return [IntentOption({"type": "rolloff"}, "Roll off for home edges", rule="CH §1")]
+        return [IntentOption({"type": "rolloff"}, "Roll off for home edges", rule="CH §1",
+                             group=SETUP)]
     if state.phase == "objectives":
         return [IntentOption({"type": "objectives"}, "Place the objectives",
-                             rule="CH-R5 / DZ3 §1")]
+                             rule="CH-R5 / DZ3 §1", group=SETUP)]
     if state.window:
         side = state.window
         flipped = Card.parse(state.card)
@@ -107,16 +108,16 @@ def _all_intents(state: State) -> list[IntentOption]:
                 {"type": "interrupt", "card": code},
                 f"Interrupt {flipped.label} with {card.label}: "
                 f"{plural(activations_for(card), 'activation')}, {when}",
-                side, "CH §2"))
+                side, "CH §2", OTHER))
         out.append(IntentOption({"type": "pass"}, f"Do not interrupt {flipped.label}", side,
-                                "CH §2"))
+                                "CH §2", OTHER))
         return out
     out = []
     if not deckmod.draw_refusal(state):
         label = "Flip a card" if state.deck else (
             "The deck is exhausted: end the game" if deckmod.deck_runs_out_ends_game(state)
             else "Shuffle a fresh deck and flip a card")
-        out.append(IntentOption({"type": "draw"}, label, rule="CH §2"))
+        out.append(IntentOption({"type": "draw"}, label, rule="CH §2", group=ADVANCE))
     g = state.grant
     if g is not None:
         for u in state.units[g.side]:
@@ -126,12 +127,12 @@ def _all_intents(state: State) -> list[IntentOption]:
                 if not activation_refusal(state, u.id, a):
                     out.append(IntentOption({"type": "activate", "unit": u.id, "action": a},
                                             f"{uname(state, u)}: {ACTION_NAMES[a]}", g.side,
-                                            "CH §3"))
+                                            "CH §3", UNIT))
                 if not u.entered and not activation_refusal(state, u.id, a, flank=True):
                     out.append(IntentOption(
                         {"type": "activate", "unit": u.id, "action": a, "flank": True},
                         f"{uname(state, u)}: flank (4+ from a side edge), then "
-                        f"{ACTION_NAMES[a]}", g.side, "CH §3"))
+                        f"{ACTION_NAMES[a]}", g.side, "CH §3", UNIT))
     return out
 
 

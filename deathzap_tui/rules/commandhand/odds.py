@@ -17,8 +17,8 @@ max(D - shields, 0))``. The distributions are capped at ``shields + figures`` (m
 damage changes nothing). Floats, no sampling; the tests check it against brute-force
 enumeration in exact fractions.
 
-The result is Deathzap 3's :class:`~deathzap_tui.rules.deathzap3.odds.Odds` (the odds
-panel's shape), with ``p_break`` ``None``: this edition has no morale.
+The result is the shared :class:`~deathzap_tui.rules.odds.Odds` (the odds panel's
+shape), with ``p_break`` ``None``: this edition has no morale.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from deathzap_tui.rules.commandhand import tables
-from deathzap_tui.rules.deathzap3.odds import Odds
 from deathzap_tui.rules.distributions import binomial_pmf, carried_weapons, p_success
+from deathzap_tui.rules.odds import Odds
 
 D6 = [0.0] + [1 / 6] * 6
 """The distribution of one D6 (index = face)."""

@@ -126,4 +126,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         result=result,
         private={s: hand_lines(state, s) for s in visible},
         secret_turn=state.window,
+        score_label="VP" if state.objectives_mode else "figures",
     )

@@ -35,7 +35,7 @@ from deathzap_tui.rules.deathzap3.activation import (
 )
 from deathzap_tui.rules.deathzap3.common import side_name, uname
 from deathzap_tui.rules.deathzap3.state import State
-from deathzap_tui.rules.ruleset import IntentOption
+from deathzap_tui.rules.ruleset import ADVANCE, END, SETUP, UNIT, IntentOption
 from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "activate", "end")
@@ -83,9 +83,11 @@ def intents(state: State) -> list[IntentOption]:
     if state.over:
         return []
     if state.phase == "rolloff":
-        return [IntentOption({"type": "rolloff"}, "Roll off for entry edges", rule="DZ3 §1")]
+        return [IntentOption({"type": "rolloff"}, "Roll off for entry edges", rule="DZ3 §1",
+                             group=SETUP)]
     if state.phase == "objectives":
-        return [IntentOption({"type": "objectives"}, "Place the objectives", rule="DZ3 §1")]
+        return [IntentOption({"type": "objectives"}, "Place the objectives", rule="DZ3 §1",
+                             group=SETUP)]
     out: list[IntentOption] = []
     if not deckmod.draw_refusal(state):
         if state.deck:
@@ -94,7 +96,8 @@ def intents(state: State) -> list[IntentOption]:
             label = "Shuffle a fresh deck and draw"
         else:
             label = "The deck is exhausted: end the game"
-        out.append(IntentOption({"type": "draw"}, label, rule="DZ3 §2 / DZ3-R2"))
+        out.append(IntentOption({"type": "draw"}, label, rule="DZ3 §2 / DZ3-R2",
+                                group=ADVANCE))
     side = state.card_side
     if side:
         units = [u for u in state.units[side] if u.ready]
@@ -104,7 +107,7 @@ def intents(state: State) -> list[IntentOption]:
                     if not activation_refusal(state, u.id, a):
                         out.append(IntentOption(
                             {"type": "activate", "unit": u.id, "action": a},
-                            f"{uname(state, u)}: {ACTION_NAMES[a]}", side, "DZ3 §3"))
+                            f"{uname(state, u)}: {ACTION_NAMES[a]}", side, "DZ3 §3", UNIT))
         if not state.command_used:
             leaders = [f for lu in state.units[side] if lu.in_play for f in lu.figures
                        if f.alive and f.leader and f.command > 0]
@@ -116,9 +119,10 @@ def intents(state: State) -> list[IntentOption]:
                                 {"type": "activate", "unit": u.id, "action": a,
                                  "command": f.id},
                                 f"{uname(state, u)}: {ACTION_NAMES[a]} (command: {f.name}, "
-                                f"{f.command} CP)", side, "DZ3 §11"))
+                                f"{f.command} CP)", side, "DZ3 §11", UNIT))
     if state.options.get("end") == "agreement":
-        out.append(IntentOption({"type": "end"}, "End the game by agreement", rule="DZ3-R2"))
+        out.append(IntentOption({"type": "end"}, "End the game by agreement", rule="DZ3-R2",
+                                group=END))
     return out
 
 

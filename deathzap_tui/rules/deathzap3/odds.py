@@ -53,6 +53,7 @@ from deathzap_tui.rules.distributions import (
     carried_weapons,
     p_success,
 )
+from deathzap_tui.rules.odds import Odds
 
 PER_ATTACK = "per-attack"
 PER_CASUALTY = "per-casualty"
@@ -134,75 +135,6 @@ class Target:
             raise ValueError("shields and figures must be >= 0")
         if self.vehicle and self.figures > 1:
             raise ValueError("a vehicle unit is one model (DZ3 §9)")
-
-
-@dataclass(frozen=True)
-class Odds:
-    """What the odds panel shows. Probabilities are floats; lists are indexed by count.
-
-    ``p_break`` excludes the wiped-out case (DZ3-R12) and is ``None`` when the
-    target's morale is unknown. When the leader's presence is unknown
-    (``leader_near=None``) ``p_break`` assumes no leader and ``p_break_with_leader``
-    gives the other case. For a vehicle ``casualties`` is ``[survives, destroyed]``,
-    ``p_break`` is 0 (DZ3-R13) and ``vehicle`` gives the damage-table outcomes:
-    ``destroyed`` (= killed + explodes), ``immobilised``/``gun-crippled``/
-    ``weapon-crippled`` (at least one such result rolled), ``no-effect`` (no damage
-    roll at all, or only 1s).
-    """
-
-    kind: str
-    figures: int
-    shields: int
-    hits_mean: float
-    damage_mean: float
-    shields_left: tuple[float, ...]
-    casualties: tuple[float, ...]
-    p_break: float | None
-    p_break_with_leader: float | None = None
-    vehicle: Mapping[str, float] | None = None
-
-    @property
-    def mean_shields_left(self) -> float:
-        return math.fsum(k * p for k, p in enumerate(self.shields_left))
-
-    @property
-    def mean_casualties(self) -> float:
-        return math.fsum(k * p for k, p in enumerate(self.casualties))
-
-    @property
-    def p_any_casualty(self) -> float:
-        return math.fsum(self.casualties[1:])
-
-    @property
-    def p_wiped_out(self) -> float:
-        return self.casualties[-1] if self.figures else 0.0
-
-    @property
-    def p_destroyed(self) -> float:
-        """Wiped out or fled: the unit is gone (DZ3 §12: 3 VP to the enemy)."""
-        return self.p_wiped_out + (self.p_break or 0.0)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "figures": self.figures,
-            "shields": self.shields,
-            "casualties": list(self.casualties),
-            "mean_casualties": self.mean_casualties,
-            "p_any_casualty": self.p_any_casualty,
-            "p_wiped_out": self.p_wiped_out,
-            "p_break": self.p_break,
-            "p_destroyed": self.p_destroyed,
-            "hits_mean": self.hits_mean,
-            "damage_mean": self.damage_mean,
-            "shields_left": list(self.shields_left),
-            "mean_shields_left": self.mean_shields_left,
-        }
-        if self.p_break_with_leader is not None:
-            out["p_break_with_leader"] = self.p_break_with_leader
-        if self.vehicle is not None:
-            out["vehicle"] = dict(self.vehicle)
-        return out
 
 
 # --------------------------------------------------------------------------- morale

@@ -1,0 +1,94 @@
+"""Benchmark: what one event costs as the log grows (issue 11).
+
+Run: ``.venv/bin/python benchmarks/history.py [--sizes 100 1000 5000]``. For each size
+it plays a Deathzap 3 game (two 9-unit demo forces, "agreement" ending so the deck is
+reshuffled for ever) with generated dice until the log holds that many events, saving
+as the app does, then prints medians of:
+
+- save: writing one more event (the journal line and its fsync); snapshot: writing
+  the whole save, as every event did before (now only at game end and compaction);
+- undo / redo: taking back and bringing back the last action (state and narration);
+- resume: loading the save from disk and rebuilding the state;
+- narrative: the whole game's lines, as the log screen asks for them.
+
+Goals: save flat in the log's length; undo, redo and resume of a 5,000-event game
+under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "rules"))
+
+from dz3_fixtures import play_random_action  # noqa: E402
+
+from deathzap_tui import saves  # noqa: E402
+from deathzap_tui.session import Session  # noqa: E402
+
+
+def timed(fn: Callable[[], object], repeat: int) -> float:
+    """Median milliseconds of ``fn`` over ``repeat`` runs."""
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return statistics.median(out)
+
+
+def grow(session: Session, size: int, rnd: random.Random) -> None:
+    while len(session.game.log) < size:
+        play_random_action(session.game, rnd)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["DEATHZAP_SAVES_DIR"] = tmp
+        session = Session.new(ROOT / "forces" / "demo-ashfall-legion.toml",
+                              ROOT / "forces" / "demo-vanta-syndicate.toml", seed=1,
+                              save_path="bench", options={"end": "agreement"})
+        rnd = random.Random(1)
+        print(f"{'events':>7} {'save':>8} {'snapshot':>9} {'undo':>8} {'redo':>8} "
+              f"{'resume':>8} {'narrative':>10}   (median ms)")
+        for size in sorted(args.sizes):
+            grow(session, size, rnd)
+            assert session.path is not None
+            path, game = session.path, session.game
+            last = game.log[-1]
+            journal = saves.journal_path(path)
+            kept = journal.read_bytes() if journal.exists() else b""
+            save = timed(lambda p=path, g=game, e=last: saves.append_event(p, len(g.log), e),
+                         args.repeat)
+            journal.write_bytes(kept)  # leave the save as it was
+            snapshot = timed(lambda p=path, g=game: saves.save_game(g, p), 3)
+            undos, redos = [], []
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                session.undo()
+                t1 = time.perf_counter()
+                session.redo()
+                undos.append((t1 - t0) * 1000)
+                redos.append((time.perf_counter() - t1) * 1000)
+            resume = timed(lambda p=path: Session.resume(p), max(3, args.repeat // 3))
+            narrative = timed(session.narrative, args.repeat)
+            print(f"{len(game.log):>7} {save:8.2f} {snapshot:9.1f} "
+                  f"{statistics.median(undos):8.2f} {statistics.median(redos):8.2f} "
+                  f"{resume:8.1f} {narrative:10.2f}")
+
+if __name__ == "__main__":
+    main()

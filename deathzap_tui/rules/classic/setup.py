@@ -1,0 +1,61 @@
+"""Set-up (CL §1): the roll-off for base lines, then naming the generals."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.classic import tables
+from deathzap_tui.rules.classic.state import FigureState, State
+from deathzap_tui.rules.narration import Gen, side_name
+from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.setup import roll_off
+from deathzap_tui.rules.steps import Choice, Context, Question
+
+
+def rolloff(ctx: Context) -> Gen:
+    """CL §1: each side rolls a die (ties roll again); the winner picks its base-line
+    edge and deploys first, the other side takes the opposite edge."""
+    state: State = ctx.state
+    winner = yield from roll_off(ctx, "the higher roll picks a base-line edge and "
+                                 "deploys first", "CL §1")
+    edge = yield Question(
+        "edge", f"{side_name(winner)} won the roll-off: which edge is their base line?",
+        tuple(Choice(e, e.capitalize()) for e in tables.EDGES), rule="CL §1", side=winner,
+        default=tables.EDGES[1])
+    loser = other_side(winner)
+    state.first = winner
+    state.edges[winner] = edge
+    state.edges[loser] = next(e for e in tables.EDGES if e != edge)
+    state.stage = "general"
+    ctx.say(f"{side_name(winner)}'s base line is the {edge} edge, {side_name(loser)}'s the "
+            f"{state.edges[loser]} edge. {side_name(winner)} deploys first, then "
+            f"{side_name(loser)}; every figure starts within {tables.DEPLOYMENT_ZONE}\" of "
+            "its own edge (CL §1).")
+
+
+def general_choices(state: State, side: str) -> tuple[Choice, ...]:
+    """Every figure of ``side`` as "Unit: Figure" (CL §1: any figure may lead)."""
+    return tuple(Choice(f.id, f"{u.name}: {f.name}") for u in state.units[side]
+                 for f in u.figures)
+
+
+def default_general(state: State, side: str) -> FigureState:
+    """The figure the force file marks general, or else the first figure (CL §1)."""
+    figures = [f for u in state.units[side] for f in u.figures]
+    return next((f for f in figures if f.general), figures[0])
+
+
+def generals(ctx: Context) -> Gen:
+    """CL §1: each side names one figure its general (it matters only for the
+    objectives, CL §8); then the battle begins."""
+    state: State = ctx.state
+    for side in SIDES:
+        chosen = yield Question(
+            f"general.{side}", f"{side_name(side)}: which figure is your general?",
+            general_choices(state, side), rule="CL §1", side=side,
+            default=default_general(state, side).id)
+        for u in state.units[side]:
+            for f in u.figures:
+                f.general = f.id == chosen
+        unit, figure = state.figure(chosen)
+        ctx.say(f"{side_name(side)}'s general is {figure.name} of {unit.name} (CL §1).")
+    state.stage = "battle"
+    ctx.say("Set-up done: roll for impetus to begin turn 1 (CL §3).")

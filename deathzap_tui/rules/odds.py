@@ -1,0 +1,127 @@
+"""The result of every ruleset's exact odds: what ``deathzap odds`` prints and the
+app's odds panel shows. Pure stdlib, no I/O.
+
+Each ruleset computes its own numbers (``rules/<ruleset>/odds.py``) and fills in the
+fields that mean something in its edition; the labels say what the chances are, so the
+CLI and the panel need no ruleset branch:
+
+* every edition: the casualty distribution of one attack (or of several weapon
+  groups at one target) and the expected hits;
+* ``hits``: the whole hits distribution, where the edition's dice make it worth
+  showing (Classic melee hits are sums of pips, CL §6);
+* ``damage_step``: the attack does points of damage against shields (DZ3 §6, CH §4);
+  ``False`` where hits go straight to saves (Classic, CL §5): no damage, no shields;
+* ``p_break``: the chance of the edition's after-effect on a unit that is still there,
+  with :attr:`Odds.break_label` / :attr:`Odds.break_text` saying what it is
+  ("breaks" on morale in DZ3 §10, "panicked" by suppression in Classic CL §5) and
+  :attr:`Odds.break_removes` whether it takes the unit off the table (DZ3: it flees);
+* ``vehicle``: DZ3 §9 damage-table outcomes for a vehicle target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class Odds:
+    """What the odds panel shows. Probabilities are floats; lists are indexed by count.
+
+    ``p_break`` excludes the wiped-out case (DZ3-R12) and is ``None`` when unknown or
+    when the edition has none. When the leader's presence is unknown (DZ3,
+    ``leader_near=None``) ``p_break`` assumes no leader and ``p_break_with_leader``
+    gives the other case. For a vehicle ``casualties`` is ``[survives, destroyed]``,
+    ``p_break`` is 0 (DZ3-R13) and ``vehicle`` gives the damage-table outcomes:
+    ``destroyed`` (= killed + explodes), ``immobilised``/``gun-crippled``/
+    ``weapon-crippled`` (at least one such result rolled), ``no-effect`` (no damage
+    roll at all, or only 1s).
+    """
+
+    kind: str
+    figures: int
+    """The figures the attack can kill (``casualties`` runs 0..figures)."""
+    casualties: tuple[float, ...]
+    hits_mean: float = 0.0
+    shields: int = 0
+    damage_mean: float = 0.0
+    shields_left: tuple[float, ...] = (1.0,)
+    p_break: float | None = None
+    p_break_with_leader: float | None = None
+    vehicle: Mapping[str, float] | None = None
+    hits: tuple[float, ...] | None = None
+    """The distribution of the hits, or ``None`` where only the mean is worked out."""
+    damage_step: bool = True
+    """Hits become points of damage against shields (``damage_mean``,
+    ``shields_left`` mean something); ``False``: hits go straight to saves."""
+    break_label: str = "breaks"
+    """What ``p_break`` is, in one word for tight spaces (the odds panel)."""
+    break_text: str = "breaks on morale"
+    """What ``p_break`` is, in a few words (``P(...)`` rows, JSON ``p_break_means``)."""
+    break_removes: bool = True
+    """The unit is gone when it happens (a DZ3 unit that breaks flees); ``False``
+    where it stays on the table (a Classic panicked unit)."""
+
+    @property
+    def mean_shields_left(self) -> float:
+        return math.fsum(k * p for k, p in enumerate(self.shields_left))
+
+    @property
+    def mean_casualties(self) -> float:
+        return math.fsum(k * p for k, p in enumerate(self.casualties))
+
+    @property
+    def p_any_casualty(self) -> float:
+        return math.fsum(self.casualties[1:])
+
+    @property
+    def p_wiped_out(self) -> float:
+        return self.casualties[-1] if self.figures else 0.0
+
+    @property
+    def p_destroyed(self) -> float:
+        """Wiped out, or gone by :attr:`p_break` where that removes the unit (DZ3 §12:
+        3 VP to the enemy)."""
+        return self.p_wiped_out + ((self.p_break or 0.0) if self.break_removes else 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "figures": self.figures,
+            "shields": self.shields,
+            "casualties": list(self.casualties),
+            "mean_casualties": self.mean_casualties,
+            "p_any_casualty": self.p_any_casualty,
+            "p_wiped_out": self.p_wiped_out,
+            "p_break": self.p_break,
+            "p_destroyed": self.p_destroyed,
+            "hits_mean": self.hits_mean,
+            "damage_mean": self.damage_mean,
+            "shields_left": list(self.shields_left),
+            "mean_shields_left": self.mean_shields_left,
+        }
+        if self.p_break is not None:
+            out["p_break_means"] = self.break_text
+        if self.hits is not None:
+            out["hits"] = list(self.hits)
+        if self.p_break_with_leader is not None:
+            out["p_break_with_leader"] = self.p_break_with_leader
+        if self.vehicle is not None:
+            out["vehicle"] = dict(self.vehicle)
+        return out
+
+
+# --------------------------------------------------------------------------- CLI hooks
+def flag(dest: str) -> str:
+    """``leader_near`` -> ``--leader-near``: the ``deathzap odds`` flag of a setting."""
+    return "--" + dest.replace("_", "-")
+
+
+def need(args: Any, *names: str) -> None:
+    """For the rulesets' ``odds_numbers`` hooks: raise ``ValueError`` naming the flags
+    among ``names`` (settings) that were not given."""
+    missing = [flag(n) for n in names if getattr(args, n, None) is None]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
