@@ -7,6 +7,11 @@ with icepool (2.1.3), timed in the same run, with the speed-up and the largest
 absolute difference between the two answers (casualty distribution and P(break)).
 
 Goals (2-core machine): 24 shots < 2 ms, 240 dice < 20 ms, >= 20x icepool.
+
+Then Deathzap Classic (``rules/classic/odds.py``, CL §5, §6): shooting with suppression
+and melee (sums of pips floored per figure type, spread over defender types), each
+the panel's one-direction case and the CLI's both-directions case; goal < 20 ms (the
+panel computes inline, ``app/oddsview.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from deathzap_tui.rules.classic.odds import (
+    DEAD,
+    Volley,
+    melee_odds,
+    odds_from_facts,
+    shooting_odds,
+)
 from deathzap_tui.rules.deathzap3.odds import (
     PER_ATTACK,
     Attack,
@@ -35,6 +47,27 @@ CASES = [
     ("24 Strike shots -> 24 shields, 10 figures", Attack(24, 2, 2, strike=True),
      Target(24, 10, 6, 6)),
     ("240 dice -> 24 shields, 10 figures", Attack(240, 3, 3), Target(24, 10, 5, 5)),
+]
+
+
+CLASSIC_CASES = [
+    # name, a call: the largest units of the demo forces and beyond
+    ("CL §5: 6 Basic guns -> 6 infantry, 1 pending (panel, from facts)",
+     lambda: odds_from_facts({"kind": "shooting", "dice": 6, "to_hit": 4, "save": 4,
+                              "figures": 6, "pending": 1, "stage": "declared"})),
+    ("CL §5: 24 Auto-heavy guns (144 dice) -> 20 figures, 2 pending",
+     lambda: shooting_odds(Volley(144, 3, 5), 20, 2)),
+    ("CL §5: 3 groups (60 + 12 + 6 dice, one Heavy: dead) -> 30 figures",
+     lambda: shooting_odds([Volley(60, 4, 4), Volley(12, 3, DEAD), Volley(6, 4, 5)], 30)),
+    ("CL §6: 6 beasts -> 6 infantry (panel, one direction)",
+     lambda: melee_odds([(6, 4)], [(6, 6)])),
+    ("CL §6: 6 beasts <-> 6 infantry, end of melee (CLI, both ways)",
+     lambda: melee_odds([(6, 4)], [(6, 6)], reply=([(6, 6)], [(6, 6)]))),
+    ("CL §6: 10 monsters (20 dice, power 1) -> 3 types of 10 (hits up to 120)",
+     lambda: melee_odds([(20, 1)], [(10, 6), (10, 4), (10, 3)])),
+    ("CL §6: 20 + 10 + 5 figures of 3 types <-> 3 types of 10, both ways",
+     lambda: melee_odds([(20, 6), (20, 3), (10, 2)], [(10, 6), (10, 4), (10, 3)],
+                        reply=([(10, 6), (10, 5), (20, 2)], [(20, 6), (10, 4), (5, 5)]))),
 ]
 
 
@@ -123,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
                    abs(odds.p_break - ice_break))
         print(f"  icepool {icepool.__version__:20s} median {imed:8.3f}   p95 {ip95:8.3f}")
         print(f"  speed-up (median) {imed / med:8.0f}x   max |DP - icepool| = {diff:.2e}")
+    print("\nDeathzap Classic (median / p95, ms)")
+    for name, call in CLASSIC_CASES:
+        med, p95 = figures(timed(call, args.repeat)[0])
+        print(f"  {name:72s} {med:7.3f} {p95:7.3f}")
     return 0
 
 

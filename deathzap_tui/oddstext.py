@@ -102,12 +102,16 @@ def count_rows(dist: Sequence[float], max_rows: int = 11,
     return rows + tail
 
 
-def spark_span(dist: Sequence[float], negligible: float = 0.0005) -> tuple[int, str, int]:
+def spark_span(dist: Sequence[float], negligible: float = 0.0005,
+               width: int = 12) -> tuple[int, str, int]:
     """``(first, sparkline, last)``: :func:`spark` of the counts from the first to the
-    last that are not negligible (a long distribution, e.g. melee hits, stays short)."""
+    last that are not negligible, neighbours summed into one cell where there are
+    more than ``width`` (a long distribution, e.g. melee hits, stays short)."""
     keep = [k for k, p in enumerate(dist) if p >= negligible] or [0]
     lo, hi = keep[0], keep[-1]
-    return lo, spark(dist[lo:hi + 1]), hi
+    part = dist[lo:hi + 1]
+    size = -(-len(part) // max(width, 1))  # ceiling division
+    return lo, spark([math.fsum(part[i:i + size]) for i in range(0, len(part), size)]), hi
 
 
 def bar_rows(rows: Sequence[tuple[str, float]], width: int) -> list[tuple[str, str, str]]:

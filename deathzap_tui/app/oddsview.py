@@ -27,7 +27,9 @@ from deathzap_tui.app.text import clean
 BENCHMARK = (
     "best of 5 x 50 refreshes, 2-core box, Python 3.11: a DZ3 6-dice shot 0.12 ms, "
     "split fire at 2 targets 0.20 ms, 6 dice at a vehicle 0.05 ms; one 60-shot weapon "
-    "group at 10 figures 0.52 ms, 240 shots at 20 figures 3.5 ms (ruleset.attack_odds)"
+    "group at 10 figures 0.52 ms, 240 shots at 20 figures 3.5 ms (ruleset.attack_odds); "
+    "Classic: 6 guns with suppression 0.02 ms, 6 beasts in melee 0.12 ms, 10 monsters "
+    "(hits up to 120) into 3 types of 10 figures 3 ms (benchmarks/odds.py)"
 )
 """Why the panel computes inline; ``tests/app/test_oddsview.py`` fails if a refresh
 ever takes over 20 ms."""
@@ -69,6 +71,8 @@ def _what(fact: Mapping[str, Any]) -> str:
     kind = str(fact.get("kind", "") or "")
     weapon = clean(fact.get("weapon", "") or "", oneline=True)
     words = KIND_WORDS.get(kind, clean(kind, oneline=True))
+    if weapon == words:  # a melee fact naming its weapon "melee"
+        return words
     return f"{weapon} ({words})" if weapon and words else (weapon or words)
 
 

@@ -10,9 +10,9 @@ From bare numbers::
     deathzap odds [--ruleset ID] [the ruleset's flags] [--json]
 
 UNIT is the unit's name or its 1-based position in the file. After the first groups
-come the ruleset's own flags (``Ruleset.odds_arguments``): those of --ruleset ID if
-given, otherwise of the force files' ruleset, otherwise of the default ruleset;
-``deathzap odds --ruleset ID --help`` lists them.
+come the ruleset's own flags: those of --ruleset ID if given, otherwise of the force
+files' ruleset, otherwise of the default ruleset; `deathzap odds --ruleset ID --help`
+lists them.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ class UsageError(ValueError):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags depend on the ruleset, known only from the command line itself, so
-    this parser builds the real one when it is asked to parse (:func:`_parse`)."""
+    """The flags depend on the ruleset (``Ruleset.odds_arguments``), known only from
+    the command line itself, so this parser builds the real one when it is asked to
+    parse (:func:`_parse`)."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = (parser.description or "") + "\n\n" + (__doc__ or "").split(
         "\n\n", 1)[1]
@@ -52,7 +53,7 @@ def _parse(parent: argparse.ArgumentParser, args: Sequence[str] | None = None,
     argv = list(sys.argv[1:] if args is None else args)
     parser = argparse.ArgumentParser(prog=parent.prog, description=parent.description,
                                      formatter_class=parent.formatter_class,
-                                     allow_abbrev=False)  # the scan below reads whole flags
+                                     allow_abbrev=False)  # _ruleset_for reads whole flags
     build(parser, _ruleset_for(argv))
     return parser.parse_known_args(argv, namespace)
 

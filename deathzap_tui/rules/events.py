@@ -7,9 +7,12 @@ that made the current state. State is always ``forces + replay(effective(log))``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 UNDO = "undo"
 REDO = "redo"
@@ -44,15 +47,18 @@ class Event:
         return cls(kind, dict(body), by)
 
 
-def _fold(entries: Iterable[Event]) -> tuple[list[Event], list[Event]]:
-    """Apply undo/redo: (events in force oldest first, undone events newest last)."""
-    done: list[Event] = []
-    undone: list[Event] = []
+def fold(entries: Iterable[T], kind: Callable[[T], str] = attrgetter("kind"),
+         ) -> tuple[list[T], list[T]]:
+    """Apply undo/redo: (entries in force oldest first, undone entries newest last).
+    ``kind`` gives an entry's event kind (entries may be events, or carry them)."""
+    done: list[T] = []
+    undone: list[T] = []
     for e in entries:
-        if e.kind == UNDO:
+        k = kind(e)
+        if k == UNDO:
             if done:
                 undone.append(done.pop())
-        elif e.kind == REDO:
+        elif k == REDO:
             if undone:
                 done.append(undone.pop())
         else:
@@ -63,9 +69,9 @@ def _fold(entries: Iterable[Event]) -> tuple[list[Event], list[Event]]:
 
 def effective(entries: Iterable[Event]) -> list[Event]:
     """The events in force once undo/redo are applied, oldest first."""
-    return _fold(entries)[0]
+    return fold(entries)[0]
 
 
 def redoable(entries: Iterable[Event]) -> list[Event]:
     """Events that a redo would bring back, next first."""
-    return list(reversed(_fold(entries)[1]))
+    return list(reversed(fold(entries)[1]))

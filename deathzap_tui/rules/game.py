@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event
+from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event, fold
 from deathzap_tui.rules.ruleset import Ruleset
 from deathzap_tui.rules.steps import (
     Answer,
@@ -69,11 +69,24 @@ class Game:
         """Undone events a redo brings back, next last."""
         self._checkpoints: dict[int, Any] = {0: copy.deepcopy(self._state)}
         """Number of effective events -> a private copy of the state after them."""
-        for i, event in enumerate(log):
+        self._load(list(log))
+
+    def _load(self, log: list[Event]) -> None:
+        """Take ``log`` as this game's past: only the events in force are replayed,
+        once, on a state nobody else holds, with checkpoints only near the end (where
+        an undo may need them); undone events are checked when they are redone."""
+        done, undone = fold(enumerate(log), kind=lambda entry: entry[1].kind)
+        floor = len(done) - 2 * CHECKPOINT_EVERY
+        for i, event in done:
             try:
-                self._record(event, fresh=True)
+                res = self._resolve(self._state, event, borrow=True)
             except (Refused, ValueError, KeyError, TypeError) as exc:
                 raise CorruptLog(f"event {i + 1} ({event.kind}): {exc}") from exc
+            self._done.append((event, res.ctx.notes))
+            if len(self._done) >= floor:
+                self._checkpoint()
+        self._undone = [(event, []) for _i, event in undone]
+        self.log = log
 
     # --- reading --------------------------------------------------------------
     @property
@@ -146,23 +159,22 @@ class Game:
         for listener in self.listeners:
             listener(self, event)
 
-    def _record(self, event: Event, *, fresh: bool = False) -> None:
-        """Apply one event. ``fresh``: the current state is ours alone (a replay
-        from the start), so it may be changed in place; otherwise a failing event
-        must leave it untouched."""
+    def _record(self, event: Event) -> None:
+        """Apply one event; one that fails leaves the game untouched."""
         if event.kind == UNDO:
             if self._done:
                 self._undone.append(self._done.pop())
                 self._state = self._rebuild(len(self._done))
         elif event.kind == REDO:
             if self._undone:
-                redone, _notes = self._undone.pop()
-                res = self._resolve(self._state, redone, borrow=fresh)
+                redone, _notes = self._undone[-1]
+                res = self._resolve(self._state, redone)
+                self._undone.pop()
                 self._done.append((redone, res.ctx.notes))
                 self._state = res.ctx.state
                 self._checkpoint()
         else:
-            res = self._resolve(self._state, event, borrow=fresh)
+            res = self._resolve(self._state, event)
             self._advance(event, res.ctx.notes, res.ctx.state)
         self.log.append(event)
 

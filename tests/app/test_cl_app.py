@@ -19,7 +19,7 @@ from deathzap_tui.app.widgets.clock import ClockWidget
 from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.paths import PROJECT_ROOT
-from deathzap_tui.rules.ruleset import ADVANCE, UNIT
+from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.session import Session
 
 CL_FORCES = ("cl-red-dawn-irregulars.toml", "cl-black-maw-brood.toml")
@@ -92,6 +92,23 @@ async def test_start_screen_offers_classic_with_its_forces(cl_paths, demo_paths)
         assert app.session.ruleset.id == "classic"
         assert app.screen.query_one(ClockWidget).display
         assert not app.screen.query_one(DeckWidget).display
+
+
+def test_play_quick_walks_the_classic_setup(cl_paths, monkeypatch) -> None:
+    """``deathzap play --quick`` reaches turn 1's impetus roll with no set-up left."""
+    from deathzap_tui.cli import build_parser
+    from deathzap_tui.commands import play
+
+    launched: list[DeathzapApp] = []
+    monkeypatch.setattr(DeathzapApp, "run", lambda self, **kw: launched.append(self))
+    args = build_parser().parse_args(["play", "--red", str(cl_paths[0]), "--black",
+                                      str(cl_paths[1]), "--seed", "7", "--quick"])
+    assert play.run(args) == 0
+    session = launched[-1].session
+    assert session.ruleset.id == "classic"
+    groups = {o.group for o in session.intents()}
+    assert ADVANCE in groups and SETUP not in groups
+    assert session.view().clock.number == 0
 
 
 @pytest.mark.slow

@@ -9,7 +9,6 @@ import asyncio
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from joined_helpers import run, until
@@ -128,11 +127,11 @@ async def test_joined_classic_turn(cl_host, cl_clients) -> None:
         await synced()
         assert clock(red)[1] == "Shooting"
         await red_key("a")  # red's first unit fires; black rolls its saves
-        await black_plays(UNIT)  # black's first unit fires; red rolls its saves
+        await black_plays(UNIT)  # black's first unit fires (red rolls saves for any hits)
         await red_key("d")  # casualties come off
         await synced()
         assert clock(red)[1] == "Melee"
-        await red_key("a")  # the melee red's unit joined: each side rolls its own dice
+        await black_plays(UNIT)  # black starts the melee: red's terminal rolls red's dice
         await red_key("d")  # end of the melee phase
         await red_key("d")  # morale
         await synced()
@@ -143,7 +142,3 @@ async def test_joined_classic_turn(cl_host, cl_clients) -> None:
     assert red.view() == black.view()  # no secrets in Classic: one table
     state = cl_host.table.game.state
     assert state.turn == 1 and not any(u.engaged for u in state.units["red"])
-
-
-def _unused(_: Any) -> None:  # pragma: no cover
-    pass

@@ -101,11 +101,11 @@ def ready_game(**kw: Any) -> Game:
 
 
 def play_random_action(game: Game, rnd: random.Random, by: str = "",
-                       dice: DiceSource = roll_for_me) -> bool:
-    """Pick a random legal intent and answer every step at random (``dice`` for
-    dice, another choice when an answer is refused). Returns False if nothing is
-    legal."""
-    options = RULESET.intents(game.state)
+                       dice: DiceSource = roll_for_me, skip: Sequence[str] = ()) -> bool:
+    """Pick a random legal intent (none of the types in ``skip``) and answer every
+    step at random (``dice`` for dice, another choice when an answer is refused).
+    Returns False if nothing is legal."""
+    options = [o for o in RULESET.intents(game.state) if o.intent.get("type") not in skip]
     if not options:
         return False
     rnd.shuffle(options := list(options))

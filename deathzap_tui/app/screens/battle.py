@@ -10,12 +10,13 @@ the same message handler, so Textual repaints once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
@@ -31,14 +32,7 @@ from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.score import ScoreWidget
 from deathzap_tui.app.widgets.units import UnitTable
-from deathzap_tui.rules.ruleset import (
-    ADVANCE,
-    END,
-    SETUP,
-    UNIT,
-    BoardView,
-    IntentOption,
-)
+from deathzap_tui.rules.ruleset import ADVANCE, END, SETUP, UNIT, BoardView, IntentOption
 from deathzap_tui.rules.steps import Refused
 
 if TYPE_CHECKING:
@@ -75,8 +69,8 @@ class BattleScreen(Screen[None]):
         self.game_over_shown = False
         self.hidden = HiddenHands(self)
         self._wizard: WizardScreen | None = None
-        self.key_labels: dict[str, str] = {}
-        """Key bar labels that come from the view (the advance key's), by action."""
+        self.advance_label = ""
+        """The advance key's label, from the view ("Draw card", "Next phase")."""
 
     @property
     def session(self) -> Session:
@@ -125,7 +119,7 @@ class BattleScreen(Screen[None]):
             self._last_prompt = prompt
             self.query_one("#prompt", Static).update(prompt, layout=False)
         self.hidden.refresh(view)
-        self.key_labels = {"advance": clean(view.advance_label, oneline=True)}
+        self.advance_label = clean(view.advance_label, oneline=True)
         self._sync_bindings()
         if view.over and not self.game_over_shown:
             self.game_over_shown = True
@@ -150,7 +144,20 @@ class BattleScreen(Screen[None]):
     # --- acting ---------------------------------------------------------------
     def _sync_bindings(self) -> None:
         """Refresh the key bar only when what it shows changes."""
-        sync_key_bars(self, (*GROUP_KEYS, "other", "undo", "redo", "hand"))
+        sync_key_bars(self, (*GROUP_KEYS, "other", "undo", "redo", "hand"),
+                      (self.advance_label,))
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's, with the advance key described by the view's label (so the key
+        bar and the keys panel say what it does in this ruleset, at this moment)."""
+        out = super().active_bindings
+        for key, active in out.items():
+            if active.node is self and active.binding.action == "advance" \
+                    and self.advance_label:
+                out[key] = active._replace(
+                    binding=dataclasses.replace(active.binding, description=self.advance_label))
+        return out
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.view is None:

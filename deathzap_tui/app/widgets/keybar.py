@@ -3,15 +3,11 @@
 Textual's ``Footer`` recomposes (mounts a widget per key) whenever the bindings
 change — on every focus change — which cost most of a key press here. This one
 renders a single line of text and repaints only when what it shows changes.
-
-A screen may relabel its own keys from what it shows (the battle screen's advance
-key says what the ruleset's advance does): a ``key_labels`` mapping of action to
-label on the screen wins over the binding's description.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual import events
@@ -47,13 +43,11 @@ class KeyBar(Widget):
             return
         items = []
         seen: set[str] = set()
-        labels = key_labels(self.screen)
         for node, binding, enabled, _tip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            label = labels.get(binding.action, "") if node is self.screen else ""
-            items.append((self.app.get_key_display(binding), label or binding.description,
+            items.append((self.app.get_key_display(binding), binding.description,
                           binding.action, enabled, node))
         palette = self.app.ENABLE_COMMAND_PALETTE
         shown = (tuple(i[:4] for i in items), palette)
@@ -85,18 +79,11 @@ class KeyBar(Widget):
                 return
 
 
-def key_labels(screen: Screen) -> Mapping[str, str]:
-    """The screen's own labels for its keys, by action (see the module's doc)."""
-    labels = getattr(screen, "key_labels", None)
-    return labels if isinstance(labels, Mapping) else {}
-
-
-def sync_key_bars(screen: Screen, actions: Iterable[str]) -> None:
+def sync_key_bars(screen: Screen, actions: Iterable[str], labels: tuple[str, ...] = ()) -> None:
     """Refresh ``screen``'s bindings and key bars, only when whether each of
-    ``actions`` applies (its ``check_action``) or the screen's key labels have
-    changed since the last call."""
-    state = (tuple(screen.check_action(a, ()) for a in actions),
-             tuple(key_labels(screen).items()))
+    ``actions`` applies (its ``check_action``), or one of the ``labels`` its keys
+    show, has changed since the last call."""
+    state = (tuple(screen.check_action(a, ()) for a in actions), labels)
     if state != getattr(screen, "_bindings_state", None):
         screen._bindings_state = state  # type: ignore[attr-defined]
         screen.refresh_bindings()

@@ -490,7 +490,7 @@ def _melee_saves(ctx: Context, side: str, units: list[UnitState], hits: int) -> 
             side=side, default=free[0])
         spread[answer] += 1
     if len(types) > 1:
-        ctx.say(f"{side_name(side)}'s {plural(hits, 'hit')} are spread: " + ", ".join(
+        ctx.say(f"The {plural(hits, 'hit')} on {side_name(side)} are spread: " + ", ".join(
             f"{tables.TYPES[t].name} {n}" for t, n in spread.items()) + " (CL §6).")
     failed: dict[str, int] = {}
     for t, n in spread.items():

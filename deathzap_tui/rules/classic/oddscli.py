@@ -73,6 +73,9 @@ def odds_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     """The odds of a shooting or melee attack described in bare numbers."""
     settings = vars(args)
+    if not args.melee and args.guns is None and args.weapon is None:
+        raise ValueError("say what attacks: --attacker FILE:UNIT and --target FILE:UNIT, "
+                         "or --guns N --weapon CLASS (shooting) or --melee (melee)")
     need(args, "target_type", "figures")
     if args.melee:
         O.refuse(settings, (*O.SHOOTING_ONLY, "guns", "weapon"), "shooting (CL §5), not melee")
@@ -81,9 +84,6 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
                             (args.target_type, args.figures, args.target_panicked),
                             hits=args.hits)
     O.refuse(settings, (*O.MELEE_ONLY, "attacker_type"), "melee (CL §6), not shooting")
-    if args.guns is None and args.weapon is None:
-        raise ValueError("say what attacks: --attacker FILE:UNIT and --target FILE:UNIT, "
-                         "or --guns N --weapon CLASS (shooting) or --melee (melee)")
     need(args, "guns", "weapon")
     odds, lines = O.shooting_case(
         [(tables.WEAPONS[args.weapon].name, args.weapon, args.guns)], args.target_type,

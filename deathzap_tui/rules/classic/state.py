@@ -133,8 +133,6 @@ class State(StateBase):
     """In the movement phase, the side moving now ("" once both have moved)."""
     impetus_totals: dict[str, int] = field(default_factory=lambda: _sides(0))
     """This turn's deciding impetus totals: die + 1 per panicked enemy unit (CL §3)."""
-    done: dict[str, bool] = field(default_factory=lambda: _sides(False))
-    """Per side: finished with the phase under way (movement, shooting)."""
 
     # --- objectives and score (CL §8) -------------------------------------------------
     objectives: list[str] = field(default_factory=list)

@@ -1,0 +1,48 @@
+"""The odds panel for Deathzap Classic facts (CL §5, §6): the generic fields of the
+shared ``Odds`` (the hits distribution, what ``p_break`` means) shown for any
+ruleset, with no shields or damage where the edition has none."""
+
+from __future__ import annotations
+
+import pytest
+
+from deathzap_tui import oddstext as ot
+from deathzap_tui.app.oddsview import odds_entries
+from deathzap_tui.app.widgets.odds import panel_text
+from deathzap_tui.rules.classic import RULESET
+from deathzap_tui.rules.odds import Odds
+
+SHOT = {"kind": "shooting", "target": "black.2", "weapon": "Basic x4", "dice": 4,
+        "to_hit": 4, "save": 4, "figures": 6, "pending": 1, "stage": "declared"}
+MELEE = {"kind": "melee", "target": "black.1", "weapon": "melee",
+         "groups": [[6, 1], [3, 6]], "defenders": [[3, 6], [2, 4]], "stage": "declared"}
+NAMES = {"black.2": "Spitters", "black.1": "Brood Guard"}
+LAYOUTS = [(False, False, 78, 8), (True, False, 78, 8), (True, True, 44, 14)]
+
+
+@pytest.mark.parametrize("full,side,width,height", LAYOUTS)
+def test_shooting_panel_shows_hits_and_panicked(full, side, width, height) -> None:
+    entries = odds_entries(RULESET, None, {"attacks": [SHOT, MELEE], "attack": SHOT}, NAMES)
+    assert [e.target for e in entries] == ["black.2", "black.1"]
+    assert isinstance(entries[0].odds, Odds)
+    text = panel_text(entries, full=full, side=side, width=width, height=height).plain
+    assert "Spitters" in text and "Brood Guard" in text
+    assert "Expected hits 2 (0 " in text and "panicked" in text
+    assert "shields" not in text and "damage" not in text and "breaks" not in text
+
+
+@pytest.mark.parametrize("full,side,width,height", LAYOUTS)
+def test_melee_panel_keeps_a_long_hits_distribution_short(full, side, width, height) -> None:
+    entries = odds_entries(RULESET, None, {"attacks": [MELEE], "attack": MELEE}, NAMES)
+    assert entries[0].what == "melee"
+    text = panel_text(entries, full=full, side=side, width=width, height=height).plain
+    hits_line = next(line for line in text.splitlines() if line.startswith("Expected"))
+    assert len(hits_line) <= 70, hits_line
+    assert "panicked" not in text  # one direction: the end of the melee is unknown
+
+
+def test_spark_span_trims_tails_and_groups_neighbours() -> None:
+    assert ot.spark_span([0.0, 0.0, 0.5, 0.5, 0.0]) == (2, "██", 3)
+    lo, line, hi = ot.spark_span([1 / 40] * 40, width=10)
+    assert (lo, hi, len(line)) == (0, 39, 10)
+    assert ot.spark_span([1.0]) == (0, "█", 0)
