@@ -72,6 +72,13 @@ class Session:
         if self.path is not None:
             saves.save_game(self.game, self.path)
 
+    def compact(self) -> None:
+        """Fold the save's journal into its snapshot, if it has one. Only the writer
+        holding the save's lock may: it costs a whole rewrite, so it is done when a
+        writer opens a save, never per event."""
+        if self.path is not None and saves.journal_path(self.path).exists():
+            self.save()
+
     def _autosave(self, game: Game, event: Event) -> None:
         assert self.path is not None
         if self.over:

@@ -81,7 +81,7 @@ class DeathzapApp(App[None]):
         """The save lock this app holds as the save's one writer (net/lock.py)."""
         self.greeting = greeting
         self._watch_timer: Timer | None = None
-        self._watch_stamp: tuple[int, int, int] | None = None
+        self._watch_stamp: tuple[int, ...] | None = None
 
     # --- screens --------------------------------------------------------------
     def on_mount(self) -> None:
@@ -194,14 +194,6 @@ class DeathzapApp(App[None]):
             self._watch_timer = None
             self.sub_title = ""
 
-    @staticmethod
-    def _stamp(path: Path) -> tuple[int, int, int] | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)  # saves are replaced atomically
-
     def poll_save(self) -> None:
         """Re-read a watched save if the writer saved it, and show the new state."""
         from deathzap_tui import saves
@@ -211,7 +203,7 @@ class DeathzapApp(App[None]):
         source = getattr(session, "source", None)
         if session is None or source is None or not getattr(session, "read_only", False):
             return
-        stamp = self._stamp(source)
+        stamp = saves.stamp(source)
         if stamp is None or stamp == self._watch_stamp:
             return
         try:

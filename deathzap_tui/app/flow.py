@@ -35,7 +35,9 @@ def writer_lock(session: Any, what: str = "deathzap") -> SaveLock | None:
     if (not isinstance(session, Session) or path is None
             or getattr(session, "read_only", False)):
         return None
-    return SaveLock.acquire(path, what)
+    lock = SaveLock.acquire(path, what)
+    session.compact()  # the one writer now: fold the last sitting's journal in
+    return lock
 
 
 def in_group(options: Iterable[IntentOption], *groups: str) -> list[IntentOption]:

@@ -81,7 +81,9 @@ def resume_locked(save: str):  # -> (Session, SaveLock)
     except SaveLocked as exc:
         raise ValueError(str(exc)) from None
     try:
-        return Session.resume(path), lock
+        session = Session.resume(path)
+        session.compact()  # the one writer now: fold the last sitting's journal in
+        return session, lock
     except BaseException:
         lock.release()
         raise

@@ -133,7 +133,7 @@ async def test_one_classic_turn_with_keys(cl_paths) -> None:
             return c.number, c.current, c.active
 
         assert clock() == (0, "", "")
-        assert "d Roll for impetus" in keys._text.plain
+        assert "d Impetus" in keys._text.plain
         await key("d")  # impetus: both dice, the objectives, red's order
         assert clock() == (1, "Movement", "red")
         assert "▶ Movement" in screen_text(app) and "RED to act" in screen_text(app)

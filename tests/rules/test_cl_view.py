@@ -32,7 +32,7 @@ def test_before_the_first_turn() -> None:
     assert v.clock.phases == ("Impetus", "Movement", "Shooting", "Melee", "Morale")
     assert v.clock.detail == "advanced game, 6 turns"
     assert v.prompt == "Turn 1: roll for impetus"
-    assert v.advance_label == "Roll for impetus"
+    assert v.advance_label == "Impetus"
     assert v.score == {"red": 0, "black": 0} and v.score_label == "VP"
     assert "rolled after the first impetus roll" in v.objectives[0]
 
@@ -48,7 +48,7 @@ def test_clock_follows_the_chosen_order_and_the_mover_cl_3() -> None:
     v = RULESET.view(g.state)
     assert (v.clock.current, v.clock.active) == ("Movement", "black")
     label = [o.label for o in RULESET.intents(g.state) if o.group == ADVANCE]
-    assert label == [v.advance_label] == ["Black has finished moving"]
+    assert label == ["Black has finished moving"] and v.advance_label == "Done moving"
     assert v.objectives == (
         "Hard Hitters: 3 VP to the first side to destroy half the enemy force, a vehicle "
         "or monster counting as 5 (Red has destroyed 0 of 14; Black has destroyed 0 of 15).",

@@ -87,7 +87,8 @@ def kill_one(ctx: Context, unit: UnitState, number: int, of: int, by: str, key: 
     figure was left to remove."""
     state: State = ctx.state
     victim = yield from pick_casualty(state, unit, key, number, of, uname(state, unit), rule,
-                                      _figure_kind, lambda f: figure_label(state, f))
+                                      _figure_kind, lambda f: figure_label(state, f),
+                                      lambda f: (f.general, len(f.weapons)))
     if victim is None:
         return False
     casualty(ctx, victim.id, by)

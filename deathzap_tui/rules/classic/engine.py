@@ -93,7 +93,7 @@ def intents(state: State) -> list[IntentOption]:
                              group=SETUP)]
     out: list[IntentOption] = []
     if not turn.next_refusal(state):
-        out.append(IntentOption({"type": "next"}, turn.advance_label(state),
+        out.append(IntentOption({"type": "next"}, turn.next_label(state),
                                 state.mover or None, "CL §3", ADVANCE))
     if state.step == "movement":
         out += _movement_intents(state)

@@ -1,11 +1,10 @@
 """Deathzap Classic behind the :class:`~deathzap_tui.rules.ruleset.Ruleset` interface.
 Thin: each method delegates to the module holding that part of the rules, imported on
-first use; the shared delegations (force, options, state, engine, help, odds CLI) come
+first use; the shared delegations (force, options, state, engine, help, odds) come
 from :class:`~deathzap_tui.rules.ruleset.PackageRuleset`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, PackageRuleset, PointsReport
@@ -29,8 +28,3 @@ class Classic(PackageRuleset):
         from deathzap_tui.rules.classic.view import board_view
 
         return board_view(state, viewer)
-
-    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
-        from deathzap_tui.rules.classic.odds import odds_from_facts
-
-        return odds_from_facts(facts)

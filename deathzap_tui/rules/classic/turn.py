@@ -40,8 +40,8 @@ def next_phase(state: State) -> str:
     return sequence[sequence.index(state.step) + 1]
 
 
-def advance_label(state: State) -> str:
-    """What the ``next`` intent does now, in words (the advance key's label)."""
+def next_label(state: State) -> str:
+    """What the ``next`` intent does now, in words (its menu entry)."""
     if state.step == "movement":
         return f"{side_name(state.mover)} has finished moving"
     if state.step == "shooting":
@@ -51,6 +51,16 @@ def advance_label(state: State) -> str:
     if state.step == "morale":
         return "Morale phase"
     return "Roll for impetus"
+
+
+ADVANCE_KEYS = {"movement": "Done moving", "shooting": "End shooting", "melee": "End melee",
+                "morale": "Morale"}
+"""The advance key's label by the phase under way: short, for an 80-column key bar."""
+
+
+def advance_label(state: State) -> str:
+    """The advance key's label (:func:`next_label` is the whole sentence)."""
+    return ADVANCE_KEYS.get(state.step, "Impetus")
 
 
 def next_refusal(state: State, by: str = "") -> str:

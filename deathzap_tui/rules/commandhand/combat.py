@@ -62,6 +62,15 @@ def _kind(f: FigureState) -> tuple[Any, ...]:
     return (f.name, f.weapons)
 
 
+def casualty_cost(state: State, f: FigureState) -> tuple[int, ...]:
+    """What losing ``f`` costs, cheapest first (the casualty question's default). This
+    edition has no points and no leaders (CH-R4): the figure with the fewest shots
+    (both range bands, CH §4) goes first."""
+    weapons = state.weapons[f.id.split(".")[0]]
+    return (sum(weapons[w].shots_near + weapons[w].shots_far for w in f.weapons
+                if w in weapons),)
+
+
 def figure_label(state: State, f: FigureState) -> str:
     weapons = state.weapons[f.id.split(".")[0]]
     names = [weapons[w].name for w in f.weapons if w in weapons]
@@ -85,7 +94,7 @@ def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: 
     for i in range(kills):
         victim = yield from pick_casualty(
             state, target, f"{key}.kill.{i + 1}", i + 1, kills, name, "CH §4", _kind,
-            lambda f: figure_label(state, f))
+            lambda f: figure_label(state, f), lambda f: casualty_cost(state, f))
         if victim is None:
             break
         victim.alive = False

@@ -18,6 +18,8 @@ this activation (the same dict objects, in declaration order)::
      "figures": 7,             # target figures before this attack
      "save": 6,                # the target's save N+
      "vehicle": False,         # target is a vehicle (failed saves roll damage)
+     "own_leader": True,       # a leader of the target's own is alive: its morale
+                               # gets the +1 without asking (DZ3 §11, app ruling)
      "morale_target": 0,       # morale N+ after the leader bonus; 0 until known
      "stage": "declared",      # "declared" | "hit" | "shields" | "saves" | "morale"
                                # | "done"
@@ -42,6 +44,7 @@ from deathzap_tui.rules.deathzap3.common import (
     unit_gone,
 )
 from deathzap_tui.rules.deathzap3.model import Profile
+from deathzap_tui.rules.deathzap3.points import weapon_cost
 from deathzap_tui.rules.deathzap3.state import FigureState, State, UnitState
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question, Refused
@@ -55,7 +58,8 @@ def new_fact(kind: str, target: UnitState, **kw: Any) -> dict[str, Any]:
     fact = {"target": target.id, "kind": kind, "weapon": "", "dice": 0, "to_hit": 0,
             "vs_shields": 0, "strike": False, "shields": target.shields,
             "figures": target.figures_left, "save": tables.SAVE[target.skill],
-            "vehicle": target.vehicle, "morale_target": 0, "stage": "declared",
+            "vehicle": target.vehicle, "own_leader": own_leader_alive(target),
+            "morale_target": 0, "stage": "declared",
             "hits": 0, "damage": 0, "failed_saves": 0}
     fact.update(kw)
     return fact
@@ -110,6 +114,16 @@ def _kind(f: FigureState) -> tuple[Any, ...]:
     return (f.name, f.weapons, f.leader, f.command)
 
 
+def casualty_cost(state: State, unit: UnitState, f: FigureState) -> tuple[int, ...]:
+    """What losing ``f`` costs, cheapest first (the casualty question's default): any
+    other figure before a leader (its morale bonus, DZ3 §11), a leader with fewer
+    command points before one with more (DZ3-R14), then the points of the weapons it
+    carries (DZ3 §13)."""
+    weapons = state.weapons[unit.side]
+    return (f.leader, f.command,
+            sum(weapon_cost(weapons[w], unit.skill) for w in f.weapons if w in weapons))
+
+
 def figure_label(state: State, f: FigureState) -> str:
     names = [state.weapons[f.id.split(".")[0]][w].name for w in f.weapons
              if w in state.weapons[f.id.split(".")[0]]]
@@ -128,7 +142,8 @@ def remove_casualties(ctx: Context, target: UnitState, n: int, key: str) -> Gen:
     for i in range(n):
         victim = yield from pick_casualty(
             state, target, f"{key}.casualty.{i + 1}", i + 1, n, uname(state, target),
-            "DZ3 §6", _kind, lambda f: figure_label(state, f))
+            "DZ3 §6", _kind, lambda f: figure_label(state, f),
+            lambda f: casualty_cost(state, target, f))
         if victim is None:
             break
         victim.alive = False
@@ -227,6 +242,12 @@ def explosion(ctx: Context, vehicle: UnitState, key: str) -> Gen:
 # --- morale ---------------------------------------------------------------------
 
 
+def own_leader_alive(unit: UnitState) -> bool:
+    """A leader of the unit's own is alive in it: its morale dice get the +1 of a
+    friendly leader within 6" without asking (DZ3 §10, §11; the app's ruling)."""
+    return any(f.alive and f.leader for f in unit.figures)
+
+
 def living_leaders(state: State, side: str) -> list[FigureState]:
     """Leaders still alive in units in play on the table."""
     return [f for u in state.units[side] if u.in_play and u.entered
@@ -244,7 +265,7 @@ def morale(ctx: Context, unit: UnitState, casualties: int, key: str,
         return
     tests = casualties if state.options.get("morale") == "per-casualty" else 1
     name = uname(state, unit)
-    if any(f.alive and f.leader for f in unit.figures):
+    if own_leader_alive(unit):
         bonus, why_leader = True, "its own leader is with it"
     elif not state.quick and not [f for f in living_leaders(state, unit.side)
                                   if f.id.rsplit(".", 1)[0] != unit.id]:
@@ -467,7 +488,8 @@ def fire(ctx: Context, unit: UnitState, g: Group, key: str) -> Gen:
         fact["stage"] = "done"
         return
     fact.update(shields=target.shields, figures=target.figures_left,
-                dice=len(shooters) * p.shots, stage="hit")
+                own_leader=own_leader_alive(target), dice=len(shooters) * p.shots,
+                stage="hit")
     to_hit = fact["to_hit"]
     why = (f"{uname(state, unit)}'s gun is crippled: hits only on 6 (DZ3 §9)"
            if unit.gun_crippled else f"{unit.skill.capitalize()} shooter, target in "
@@ -502,17 +524,30 @@ def fire(ctx: Context, unit: UnitState, g: Group, key: str) -> Gen:
 
 def melee(ctx: Context, unit: UnitState, key: str = "melee") -> Gen:
     """Charge / attack in contact (DZ3 §7): one target; figures x MA dice; each hit
-    removes a shield, at 0 shields each hit forces a save. One-sided (DZ3-R8)."""
+    removes a shield, at 0 shields each hit forces a save. One-sided (DZ3-R8).
+
+    A unit already in melee attacks only a unit it is in contact with: charging
+    another enemy would be leaving melee, and a unit leaving melee may not move into
+    contact that activation (DZ3 §3). The same holds for an immobilised vehicle,
+    which cannot move at all (DZ3 §9; one not in contact may not Charge, see
+    ``activation_refusal``). Only those units are offered, so any other answer is
+    refused."""
     state: State = ctx.state
     name = uname(state, unit)
-    targets = enemies(state, unit)
-    engaged = [t for t in targets if t.id in unit.engaged]
-    ordered = engaged + [t for t in targets if t not in engaged]
-    a = yield Question(f"{key}.target", f"{name} charges: which enemy unit does it attack "
-                       "(it must end in base contact)?",
-                       tuple(Choice(t.id, uname(state, t) + (" (in contact)" if t in engaged
-                                                             else "")) for t in ordered),
-                       rule="DZ3 §7", side=unit.side, default=ordered[0].id)
+    engaged = [t for t in enemies(state, unit) if t.id in unit.engaged]
+    if engaged:
+        why = ("it is immobilised and can't move (DZ3 §9)" if unit.immobilised else
+               "charging another enemy would mean leaving melee, and a unit leaving "
+               "melee may not move into contact (DZ3 §3)")
+        prompt = (f"{name} is in melee: which unit in contact does it attack? Only "
+                  f"these: {why}.")
+    else:
+        prompt = f"{name} charges: which enemy unit does it attack (it must end in base contact)?"
+    offered = engaged or enemies(state, unit)
+    a = yield Question(f"{key}.target", prompt,
+                       tuple(Choice(t.id, uname(state, t) + (" (in contact)" if engaged
+                                                             else "")) for t in offered),
+                       rule="DZ3 §7", side=unit.side, default=offered[0].id)
     target = state.unit(a)
     to_hit = (tables.CRIPPLED_TO_HIT if unit.weapon_crippled
               else tables.MELEE_TO_HIT[(unit.skill, target.skill)])
