@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -45,8 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SIGPIPE_EXIT = 141
+"""The status a shell shows for a process ended by SIGPIPE (128 + 13)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    if args.command is None:
-        return int(_module("start").run(args) or 0)
-    return int(_module(args.command).run(args) or 0)
+    try:
+        status = int(_module(args.command or "start").run(args) or 0)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``deathzap log SAVE | head``): stop quietly. Pointing
+        # stdout at devnull stops Python's final flush from complaining again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return SIGPIPE_EXIT
+    return status

@@ -1,8 +1,11 @@
 """Saving and loading games: a TOML snapshot and an append-only journal.
 
 A save holds everything needed to rebuild the game without any other file: the
-format version, ruleset, options, seed, both forces (embedded, so editing a force
-file later cannot change a saved game) and the event log. It is two files:
+format version, ruleset, options, seed, the secret deal seed, both forces (embedded,
+so editing a force file later cannot change a saved game) and the event log. The
+deal seed tells every hidden card (hands, deck order): the save is the referee's, not
+for the players' eyes. A save from before secret deals has none and replays as it
+was played (its cards come from the public seed). It is two files:
 
 - ``NAME.toml``, the snapshot: all of the above with the events up to when it was
   written, replaced atomically (temp file, fsync, rename, fsync of the directory);
@@ -96,7 +99,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
         if not force.source:
             raise SaveError(f"the {side} force was not read from a force file, so it "
                             "cannot be embedded in a save")
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": game.ruleset.id,
@@ -105,6 +108,9 @@ def game_to_data(game: Game) -> dict[str, Any]:
         "forces": {"red": dict(game.red.source), "black": dict(game.black.source)},
         "events": [e.to_data() for e in game.log],
     }
+    if game.deal_seed is not None:  # None: a game from before secret deals keeps its form
+        data["deal_seed"] = game.deal_seed
+    return data
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -262,6 +268,7 @@ def game_from_data(data: Mapping[str, Any], path: Path) -> Game:
     except registry.UnknownRuleset as exc:
         raise SaveError(f"{path}: {exc}") from None
     seed = _field(data, "seed", int, path)
+    deal_seed = _field(data, "deal_seed", int, path) if "deal_seed" in data else None
     forces = _field(data, "forces", dict, path)
     raw_events = _field(data, "events", list, path)
     try:
@@ -283,7 +290,8 @@ def game_from_data(data: Mapping[str, Any], path: Path) -> Game:
         except ValueError as exc:
             raise SaveError(f"{path}: events[{i - 1}]: {exc}") from None
     try:
-        return Game(ruleset, sides["red"], sides["black"], options, seed, events)
+        return Game(ruleset, sides["red"], sides["black"], options, seed, events,
+                    deal_seed=deal_seed)
     except CorruptLog as exc:
         raise SaveError(f"{path}: the event log does not replay: {exc}") from None
 

@@ -19,6 +19,11 @@ from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 
 
+def new_deal_seed() -> int:
+    """A new game's secret deal seed: unguessable, and a TOML integer (< 2**63)."""
+    return secrets.randbits(63)
+
+
 class Session:
     """The local game, and the facade the app talks to.
 
@@ -26,6 +31,11 @@ class Session:
     ``commit``, ``undo``, ``redo``, ``narrative``) rather than reach into
     ``self.game``: a remote session (a client of a referee process) implements the
     same methods, and never holds the seed or hidden state.
+
+    A new game gets two seeds: the public ``seed`` (the dice: shown, and chosen with
+    ``--seed``) and a secret ``deal_seed`` (hidden cards), drawn here from
+    :mod:`secrets` and kept only in the game and its save, so two games with the
+    same seed still deal differently.
     """
 
     def __init__(self, game: Game, path: Path | None) -> None:
@@ -37,9 +47,11 @@ class Session:
     @classmethod
     def new(cls, red_path: str | Path, black_path: str | Path, *, seed: int | None = None,
             options: Mapping[str, Any] | None = None, save_path: str | Path | None = None,
-            ruleset_id: str | None = None) -> Session:
+            ruleset_id: str | None = None, deal_seed: int | None = None) -> Session:
         """Start a game from two force files, saved under ``save_path`` or, without
-        one, under a name made from the forces and the date."""
+        one, under a name made from the forces and the date. ``seed`` and
+        ``deal_seed`` default to fresh random ones; a fixed ``deal_seed`` is for tests
+        that need the same cards every run."""
         red, black = load_force(red_path), load_force(black_path)
         ids = {red.ruleset.id, black.ruleset.id} | ({ruleset_id} if ruleset_id else set())
         if len(ids) > 1:
@@ -49,7 +61,8 @@ class Session:
                 "ruleset")])
         ruleset = red.ruleset
         game = Game(ruleset, red.force, black.force, ruleset.options(options),
-                    secrets.randbelow(2**31) if seed is None else seed)
+                    secrets.randbelow(2**31) if seed is None else seed,
+                    deal_seed=new_deal_seed() if deal_seed is None else deal_seed)
         names = (red.force.name, black.force.name)
         path = (saves.save_path(save_path) if save_path is not None
                 else saves.unique_save_path(saves.default_save_name(*names)))

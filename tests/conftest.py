@@ -7,6 +7,16 @@ from typing import Any
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def deals_from_the_public_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games made by ``Session.new`` with no ``deal_seed`` shuffle their cards with
+    the public seed's RNG, as saves from before secret deals do, so that a seeded
+    test or snapshot gets the same cards and dice every run. A test of the secret
+    deal passes ``deal_seed=``, or overrides this fixture with a no-op of the same
+    name (see ``tests/rules/test_ch_secret_deal.py``)."""
+    monkeypatch.setattr("deathzap_tui.session.new_deal_seed", lambda: None)
+
+
 @pytest.fixture
 def squad1() -> dict[str, Any]:
     """A fresh DZ3 force table holding the seed's Mortan's Men Squad 1 (DZ3 §13)."""

@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--red", metavar="FILE", help="new game: the red force file")
     parser.add_argument("--black", metavar="FILE", help="new game: the black force file")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="new game: seed for shuffles and generated dice")
+                        help="new game: seed for generated dice (cards are shuffled from "
+                        "a secret seed of the game's own)")
     parser.add_argument("--save", dest="new_save", metavar="PATH",
                         help="new game: the save name to create")
     parser.add_argument("--quick", action="store_true",

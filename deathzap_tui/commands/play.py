@@ -10,7 +10,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--red", required=True, metavar="FILE", help="the red force file")
     parser.add_argument("--black", required=True, metavar="FILE", help="the black force file")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="seed for shuffles and generated dice (default: random)")
+                        help="seed for generated dice (default: random); cards are "
+                        "always shuffled from a secret seed of the game's own")
     parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
                         help="default dice mode: typed in from the table, or rolled by the "
                         "app (each roll can still be either)")

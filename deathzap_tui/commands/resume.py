@@ -17,6 +17,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="if another process has the save open, watch it read only")
 
 
+def known_saves() -> list[str]:
+    """The saves there are, newest first, one line each (name, forces, ruleset,
+    events, when), or where none were found."""
+    from deathzap_tui.app.text import clean
+    from deathzap_tui.paths import saves_dir
+    from deathzap_tui.rules.narration import plural
+    from deathzap_tui.saves import list_saves
+
+    directory = saves_dir()
+    found = list_saves(directory)
+    if not found:
+        return [f"  there are no saves in {directory}"]
+    lines = [f"  the saves in {directory}, newest first:"]
+    for info in found:
+        what = (f"unreadable: {info.problem}" if info.problem else
+                f"{info.red} vs {info.black}, {info.ruleset}, {plural(info.events, 'event')}")
+        lines.append(f"  {clean(info.path.stem, oneline=True):<24} {clean(what, oneline=True)}"
+                     f", {info.modified:%Y-%m-%d %H:%M}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.net import playbyturn
     from deathzap_tui.net.lock import SaveLocked
@@ -26,6 +47,11 @@ def run(args: argparse.Namespace) -> int:
                                                      read_only_ok=args.read_only)
     except SaveLocked as exc:
         print(f"deathzap resume: {exc}\n  (add --read-only to watch it)", file=sys.stderr)
+        return 1
+    except FileNotFoundError as exc:  # no such save: say which ones there are
+        print(f"deathzap resume: {exc}", file=sys.stderr)
+        for line in known_saves():
+            print(line, file=sys.stderr)
         return 1
     except (ValueError, OSError) as exc:  # SaveError, CorruptLog
         print(f"deathzap resume: {exc}", file=sys.stderr)

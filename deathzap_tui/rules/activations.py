@@ -102,8 +102,9 @@ def activation_start(state: Any, unit_id: str, action: str, actions: Sequence[st
 
 
 def fresh_deck(state: Any, cards: list[Card]) -> None:
-    """Start a new activation deck: ``cards`` shuffled with the game's RNG, an empty
-    discard pile, one more deck used (DZ3-R2 / CH-R5 "as DZ3-R2")."""
-    state.deck = [c.code for c in shuffled(cards, state.rng)]
+    """Start a new activation deck: ``cards`` shuffled with the game's secret deal RNG
+    (``state.deal_rng``, not the dice's), an empty discard pile, one more deck used
+    (DZ3-R2 / CH-R5 "as DZ3-R2")."""
+    state.deck = [c.code for c in shuffled(cards, state.deal_rng)]
     state.discard = []
     state.decks_used += 1

@@ -1,11 +1,15 @@
 """Seeded randomness whose whole state is one integer.
 
 The game keeps the generator's state in its own state, so a game is a pure function
-of its seed and its inputs: replaying a log reproduces every generated die and every
-shuffle, and undo can never re-roll.  SplitMix64 is small, fast and good enough for
-dice; we implement it here rather than use :mod:`random` because ``random.Random``'s
-state is a 625-word tuple, awkward to save, and its algorithm may change between
-Python versions.
+of its seeds and its inputs: replaying a log reproduces every generated die and every
+shuffle, and undo can never re-roll. (Card-driven rulesets keep two generators: one
+from the public seed for the dice, one from the game's secret deal seed for shuffling
+hidden cards; see :meth:`~deathzap_tui.rules.ruleset.Ruleset.new_state`.)
+
+SplitMix64 is small, fast and good enough for dice and shuffles (it is not a
+cryptographic generator); we implement it here rather than use :mod:`random` because
+``random.Random``'s state is a 625-word tuple, awkward to save, and its algorithm may
+change between Python versions.
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ class Rng:
 
     def __hash__(self) -> int:
         return hash(self.state)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Rng:
+        # Cheap, and ``copy.deepcopy``'s memo keeps one generator that a state holds
+        # under two names (dice and deals of an old game) one generator in the copy.
+        return Rng(self.state)
 
     def __repr__(self) -> str:
         return f"Rng({self.state:#x})"

@@ -1,4 +1,4 @@
-"""A game: a ruleset, two forces, options, a seed and the event log.
+"""A game: a ruleset, two forces, options, its seeds and the event log.
 
 The current state is never stored, only derived: ``new_state`` then every effective
 event replayed. That makes saving (write the log), undo (append an undo event and
@@ -54,15 +54,18 @@ class Action:
 
 class Game:
     def __init__(self, ruleset: Ruleset, red: Any, black: Any, options: Mapping[str, Any],
-                 seed: int, log: Iterable[Event] = ()) -> None:
+                 seed: int, log: Iterable[Event] = (), *, deal_seed: int | None = None) -> None:
+        """``seed`` is public (the dice); ``deal_seed`` is secret (hidden cards; see
+        :meth:`Ruleset.new_state`, ``None`` for a game from before secret deals)."""
         self.ruleset = ruleset
         self.red = red
         self.black = black
         self.options = dict(options)
         self.seed = seed
+        self.deal_seed = deal_seed
         self.log: list[Event] = []
         self.listeners: list[Callable[[Game, Event], None]] = []
-        self._state = ruleset.new_state(red, black, self.options, seed)
+        self._state = ruleset.new_state(red, black, self.options, seed, deal_seed)
         self._done: list[tuple[Event, list[Note]]] = []
         """The effective events (undo/redo folded away) with their narration."""
         self._undone: list[tuple[Event, list[Note]]] = []
@@ -110,7 +113,8 @@ class Game:
         """Re-run events from the start, yielding each with its finished resolution
         (whose ``ctx.notes`` narrate it). The resolutions share one state, which
         moves on as the replay goes: read their notes, not their states."""
-        state = self.ruleset.new_state(self.red, self.black, self.options, self.seed)
+        state = self.ruleset.new_state(self.red, self.black, self.options, self.seed,
+                                       self.deal_seed)
         for event in events:
             yield event, self._resolve(state, event, borrow=True)
 

@@ -227,8 +227,18 @@ class Ruleset(ABC):
         return out
 
     @abstractmethod
-    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int) -> Any:
-        """The state before any event. It must have an ``rng`` attribute."""
+    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int,
+                  deal_seed: int | None) -> Any:
+        """The state before any event. It must have an ``rng`` attribute: the dice,
+        from the public ``seed``, so a game's generated dice replay from its log.
+
+        ``deal_seed`` is the game's SECRET seed (never shown to a player or sent to a
+        client): every shuffle of hidden cards (hands, the order of a deck), at the
+        start and later, uses a generator of its own made from it, kept in the state
+        (e.g. ``deal_rng``), so that the public seed and the log are not enough to
+        know the cards to come. ``None`` is a game saved before games had a secret
+        seed: its cards are shuffled with ``rng``, as they were, so it replays
+        unchanged. A ruleset without hidden cards ignores it."""
 
     @abstractmethod
     def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
@@ -333,8 +343,9 @@ class PackageRuleset(Ruleset):
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return self.part("options", "OPTION_SPECS")
 
-    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int) -> Any:
-        return self.part("state", "new_state")(red, black, options, seed)
+    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int,
+                  deal_seed: int | None) -> Any:
+        return self.part("state", "new_state")(red, black, options, seed, deal_seed)
 
     def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
         return self.part("engine", "resolution")(state, intent, by)

@@ -1,5 +1,6 @@
-"""Set-up pieces shared by the Deathzap-family rulesets: the roll-off (DZ3 §1 / CH §1)
-and the five objectives (DZ3 §1; CH-R5 objectives option, as DZ3 §1).
+"""Set-up pieces shared by the Deathzap-family rulesets: the order of the pre-game
+steps (:class:`SetupSequence`), the roll-off (DZ3 §1 / CH §1 / CL §1) and the five
+objectives (DZ3 §1; CH-R5 objectives option, as DZ3 §1).
 
 These ask and narrate only what both rulesets ask and narrate alike; each ruleset
 words its own edge question and its own summary, and cites its own rule ids.
@@ -8,11 +9,13 @@ words its own edge question and its own summary, and cites its own rule ids.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from deathzap_tui.rules.narration import Gen, side_name
+from deathzap_tui.rules.ruleset import SETUP, IntentOption
 from deathzap_tui.rules.statebase import ObjectiveState
-from deathzap_tui.rules.steps import Context, DiceRequest, Question
+from deathzap_tui.rules.steps import Context, DiceRequest, Maker, Question, Refused
 
 
 def roll_off(ctx: Context, why: str, rule: str) -> Gen:
@@ -58,3 +61,61 @@ def objective_lines(state: Any, vp: Callable[[int], int]) -> tuple[str, ...]:
                    f"Red {r}\" ({vp(r)} VP), Black {b}\" "
                    f"({vp(b)} VP){'  ●' if o.token else ''}")
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One pre-game step: it runs while the state's stage is ``stage``, as the intent
+    ``{"type": intent}``; ``label`` says what it does ("Roll off for entry edges"),
+    ``done`` what is said once it is ("the roll-off is done")."""
+
+    stage: str
+    intent: str
+    label: str
+    done: str
+    rule: str
+    make: Maker
+
+
+@dataclass(frozen=True)
+class SetupSequence:
+    """A ruleset's pre-game steps in order, then play (stage ``"battle"``): which one
+    may be taken now, what to say of the others, and how to offer and prompt it."""
+
+    steps: tuple[SetupStep, ...]
+
+    def _index(self, stage: str) -> int:
+        """The step under way (``len(steps)`` once play has begun)."""
+        return next((i for i, s in enumerate(self.steps) if s.stage == stage),
+                    len(self.steps))
+
+    def resolution(self, stage: str, kind: str) -> Maker | None:
+        """The step intent ``kind``'s resolution if it is the step under way;
+        :class:`Refused` saying why for a step out of turn, or for any other intent
+        before play; ``None`` for another intent once play has begun."""
+        now = self._index(stage)
+        wanted = next((i for i, s in enumerate(self.steps) if s.intent == kind), None)
+        if wanted is None:
+            if now < len(self.steps):
+                step = self.steps[now]
+                raise Refused(f"finish the set-up first: {step.label.lower()} ({step.rule})")
+            return None
+        if wanted < now:
+            raise Refused(self.steps[wanted].done)
+        if wanted > now:
+            step = self.steps[now]
+            raise Refused(f"{step.label.lower()} first ({step.rule})")
+        return self.steps[wanted].make
+
+    def intents(self, stage: str) -> list[IntentOption]:
+        """The step under way as a menu entry (none once play has begun)."""
+        now = self._index(stage)
+        if now == len(self.steps):
+            return []
+        step = self.steps[now]
+        return [IntentOption({"type": step.intent}, step.label, rule=step.rule, group=SETUP)]
+
+    def prompt(self, stage: str) -> str:
+        """"Set-up: roll off for entry edges", or "" once play has begun."""
+        now = self._index(stage)
+        return f"Set-up: {self.steps[now].label.lower()}" if now < len(self.steps) else ""

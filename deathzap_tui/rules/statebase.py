@@ -113,12 +113,12 @@ class StateBase:
         return self.board_depth - objective.red_distance
 
     def snapshot(self) -> dict[str, Any]:
-        """The state as plain data (the RNG as its integer state, weapons by id)."""
-        special = ("rng", "weapons", "units", *self.SNAPSHOT_RECORDS)
+        """The state as plain data (each RNG as its integer state, weapons by id)."""
+        special = ("weapons", "units", *self.SNAPSHOT_RECORDS)
         fields = dataclasses.fields(self)  # type: ignore[arg-type]
-        out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields
-               if f.name not in special}
-        out["rng"] = self.rng.state
+        values = {f.name: getattr(self, f.name) for f in fields if f.name not in special}
+        out = {name: value.state if isinstance(value, Rng) else copy.deepcopy(value)
+               for name, value in values.items()}
         out["units"] = {s: [dataclasses.asdict(u) for u in us] for s, us in self.units.items()}
         for name in self.SNAPSHOT_RECORDS:
             out[name] = [dataclasses.asdict(item) for item in getattr(self, name)]
@@ -135,13 +135,11 @@ class StateBase:
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         # The weapons tables are immutable (frozen model dataclasses): share them,
         # which keeps the per-answer copies of the Resolution driver cheap.
+        # The RNGs go through ``memo`` too: an old game's one generator for dice and
+        # deals (``rng`` is ``deal_rng``) stays one generator in the copy.
         new = copy.copy(self)
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            if f.name == "weapons":
-                continue
-            if f.name == "rng":
-                new.rng = Rng(self.rng.state)
-            else:
+            if f.name != "weapons":
                 setattr(new, f.name, copy.deepcopy(getattr(self, f.name), memo))
         return new
 

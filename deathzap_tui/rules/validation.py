@@ -24,6 +24,13 @@ MAX_NUMBER = 999
 """Sanity cap on every stat, so a hostile file cannot ask the engine for 10**18
 dice. Not a rule: real values are far below it."""
 
+MAX_MODELS_PER_UNIT = 100
+"""Sanity cap on models in one unit after ``count`` expansion (not a rule)."""
+MAX_UNITS = 100
+"""Sanity cap on units in one force (not a rule)."""
+MAX_WEAPONS = 100
+"""Sanity cap on weapons one force defines (not a rule)."""
+
 ITEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 """An id a file defines and refers to (a weapon id): a TOML bare key, so it can be
 written and referenced plainly."""

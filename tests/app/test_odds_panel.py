@@ -62,7 +62,9 @@ async def test_the_panel_shows_the_declared_odds_and_updates_after_the_hit_roll(
         assert entry.odds == ruleset.attack_odds(screen.resolution.ctx.state, facts["attack"])
         before = odds_panel.plain()
         assert "Command Section" in before and "as declared" in before
-        assert "≥1 casualty" in before and "breaks" in before and "leader" in before
+        assert "≥1 casualty" in before and "breaks" in before
+        # its own leader is alive: the +1 applies without asking (DZ3 §11, app ruling)
+        assert facts["attack"]["own_leader"] and entry.odds.p_break_with_leader is None
 
         await pilot.press("ctrl+r")  # roll the to-hit dice
         await pilot.pause()

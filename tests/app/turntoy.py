@@ -88,7 +88,8 @@ class Drill(Ruleset):
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return ()
 
-    def new_state(self, red: Force, black: Force, options: Any, seed: int) -> DrillState:
+    def new_state(self, red: Force, black: Force, options: Any, seed: int,
+                  deal_seed: int | None = None) -> DrillState:
         return DrillState(Rng.from_seed(seed), {"red": red.figures, "black": black.figures})
 
     def is_over(self, state: DrillState) -> bool:

@@ -11,6 +11,10 @@ the intents carry them), labels (``9♥``) and words (``9 of hearts``):
 - a card played from a hand is public once played (the log says so), but no byte
   sent to the opponent or the watcher named it before it was played.
 
+The hands and the deck come from the game's secret deal seed, which the referee
+holds: no byte sent to anyone names it either (the public seed alone does not tell
+the cards, ``tests/rules/test_ch_secret_deal.py``).
+
 (SSH play runs ``deathzap join`` against this same referee, one process per key.)
 """
 
@@ -34,6 +38,9 @@ FORCES = PROJECT_ROOT / "forces"
 RED = FORCES / "ch-ironbark-rangers.toml"
 BLACK = FORCES / "ch-cinder-collective.toml"
 SEED = 7
+DEAL_SEED = 2**62 + 0xC0FFEE
+"""The secret deal seed, fixed so the hands are the same every run; nineteen digits
+that no message holds unless the secret leaked."""
 
 
 @pytest.fixture
@@ -41,7 +48,7 @@ def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
     from deathzap_tui.app.flow import quick_setup
     from deathzap_tui.session import Session
 
-    session = Session.new(RED, BLACK, seed=SEED, save_path="ch-duel")
+    session = Session.new(RED, BLACK, seed=SEED, save_path="ch-duel", deal_seed=DEAL_SEED)
     assert session.ruleset.id == "command-hand"
     quick_setup(session)
     yield from hosting(session, tmp_path / "ch.sock")
@@ -189,6 +196,9 @@ def test_each_hand_reaches_its_owner_only(ch_host) -> None:
         assert {s: sorted(played[s] + kept[s]) for s in SIDES} == \
             {s: sorted(dealt[s]) for s in SIDES}
         got = {role: bytes(c.received) for role, c in table.clients.items()}
+        for role, data in got.items():
+            for secret in (str(DEAL_SEED), f"{DEAL_SEED:x}", f"{DEAL_SEED:X}"):
+                assert secret.encode() not in data, f"the deal seed reached {role}"
         for side in SIDES:
             foe = other_side(side)
             for code in kept[side]:

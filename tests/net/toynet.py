@@ -64,7 +64,8 @@ class Duel(Toy):
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return ()
 
-    def new_state(self, red: Any, black: Any, options: Any, seed: int) -> DuelState:
+    def new_state(self, red: Any, black: Any, options: Any, seed: int,
+                  deal_seed: int | None = None) -> DuelState:
         return DuelState(Rng.from_seed(seed), seed,
                          hands={s: secret(s, seed) for s in ("red", "black")})
 

@@ -4,6 +4,8 @@ melee (CH §5), recharge capped (CH §3.7)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from ch_fixtures import act, activate, draw, force, notes, ready_game, unit
 
@@ -12,19 +14,21 @@ from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.steps import Dice, DiceRequest, Question, Refused
 
 
-def game() -> Game:
+def game(sergeant_first: bool = False) -> Game:
     red = force("Red", 0, unit("Rifles", 4, "rifle", shields=2, recharge=1, ma=1, md=4),
                 unit("Spitters", 3, "spitter", shields=3, recharge=2, ma=2, md=3),
                 unit("Lobbers", 2, "lobber", shields=1, recharge=1))
-    black = force("Black", 0, unit("Targets", 5, "rifle", shields=2, recharge=1),
-                  unit("Others", 3, "rifle", shields=0, recharge=0,
-                       extra=(Figure("Sergeant", ("spitter",)),)))
+    others = unit("Others", 3, "rifle", shields=0, recharge=0,
+                  extra=(Figure("Sergeant", ("spitter",)),))
+    if sergeant_first:
+        others = replace(others, figures=others.figures[-1:] + others.figures[:-1])
+    black = force("Black", 0, unit("Targets", 5, "rifle", shields=2, recharge=1), others)
     return ready_game(red=red, black=black)
 
 
-def on_table() -> Game:
+def on_table(sergeant_first: bool = False) -> Game:
     """Every unit entered from its home edge, no tokens, nothing drawn pending."""
-    g = game()
+    g = game(sergeant_first)
     draw(g, "AH")
     for u in ("red.0", "red.1", "red.2"):
         activate(g, u, "run")
@@ -152,6 +156,20 @@ def test_owner_picks_the_casualty_when_figures_differ_ch_s4() -> None:
     kill = next(s for s in steps if s.key == "shoot.1.kill.1")
     assert kill.side == "black"
     assert not g.state.figure("black.1.3")[1].alive
+
+
+def test_default_casualty_is_the_figure_with_the_fewest_shots_ch_s4() -> None:
+    """CH §4, CH-R4: the owner picks; the default (Enter) is the figure whose loss
+    costs least, the one with the fewest shots, even when listed first."""
+    g = on_table(sergeant_first=True)
+    draw(g, "2H")
+    steps = activate(g, "red.0", "walk-shoot", {
+        "shoot.target": "black.1", "shoot.range": "near", "shoot.cover": "open",
+        "shoot.1.damage": "4 1 1 1"})
+    kill = next(s for s in steps if s.key == "shoot.1.kill.1")
+    assert [c.value for c in kill.choices] == ["black.1.0", "black.1.1"]  # Sergeant first
+    assert kill.default == "black.1.1"
+    assert g.state.figure("black.1.0")[1].alive  # the Sergeant's Spitter is kept
 
 
 def test_aimed_shots_reroll_ones_once_ch_s3_5() -> None:

@@ -15,7 +15,7 @@ import os
 import random
 from pathlib import Path
 
-from ch_fixtures import cinders, given_dice, narrative, new_game, play_random_game, rangers
+from ch_fixtures import cinders, given_dice, narrative, play_random_game, rangers
 
 from deathzap_tui.rules.commandhand import RULESET
 from deathzap_tui.rules.game import Game
@@ -23,8 +23,13 @@ from deathzap_tui.rules.game import Game
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "ch_game.txt"
 
 
+DEAL_SEED = 2026
+"""The game's secret deal seed, fixed so that the hands and the deck are the same
+every run (a new game draws its own, ``Session.new``)."""
+
+
 def play_scripted_game() -> Game:
-    game = new_game(rangers(), cinders(), seed=2026)
+    game = Game(RULESET, rangers(), cinders(), RULESET.options(), 2026, deal_seed=DEAL_SEED)
     play_random_game(game, random.Random(7), max_actions=2000, dice=given_dice(11))
     return game
 
@@ -56,7 +61,8 @@ def test_a_command_hand_game_saves_resumes_and_logs(
     monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
     forces = Path(__file__).resolve().parents[2] / "forces"
     session = Session.new(forces / "ch-ironbark-rangers.toml",
-                          forces / "ch-cinder-collective.toml", seed=2026, save_path="ch")
+                          forces / "ch-cinder-collective.toml", seed=2026, save_path="ch",
+                          deal_seed=DEAL_SEED)
     play_random_game(session.game, random.Random(7), max_actions=2000, dice=given_dice(11))
     session.save()
     again = Session.resume("ch")

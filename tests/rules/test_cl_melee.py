@@ -12,7 +12,7 @@ from cl_combat_fixtures import drive, engage, figures, roll_all, state_of, unit
 
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.combat import fight, fight_refusal
-from deathzap_tui.rules.classic.model import Figure
+from deathzap_tui.rules.classic.model import Figure, Unit
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.steps import (
     ROLL,
@@ -189,6 +189,27 @@ def test_casualties_come_off_after_both_sides_have_saved_cl_s6() -> None:
     assert run.state.killed == {"red": 2, "black": 2}
     saves_at = max(n.after for n in run.ctx.notes if "saves" in n.text)
     assert all(n.after >= saves_at for n in run.ctx.notes if " loses " in n.text)
+
+
+def test_default_casualty_is_never_the_general_cl_s1_s5() -> None:
+    """CL §5: the owner picks the casualty; the default (what Enter answers) is never
+    the general (CL §1, Assassinate in CL §8) while another figure is left, even when
+    the general is listed first."""
+    boss = Figure("Chief", ("basic",), general=True)
+    s = state_of([unit("Pair", "infantry", 2)],
+                 [Unit("Warband", "infantry", (boss, *figures(3, "Trooper", "basic")))],
+                 step="melee")
+    engage(s, "red.0", "black.0")
+    run = drive(s, fighting(), {
+        "melee.red.1": "6 6",            # 2 hits
+        "melee.black.1": "6 6 6 6",
+        "save.black.infantry": "1 1",
+        "save.red.infantry": "1 1 1 6",
+    }, dice=ROLL)
+    q = run.step("casualty.black.infantry.1")
+    assert q.choices[0].value == "black.0.0" and q.default == "black.0.1"
+    warband = run.state.unit("black.0")
+    assert warband.figures[0].alive and warband.figures_left == 2
 
 
 def test_within_one_type_the_owner_picks_the_unit_cl_s6() -> None:

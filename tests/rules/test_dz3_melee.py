@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from dz3_fixtures import act, battle, notes
 
 from deathzap_tui.rules.deathzap3 import tables
-from deathzap_tui.rules.steps import DiceRequest
+from deathzap_tui.rules.steps import DiceRequest, Refused
 
 CHARGE = {"type": "activate", "unit": "red.0", "action": "charge"}
 
@@ -49,3 +50,21 @@ def test_engaged_unit_attacks_in_contact() -> None:
     steps = act(g, CHARGE, {"melee.target": "black.1", "melee.hit": "1111111"})
     assert steps[0].choices[0].value == "black.1"
     assert "in contact" in steps[0].choices[0].label
+
+
+def test_unit_in_melee_attacks_only_units_in_contact_dz3_s3() -> None:
+    """DZ3 §3: charging another enemy would mean leaving melee, and a unit leaving
+    melee may not move into contact that activation: only the units in contact are
+    offered, and another target is refused."""
+    g = battle()
+    act(g, CHARGE, {"melee.target": "black.1", "melee.hit": "1111111"})
+    g.play({"type": "activate", "unit": "red.1", "action": "cover-ground"}, ["1"])
+    g.play({"type": "activate", "unit": "red.2", "action": "cover-ground"}, ["1"])
+    g.play({"type": "draw", "card": "2D"})
+    res = g.begin(CHARGE).resolution
+    step = res.step
+    assert [c.value for c in step.choices] == ["black.1"]
+    assert "leaving melee" in step.prompt and "DZ3 §3" in step.prompt
+    with pytest.raises(Refused):
+        res.answer("black.0")
+    assert res.step is step  # still asking, nothing changed

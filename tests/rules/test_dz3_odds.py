@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from dz3_fixtures import WEAPONS, figs, squad, vehicle
+from dz3_fixtures import WEAPONS, battle, figs, squad, vehicle
 
-from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3 import RULESET, tables
 from deathzap_tui.rules.deathzap3.model import Figure, Force, Unit
 from deathzap_tui.rules.deathzap3.odds import (
     PER_CASUALTY,
@@ -22,6 +22,7 @@ from deathzap_tui.rules.deathzap3.odds import (
     melee_attack,
     mix_odds,
     morale_test_odds,
+    odds_cli,
     odds_from_facts,
     shooting_attacks,
     split_fire_odds,
@@ -254,3 +255,45 @@ def _timed(fn, time):
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def test_odds_give_a_unit_with_its_own_leader_the_bonus_dz3_s11():
+    """DZ3 §10/§11 and the app's ruling: a unit whose own leader is alive gets the +1
+    without the "friendly leader within 6\"?" question, so its odds assume the bonus
+    (no 'with a leader' alternative), in the panel and in ``deathzap odds``."""
+    atk, tgt = Attack(8, 4, 4), Target(2, 4, 6, 6)
+    got = odds_from_facts(fact(own_leader=True))
+    assert got == attack_odds(atk, tgt, leader_near=True)
+    assert got.p_break_with_leader is None
+    assert odds_from_facts(fact(own_leader=False)) == attack_odds(atk, tgt, leader_near=None)
+
+
+def test_engine_facts_say_the_target_has_its_own_leader_dz3_s11():
+    g = battle()
+    res = g.begin({"type": "activate", "unit": "red.1", "action": "advance"}).resolution
+    for ans in ("black.0", "no", "open"):  # Lancers, with their leader; grenades held
+        res.answer(ans)
+    facts = res.ctx.facts["attack"]
+    assert facts["target"] == "black.0" and facts["own_leader"] is True
+    assert RULESET.attack_odds(g.state, facts) == odds_from_facts(facts, leader_near=True)
+    res = g.begin({"type": "activate", "unit": "red.1", "action": "advance"}).resolution
+    for ans in ("black.1", "no", "open"):  # Pickets: no leader of their own
+        res.answer(ans)
+    assert res.ctx.facts["attack"]["own_leader"] is False
+
+
+def test_odds_cli_gives_a_target_with_its_own_leader_the_bonus_dz3_s11():
+    shooter = squad("Alpha", 4, "regular", 3)
+    led = squad("Lancers", 5, "basic", 2, leader_cp=1)
+    force = Force("F", dict(WEAPONS), (shooter, led))
+    settings = {"cover": "open", "leader_near": False}
+    odds, lines = odds_cli((force, shooter), (force, led), settings)
+    want = attack_odds(shooting_attacks(force, shooter, led, "open"), target_from_unit(led),
+                       leader_near=True)
+    assert odds == want
+    assert any("its own leader (+1 morale, DZ3 §11)" in line for line in lines)
+    plain = squad("Pickets", 5, "basic", 2)
+    odds, lines = odds_cli((force, shooter), (force, plain), settings)
+    assert odds.p_break == attack_odds(shooting_attacks(force, shooter, plain, "open"),
+                                       target_from_unit(plain)).p_break
+    assert any("no leader near" in line for line in lines)

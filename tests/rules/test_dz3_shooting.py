@@ -139,6 +139,28 @@ def test_casualty_choice_when_figures_differ_and_leader_takes_cp_dz3_r14() -> No
     assert any("command points are lost (DZ3-R14)" in n for n in notes(g))
 
 
+def test_default_casualty_is_never_the_leader_dz3_s6_s11() -> None:
+    """DZ3 §6: the owner picks the casualty. The default (what Enter answers) is the
+    figure whose loss costs least: never a leader (its morale bonus, DZ3 §11, and
+    its command points, DZ3-R14) while another figure is left, and the cheapest
+    weapons first (DZ3 §13: Small Arms before the Destroyer)."""
+    g = battle()
+    g.undo()
+    g.undo()
+    draw(g, "JOKER1")
+    draw(g, "AC")
+    steps = act(g, {"type": "activate", "unit": "black.1", "action": "advance"}, {
+        "shoot.target": "red.0", "shoot.cover.red.0": "open",
+        "shoot.1.hit": "=5", "shoot.1.shields": "44444", "shoot.1.saves": "11",
+        "shoot.1.morale.1": "=1"})  # its own leader is alive: no leader question
+    q = next(s for s in steps if s.key == "shoot.1.casualty.1")
+    assert q.choices[0].value == "red.0.0" and q.default == "red.0.1"  # leader listed first
+    alpha = g.state.unit("red.0")
+    assert alpha.figures[0].alive and alpha.figures[0].command == 2
+    assert alpha.figures[6].alive  # the Gunner's Destroyer is kept too
+    assert alpha.figures_left == 5
+
+
 def test_identical_figures_are_removed_without_a_question() -> None:
     g = battle()
     g.undo()

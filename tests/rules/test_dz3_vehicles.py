@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from dz3_fixtures import act, battle, draw, notes
 
+from deathzap_tui.rules.deathzap3 import RULESET
 from deathzap_tui.rules.steps import Refused
 
 ALPHA = {"type": "activate", "unit": "red.0", "action": "advance"}
@@ -88,3 +89,35 @@ def test_crippled_vehicle_hits_only_on_6_dz3_r7() -> None:
     steps = act(g, {"type": "activate", "unit": "black.2", "action": "charge"},
                 {"melee.target": "red.0", "melee.hit": "66"})
     assert steps[-1].target == 6 or any(s.target == 6 for s in steps if s.key == "melee.hit")
+
+
+def test_immobilised_vehicle_charges_only_a_unit_in_contact_dz3_s9() -> None:
+    """DZ3 §9 (app ruling): an immobilised vehicle can't move, so it may Charge only a
+    unit it is already in contact with. Out of contact, Charge is neither offered nor
+    accepted; in contact, only the units in contact are offered."""
+    g = battle(walker=True)
+    destroyer_at_walker(g, **{"shoot.1.damage.1": "2", "shoot.2.hit": "111111"})
+    assert g.state.unit("black.2").immobilised
+    act(g, {"type": "activate", "unit": "red.1", "action": "charge"},
+        {"melee.target": "black.2", "melee.hit": "11111"})
+    g.play({"type": "activate", "unit": "red.2", "action": "cover-ground"}, ["1"])
+    draw(g, "5C")
+    legal = {(o.intent["unit"], o.intent["action"]) for o in RULESET.intents(g.state)}
+    assert ("black.2", "charge") in legal
+    res = g.begin({"type": "activate", "unit": "black.2", "action": "charge"}).resolution
+    assert [c.value for c in res.step.choices] == ["red.1"]
+    assert "immobilised" in res.step.prompt and "DZ3 §9" in res.step.prompt
+    with pytest.raises(Refused):
+        res.answer("red.0")
+
+
+def test_immobilised_vehicle_out_of_contact_is_not_offered_a_charge_dz3_s9() -> None:
+    g = battle(walker=True)
+    destroyer_at_walker(g, **{"shoot.1.damage.1": "2", "shoot.2.hit": "111111"})
+    g.play({"type": "activate", "unit": "red.1", "action": "cover-ground"}, ["1"])
+    g.play({"type": "activate", "unit": "red.2", "action": "cover-ground"}, ["1"])
+    draw(g, "5C")
+    legal = {(o.intent["unit"], o.intent["action"]) for o in RULESET.intents(g.state)}
+    assert ("black.2", "advance") in legal and ("black.2", "charge") not in legal
+    with pytest.raises(Refused, match=r"immobilised and can't move into contact \(DZ3 §9\)"):
+        g.begin({"type": "activate", "unit": "black.2", "action": "charge"})

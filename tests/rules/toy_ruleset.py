@@ -46,7 +46,9 @@ class Toy(Ruleset):
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return (OptionSpec("dice", "Dice per hit", 2, minimum=1, maximum=6),)
 
-    def new_state(self, red: Any, black: Any, options: Any, seed: int) -> ToyState:
+    def new_state(self, red: Any, black: Any, options: Any, seed: int,
+                  deal_seed: int | None = None) -> ToyState:
+        """No cards: ``deal_seed`` is not used."""
         return ToyState(Rng.from_seed(seed))
 
     def resolution(self, state: ToyState, intent: Any, by: str = ""):

@@ -32,30 +32,27 @@ from deathzap_tui.rules.classic import combat, movement, setup, turn
 from deathzap_tui.rules.classic.common import in_play, melees, names, uname
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import agreement_rule, end_by_agreement, end_refusal
-from deathzap_tui.rules.ruleset import ADVANCE, END, SETUP, SIDES, UNIT, IntentOption, other_side
-from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
+from deathzap_tui.rules.ruleset import ADVANCE, END, SIDES, UNIT, IntentOption, other_side
+from deathzap_tui.rules.setup import SetupSequence, SetupStep
+from deathzap_tui.rules.steps import Maker, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "generals", "next", "engage", "merge", "macguffin", "shoot",
                 "fight", "end")
+SETUP_STEPS = SetupSequence((
+    SetupStep("rolloff", "rolloff", "Roll off for base lines", "the roll-off is done",
+              "CL §1", setup.rolloff),
+    SetupStep("general", "generals", "Name the generals", "the generals are already named",
+              "CL §1", setup.generals),
+))
+"""Set-up (CL §1): the roll-off for base lines, then each side names its general."""
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
     kind = intent_kind(intent, INTENT_TYPES, state.over)
-    if kind == "rolloff":
-        if state.stage != "rolloff":
-            raise Refused("the roll-off is done")
-        return setup.rolloff
-    if kind == "generals":
-        if state.stage == "rolloff":
-            raise Refused("roll off for base lines first (CL §1)")
-        if state.stage != "general":
-            raise Refused("the generals are already named")
-        return setup.generals
-    if state.stage != "battle":
-        raise Refused("finish the set-up first: " + (
-            "roll off for base lines" if state.stage == "rolloff" else "name the generals")
-            + " (CL §1)")
+    pregame = SETUP_STEPS.resolution(state.stage, kind)
+    if pregame is not None:
+        return pregame
     unit = str(intent.get("unit", ""))
     if kind == "next":
         refuse_if(turn.next_refusal(state, by))
@@ -85,12 +82,8 @@ def intents(state: State) -> list[IntentOption]:
     """Everything legal now, as menu entries (the same for every viewer)."""
     if state.over:
         return []
-    if state.stage == "rolloff":
-        return [IntentOption({"type": "rolloff"}, "Roll off for base lines", rule="CL §1",
-                             group=SETUP)]
-    if state.stage == "general":
-        return [IntentOption({"type": "generals"}, "Name the generals", rule="CL §1",
-                             group=SETUP)]
+    if state.stage != "battle":
+        return SETUP_STEPS.intents(state.stage)
     out: list[IntentOption] = []
     if not turn.next_refusal(state):
         out.append(IntentOption({"type": "next"}, turn.next_label(state),

@@ -38,6 +38,9 @@ from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
+    MAX_MODELS_PER_UNIT,
+    MAX_UNITS,
+    MAX_WEAPONS,
     Reader,
     begin_force,
     display_name,
@@ -52,10 +55,6 @@ from deathzap_tui.rules.validation import (
 
 RULESET_ID = tables.RULESET_ID
 
-MAX_MODELS_PER_UNIT = 100
-"""Sanity cap on figures in one unit after ``count`` expansion (not a rule)."""
-MAX_UNITS = 100
-MAX_WEAPONS = 100
 
 TOP_KEYS = ("name", "ruleset", "weapons", "units")
 WEAPON_KEYS = ("name", "class")

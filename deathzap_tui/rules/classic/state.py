@@ -173,9 +173,11 @@ def force_worth(force: Force) -> int:
                                  else 1) for u in force.units)
 
 
-def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int) -> State:
+def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
+              deal_seed: int | None = None) -> State:
     """The state before any event: every unit on the table within 6" of its edge
-    (CL §1), set-up starting with the roll-off."""
+    (CL §1), set-up starting with the roll-off. Classic has no cards: nothing is
+    dealt, so ``deal_seed`` is not used."""
     from deathzap_tui.rules.classic.options import OPTION_SPECS
 
     opts = {s.key: s.default for s in OPTION_SPECS}

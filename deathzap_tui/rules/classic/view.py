@@ -8,6 +8,7 @@ from collections import Counter
 
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.common import in_play, living_general, melees, steady, uname
+from deathzap_tui.rules.classic.engine import SETUP_STEPS
 from deathzap_tui.rules.classic.state import State, UnitState
 from deathzap_tui.rules.classic.turn import PHASE_NAMES, advance_label, phases, shoot_refusal
 from deathzap_tui.rules.classic.victory import advanced
@@ -121,10 +122,8 @@ def prompt(state: State) -> str:
     """What comes next, in words."""
     if state.over:
         return "Game over"
-    if state.stage == "rolloff":
-        return "Set-up: roll off for base lines"
-    if state.stage == "general":
-        return "Set-up: name the generals"
+    if state.stage != "battle":
+        return SETUP_STEPS.prompt(state.stage)
     if not state.step:
         return f"Turn {state.turn + 1}: roll for impetus"
     head = f"Turn {state.turn}, {state.step}"

@@ -39,33 +39,34 @@ from deathzap_tui.rules.commandhand.actions import (
 from deathzap_tui.rules.commandhand.common import uname
 from deathzap_tui.rules.commandhand.state import State
 from deathzap_tui.rules.narration import card_label, plural, side_name
-from deathzap_tui.rules.ruleset import ADVANCE, OTHER, SETUP, SIDES, UNIT, IntentOption
+from deathzap_tui.rules.ruleset import ADVANCE, OTHER, SIDES, UNIT, IntentOption
+from deathzap_tui.rules.setup import SetupSequence, SetupStep
 from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "interrupt", "pass", "activate")
 SECRET_TYPES = ("interrupt", "pass")
 """Intents that only the side holding the hand may see: they name its cards."""
+ROLLOFF = SetupStep("rolloff", "rolloff", "Roll off for home edges", "the roll-off is done",
+                    "CH §1", setup.rolloff)
+OBJECTIVES = SetupStep("objectives", "objectives", "Place the objectives",
+                       "the objectives are already placed", "CH-R5 / DZ3 §1", setup.objectives)
+
+
+def setup_steps(state: State) -> SetupSequence:
+    """Set-up (CH §1): the roll-off for home edges, then the objectives only with the
+    CH-R5 'objectives' victory option."""
+    return SetupSequence((ROLLOFF, OBJECTIVES) if state.objectives_mode else (ROLLOFF,))
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
     kind = intent_kind(intent, INTENT_TYPES, state.over)
-    if kind == "rolloff":
-        if state.phase != "rolloff":
-            raise Refused("the roll-off is done")
-        return setup.rolloff
-    if kind == "objectives":
-        if not state.objectives_mode:
-            raise Refused("objectives are only used with the 'objectives' victory option "
-                          "(CH-R5)")
-        if state.phase != "objectives":
-            raise Refused("roll off for home edges first (CH §1)" if state.phase == "rolloff"
-                          else "the objectives are already placed")
-        return setup.objectives
-    if state.phase != "battle":
-        raise Refused("finish the set-up first: "
-                      + ("roll off for home edges (CH §1)" if state.phase == "rolloff"
-                         else "place the objectives (CH-R5)"))
+    if kind == "objectives" and not state.objectives_mode:
+        raise Refused("objectives are only used with the 'objectives' victory option "
+                      "(CH-R5)")
+    pregame = setup_steps(state).resolution(state.phase, kind)
+    if pregame is not None:
+        return pregame
     if kind == "draw":
         refuse_if(deckmod.draw_refusal(state))
         named = str(intent.get("card", "") or "")
@@ -91,12 +92,8 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
 def _all_intents(state: State) -> list[IntentOption]:
     if state.over:
         return []
-    if state.phase == "rolloff":
-        return [IntentOption({"type": "rolloff"}, "Roll off for home edges", rule="CH §1",
-                             group=SETUP)]
-    if state.phase == "objectives":
-        return [IntentOption({"type": "objectives"}, "Place the objectives",
-                             rule="CH-R5 / DZ3 §1", group=SETUP)]
+    if state.phase != "battle":
+        return setup_steps(state).intents(state.phase)
     if state.window:
         side = state.window
         flipped = Card.parse(state.card)
@@ -153,10 +150,8 @@ def prompt(state: State) -> str:
     """Whose move it is and what comes next, in words (public: no hand cards)."""
     if state.over:
         return "Game over"
-    if state.phase == "rolloff":
-        return "Set-up: roll off for home edges"
-    if state.phase == "objectives":
-        return "Set-up: place the objectives"
+    if state.phase != "battle":
+        return setup_steps(state).prompt(state.phase)
     if state.window:
         return (f"{side_name(state.window)} may interrupt {card_label(state.card)} with a "
                 "Command Hand card, or pass")

@@ -42,6 +42,9 @@ from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
+    MAX_MODELS_PER_UNIT,
+    MAX_UNITS,
+    MAX_WEAPONS,
     Reader,
     begin_force,
     display_name,
@@ -55,10 +58,6 @@ from deathzap_tui.rules.validation import (
 
 RULESET_ID = tables.RULESET_ID
 
-MAX_MODELS_PER_UNIT = 100
-"""Sanity cap on models in one unit after ``count`` expansion (not a rule)."""
-MAX_UNITS = 100
-MAX_WEAPONS = 100
 MAX_SHOTS = 50
 """Sanity cap on a weapon's shots in one band (not a rule)."""
 MAX_MELEE_ATTACKS = 50

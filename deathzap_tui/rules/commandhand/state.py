@@ -1,6 +1,6 @@
 """Command Hand game state: everything the engine changes, as plain dataclasses.
 
-Built once by :func:`new_state` (forces, options, seed), then changed only by
+Built once by :func:`new_state` (forces, options, seeds), then changed only by
 resolutions working on a private deep copy. No ``None`` anywhere (empty string / 0 /
 False mean "not yet"); ``state.snapshot()`` gives it as plain data.
 
@@ -8,9 +8,10 @@ Identifiers as in Deathzap 3: a unit is ``"<side>.<index>"``, a figure
 ``"<side>.<unit>.<figure>"``, a card its :attr:`cards.Card.code`.
 
 SECRET fields (never shown to the other player, see :mod:`.view`): ``hands`` (each
-side's Command Hand) and ``deck`` (the order of the draw pile). Both are dealt from
-the game's seed, so the referee knows them; a player's view holds only their own
-hand.
+side's Command Hand) and ``deck`` (the order of the draw pile). Both are dealt by
+``deal_rng``, from the game's secret deal seed, which only the referee (and the save)
+holds: the public seed and the log are not enough to rebuild them. A player's view
+holds only their own hand.
 """
 
 from __future__ import annotations
@@ -102,6 +103,11 @@ class State(StateBase):
     SNAPSHOT_RECORDS = ("objectives", "score", "grants")
 
     rng: Rng
+    """The dice, from the game's public seed."""
+    deal_rng: Rng
+    """SECRET. Deals the hands and shuffles every deck (CH §2, CH-R5), from the secret
+    deal seed; in a game saved before deals were secret it is ``rng`` itself (see
+    ``Ruleset.new_state``)."""
     options: dict[str, Any]
     names: dict[str, str]
     weapons: dict[str, dict[str, Weapon]]
@@ -196,26 +202,31 @@ def _unit_state(force: Force, side: str, index: int) -> UnitState:
                      figures=figs)
 
 
-def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int) -> State:
+def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
+              deal_seed: int | None) -> State:
     """Deal the Command Hands and shuffle the activation deck (CH §2).
 
     Each side draws ``command_rating`` cards at random from its own colour; all the
     other cards of both colours and the two jokers are shuffled into the deck. The
-    game's RNG does both, so a replay deals the same hands."""
+    deal RNG, from the secret ``deal_seed``, does both, so a replay deals the same
+    hands but the public ``seed`` does not tell them (``None``: the dice RNG deals,
+    as in games saved before deals were secret)."""
     from deathzap_tui.rules.commandhand.options import OPTION_SPECS
 
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     rng = Rng.from_seed(seed)
+    deal_rng = rng if deal_seed is None else Rng.from_seed(deal_seed)
     forces = {"red": red, "black": black}
     hands: dict[str, list[str]] = {}
     for side, force in forces.items():
-        pile = shuffled(colour_cards(side), rng)
+        pile = shuffled(colour_cards(side), deal_rng)
         hands[side] = sorted((c.code for c in pile[:force.command_rating]),
                              key=lambda code: (Card.parse(code).rank, code))
-    deck = [c.code for c in shuffled(deck_pool(hands, []), rng)]
+    deck = [c.code for c in shuffled(deck_pool(hands, []), deal_rng)]
     return State(
         rng=rng,
+        deal_rng=deal_rng,
         options=opts,
         names={s: f.name for s, f in forces.items()},
         weapons={s: dict(f.weapons) for s, f in forces.items()},

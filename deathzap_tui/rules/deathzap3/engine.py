@@ -35,29 +35,26 @@ from deathzap_tui.rules.deathzap3.activation import (
 )
 from deathzap_tui.rules.deathzap3.common import side_name, uname
 from deathzap_tui.rules.deathzap3.state import State
-from deathzap_tui.rules.ruleset import ADVANCE, END, SETUP, UNIT, IntentOption
+from deathzap_tui.rules.ruleset import ADVANCE, END, UNIT, IntentOption
+from deathzap_tui.rules.setup import SetupSequence, SetupStep
 from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "activate", "end")
+SETUP_STEPS = SetupSequence((
+    SetupStep("rolloff", "rolloff", "Roll off for entry edges", "the roll-off is done",
+              "DZ3 §1", setup.rolloff),
+    SetupStep("objectives", "objectives", "Place the objectives",
+              "the objectives are already placed", "DZ3 §1", setup.objectives),
+))
+"""Set-up (DZ3 §1): the roll-off for entry edges, then the objectives."""
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     """The resolution for ``intent``; raises ``Refused`` saying why it is not legal."""
     kind = intent_kind(intent, INTENT_TYPES, state.over)
-    if kind == "rolloff":
-        if state.phase != "rolloff":
-            raise Refused("the roll-off is done")
-        return setup.rolloff
-    if kind == "objectives":
-        if state.phase == "rolloff":
-            raise Refused("roll off for entry edges first (DZ3 §1)")
-        if state.phase != "objectives":
-            raise Refused("the objectives are already placed")
-        return setup.objectives
-    if state.phase != "battle":
-        raise Refused("finish the set-up first: "
-                      + ("roll off for entry edges" if state.phase == "rolloff"
-                         else "place the objectives") + " (DZ3 §1)")
+    pregame = SETUP_STEPS.resolution(state.phase, kind)
+    if pregame is not None:
+        return pregame
     if kind == "draw":
         refuse_if(deckmod.draw_refusal(state))
         named = str(intent.get("card", "") or "")
@@ -82,12 +79,8 @@ def intents(state: State) -> list[IntentOption]:
     """Everything legal now, as menu entries."""
     if state.over:
         return []
-    if state.phase == "rolloff":
-        return [IntentOption({"type": "rolloff"}, "Roll off for entry edges", rule="DZ3 §1",
-                             group=SETUP)]
-    if state.phase == "objectives":
-        return [IntentOption({"type": "objectives"}, "Place the objectives", rule="DZ3 §1",
-                             group=SETUP)]
+    if state.phase != "battle":
+        return SETUP_STEPS.intents(state.phase)
     out: list[IntentOption] = []
     if not deckmod.draw_refusal(state):
         if state.deck:
@@ -130,10 +123,8 @@ def prompt(state: State) -> str:
     """Whose move it is and what comes next, in words."""
     if state.over:
         return "Game over"
-    if state.phase == "rolloff":
-        return "Set-up: roll off for entry edges"
-    if state.phase == "objectives":
-        return "Set-up: place the objectives"
+    if state.phase != "battle":
+        return SETUP_STEPS.prompt(state.phase)
     if state.card_side and state.remaining and deckmod.draw_refusal(state):
         return (f"{side_name(state.card_side)} to activate ({state.remaining} of "
                 f"{state.granted} left)")

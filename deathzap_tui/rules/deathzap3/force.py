@@ -22,6 +22,9 @@ from deathzap_tui.rules.deathzap3.points import command_rating, force_total
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
     ITEM_ID,
+    MAX_MODELS_PER_UNIT,
+    MAX_UNITS,
+    MAX_WEAPONS,
     Reader,
     begin_force,
     display_name,
@@ -35,10 +38,6 @@ from deathzap_tui.rules.validation import (
 
 RULESET_ID = "deathzap3"
 
-MAX_MODELS_PER_UNIT = 100
-"""Sanity cap on models in one unit after ``count`` expansion (DZ3 §13 says ~10)."""
-MAX_UNITS = 100
-MAX_WEAPONS = 100
 MAX_PROFILES = 6
 MAX_EXPECTED_POINTS = 1_000_000
 

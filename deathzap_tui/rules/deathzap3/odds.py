@@ -447,10 +447,14 @@ def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
 
     Keys: ``kind`` (shooting | melee | explosion | morale), ``dice``, ``to_hit``,
     ``vs_shields`` (0 in melee), ``strike``, ``shields``, ``figures``, ``save``,
-    ``vehicle``, ``morale_target`` (N+ *after* the leader bonus; 0 until known),
-    ``stage`` (see :data:`STAGES`), ``hits``, ``damage``, ``failed_saves``.
+    ``vehicle``, ``own_leader``, ``morale_target`` (N+ *after* the leader bonus; 0
+    until known), ``stage`` (see :data:`STAGES`), ``hits``, ``damage``,
+    ``failed_saves``.
     Until ``morale_target`` is known the morale comes from the target's skill (read
-    back from its save, DZ3 §6/§10) and ``leader_near`` (None: unknown, both cases).
+    back from its save, DZ3 §6/§10) and ``leader_near`` (None: unknown, both cases),
+    except that a target whose ``own_leader`` is alive gets the leader's +1, as the
+    engine gives it without asking (DZ3 §11, the app's ruling); the odds assume the
+    owner keeps the leader while another figure is left (the casualty default).
     ``kind == "morale"``: a test on its own by ``figures`` figures.
     An explosion (DZ3 §9) is D6 points of damage, drained from shields then saved.
     """
@@ -461,6 +465,7 @@ def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
     if known_morale:
         morale, leader_near = known_morale, False
     else:
+        leader_near = True if facts.get("own_leader") else leader_near
         skill = {v: k for k, v in tables.SAVE.items()}.get(save)
         morale = tables.MORALE[skill] if skill else 0
     if kind == "morale":
@@ -603,13 +608,15 @@ def melee_attack(unit: Any, target: Any, figures: int | None = None, *,
 
 
 def target_line(target: Target, skill: str, *, leader_near: bool, option: str,
-                name: str = "") -> str:
-    """One line describing the target of an odds question."""
+                name: str = "", own_leader: bool = False) -> str:
+    """One line describing the target of an odds question; ``own_leader``: the bonus
+    comes from a leader of the unit's own (DZ3 §11)."""
     who = f"{name}, " if name else ""
     if target.vehicle:
         return (f"Target: {who}a {skill} vehicle, {target.shields} shields, save "
                 f"{target.save}+ (damage table, DZ3 §9)")
-    leader = "a friendly leader within 6\"" if leader_near else "no leader near"
+    leader = ("its own leader (+1 morale, DZ3 §11)" if own_leader
+              else "a friendly leader within 6\"" if leader_near else "no leader near")
     return (f"Target: {who}{target.figures} {skill} figures, {target.shields} shields, "
             f"save {target.save}+, morale {target.morale}+, {leader}; morale {option} "
             "(DZ3-R11)")
@@ -645,10 +652,13 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
         rng = ", Short Range: assumes the target is within 12\"" if a.short_range else ""
         dice = "1 die" if a.dice == 1 else f"{a.dice} dice"
         lines.append(f"  {a.label}: {dice} at {a.to_hit}+, {vs}{strike}{rng}")
-    leader_near = bool(settings.get("leader_near"))
+    # The engine gives a unit with a leader of its own the +1 without asking (DZ3 §11,
+    # the app's ruling); the owner keeps the leader while another figure is left.
+    own_leader = any(f.leader for f in tunit.figures)
+    leader_near = own_leader or bool(settings.get("leader_near"))
     option = settings.get("morale_option") or PER_ATTACK
     lines.append(target_line(tgt, tunit.skill, leader_near=leader_near, option=option,
-                             name=tunit.name))
+                             name=tunit.name, own_leader=own_leader))
     known = {k: settings.get(k) for k in ("hits", "damage", "failed_saves")}
     return attack_odds(attacks, tgt, leader_near=leader_near, morale_option=option,
                        **known), lines

@@ -48,7 +48,7 @@ def quick_resolution(kind: str, attacker: tuple[Force, int],
         raise Refused("pick the target unit")
     else:
         black = _alone(*target)
-    state = new_state(red, black, options or {}, seed)
+    state = new_state(red, black, options or {}, seed, None)  # no hidden cards outside a game
     state.phase = "battle"
     state.quick = True
     for side in ("red", "black"):

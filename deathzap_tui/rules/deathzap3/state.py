@@ -1,7 +1,7 @@
 """Deathzap 3 game state: everything the engine changes, as plain dataclasses.
 
 The state is built once by :func:`new_state` from the two forces, the options and the
-seed, then changed only by resolutions (``engine.resolution``) working on a private
+seeds, then changed only by resolutions (``engine.resolution``) working on a private
 deep copy. Nothing here holds ``None`` (empty string / 0 / False mean "not yet"), so
 the state stays deep-copyable and comparable; ``state.snapshot()`` gives it as plain
 data (handy for tests and debugging).
@@ -117,7 +117,11 @@ class State(StateBase):
     :meth:`snapshot`, the RNG included)."""
 
     rng: Rng
-    """The game's dice and shuffles (architecture idea 2)."""
+    """The game's dice, from its public seed (architecture idea 2)."""
+    deal_rng: Rng
+    """SECRET. Shuffles the deck, from the game's secret deal seed, so the seed shown
+    to the players does not tell the cards to come; in a game saved before deals were
+    secret it is ``rng`` itself (see ``Ruleset.new_state``)."""
     options: dict[str, Any]
     """The game's options, every key of ``options.OPTION_SPECS`` filled in."""
     names: dict[str, str]
@@ -205,18 +209,22 @@ def _unit_state(force: Force, side: str, index: int) -> UnitState:
                      shields=u.shields, vehicle=u.vehicle, figures=figs)
 
 
-def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int) -> State:
+def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
+              deal_seed: int | None) -> State:
     """The state before any event: no unit on the table, deck shuffled with the
-    game's RNG, set-up starting with the roll-off (DZ3 §1)."""
+    secret deal RNG (``None``: with the dice RNG, an old save), set-up starting with
+    the roll-off (DZ3 §1)."""
     from deathzap_tui.rules.deathzap3.options import OPTION_SPECS
 
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     rng = Rng.from_seed(seed)
-    deck = [c.code for c in shuffled(deck_cards(opts), rng)]
+    deal_rng = rng if deal_seed is None else Rng.from_seed(deal_seed)
+    deck = [c.code for c in shuffled(deck_cards(opts), deal_rng)]
     forces = {"red": red, "black": black}
     return State(
         rng=rng,
+        deal_rng=deal_rng,
         options=opts,
         names={s: f.name for s, f in forces.items()},
         weapons={s: dict(f.weapons) for s, f in forces.items()},
