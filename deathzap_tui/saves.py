@@ -161,6 +161,44 @@ def append_event(path: Path, index: int, event: Event) -> None:
         _fsync_dir(path.parent)
 
 
+SETTINGS: dict[str, tuple[str, ...]] = {"dice": ("physical", "generated")}
+"""The table-side settings kept with a save, and the values each may take."""
+
+
+def settings_path(save: Path) -> Path:
+    """The save's settings (the dice mode): ``NAME.toml.settings``, a few bytes of
+    TOML beside the save, like the ``.seen`` marks. Not in the save itself: the
+    snapshot is rewritten only when a game ends or is compacted, and the journal holds
+    numbered events every reader replays; a toggle costs one tiny atomic write and the
+    save format stays as it is. A save copied without it resumes in the mode asked
+    for on the command line."""
+    return save.with_name(save.name + ".settings")
+
+
+def read_settings(save: Path) -> dict[str, str]:
+    """The save's known settings with valid values; a missing or broken file has none."""
+    try:
+        path = settings_path(save)
+        if path.stat().st_size > 4096:
+            return {}
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return {k: v for k, allowed in SETTINGS.items() if (v := data.get(k)) in allowed}
+
+
+def write_setting(save: Path, key: str, value: str) -> None:
+    """Keep one setting beside the save (atomically); unchanged values cost nothing."""
+    if value not in SETTINGS[key]:
+        raise ValueError(f"{key}: {value!r} is not one of {', '.join(SETTINGS[key])}")
+    settings = read_settings(save)
+    if settings.get(key) == value:
+        return
+    settings[key] = value
+    with contextlib.suppress(OSError):  # losing it only loses a preference
+        write_atomic(settings_path(save), tomli_w.dumps(settings))
+
+
 def stamp(path: Path) -> tuple[int, ...] | None:
     """Something that changes whenever the save changes (a watcher polls it), or
     ``None`` if there is no save."""

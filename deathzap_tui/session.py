@@ -142,5 +142,16 @@ class Session:
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        return [n.text for _event, notes in self.game.history() for n in notes
-                if n.to is None or n.to == viewer]
+        return [line for _event, notes in self.game.history()
+                for line in _visible(notes, viewer)]
+
+    def last_lines(self, viewer: str | None = None) -> list[str]:
+        """The lines of :meth:`narrative` that tell the last event in force: what an
+        undo takes off the end of the log, and a redo puts back."""
+        history = self.game.history()
+        return _visible(history[-1][1], viewer) if history else []
+
+
+def _visible(notes: Any, viewer: str | None) -> list[str]:
+    """The text of the notes ``viewer`` may read (see :meth:`Session.narrative`)."""
+    return [n.text for n in notes if n.to is None or n.to == viewer]

@@ -147,7 +147,29 @@ class DeathzapApp(App[None]):
             self.lock.release()
         self.lock = lock
         self.session = session
+        if lock is not None:
+            self._restore_dice(lock.path)
         self._watch()
+
+    def _restore_dice(self, save: Path) -> None:
+        """Take the dice mode kept with the save (``saves.read_settings``), or keep
+        this one there for the next sitting."""
+        from deathzap_tui import saves
+
+        saved = saves.read_settings(save).get("dice")
+        if saved is not None:
+            self.dice_mode = saved
+        else:
+            saves.write_setting(save, "dice", self.dice_mode)
+
+    def set_dice_mode(self, mode: str) -> None:
+        """Switch between typed and generated dice; the save's writer keeps the mode
+        with the save, so resuming the game restores it."""
+        from deathzap_tui import saves
+
+        self.dice_mode = mode
+        if self.lock is not None and self.lock.held:
+            saves.write_setting(self.lock.path, "dice", mode)
 
     def _hold_or_watch(self, session: Any, lock: SaveLock | None = None) -> None:
         """:meth:`hold`, or if another process writes the save, watch it read only."""

@@ -9,13 +9,16 @@ from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.app.flow import new_session, quick_setup
 from deathzap_tui.rules.steps import DiceRequest, Question
+from deathzap_tui.saves import unique_save_path
 
 
 def session_at(red: Path, black: Path, *, seed: int = 7, draws: int = 0,
                options: dict[str, Any] | None = None, save: str | None = None) -> Any:
     """A session after quick set-up and ``draws`` cards, each card's activations
     used by the first listed unit advancing (generated dice)."""
-    s = new_session(GamePlan(red, black, seed, options or {}, save))
+    # A fixed name (not the forces and today's date): the board shows it.
+    s = new_session(GamePlan(red, black, seed, options or {},
+                             save or unique_save_path("game").stem))
     quick_setup(s)
     for _ in range(draws):
         s.game.play({"type": "draw"})
@@ -38,7 +41,10 @@ def battle_app(session: Any, dice_mode: str = "physical") -> DeathzapApp:
 
 def keys_for(step: Any, *, entered: bool) -> list[str]:
     """Key presses that answer ``step`` in the wizard: typed faces (all 6s) or
-    ctrl+r for dice; "1" for a choice; the default (or minimum) for a number."""
+    ctrl+r for dice; the default's key (else "1") for a choice; the default (or
+    minimum) for a number."""
+    from deathzap_tui.app.screens.wizard import choice_key
+
     if isinstance(step, DiceRequest):
         if not entered:
             return ["ctrl+r"]
@@ -49,7 +55,7 @@ def keys_for(step: Any, *, entered: bool) -> list[str]:
             values = [c.value for c in step.choices]
             if str(step.default) in values:
                 index = values.index(str(step.default)) + 1
-        return ["enter"] if index > 9 else [str(index)]  # the default is highlighted
+        return [choice_key(index - 1)]
     value = auto_answer(step)
     return [*str(value), "enter"]
 

@@ -334,6 +334,25 @@ def test_help_sections_cover_the_rules() -> None:
         assert rule in titles + text
 
 
+def test_help_and_options_say_what_the_engine_does_cl_4_cl_8() -> None:
+    """The rulings on merging (CL §4) and the basic game's end (CL §8) read the same
+    in the help, the option text and the engine."""
+    from deathzap_tui.rules.classic.options import OPTION_SPECS
+
+    body = dict(HELP_SECTIONS)
+    merging = body["Rallying by merging (CL §4)"]
+    assert "A unit that is not panicked may move into a panicked friendly unit" in merging
+    assert "a panicked unit cannot move to join a steady one" in merging
+    assert "Joining a steady unit rolls as above" in merging
+    assert "Joining a panicked unit rolls nothing: the new unit is panicked" in merging
+    winning = body["Winning (CL §8, CL-R5)"]
+    assert "the moment the enemy has no unit left in play that is not panicked" in winning
+    assert "both sides reach it at once the game is a draw" in winning
+    game = next(o for o in OPTION_SPECS if o.key == "game")
+    assert "wins the moment the enemy has no unit in play that is not panicked" in game.help
+    assert "once a side has no unit left" in game.help
+
+
 def test_help_tables_come_from_tables_py_cl_r3() -> None:
     body = dict(HELP_SECTIONS)
     weapons = body["Weapons and saves (CL §5, CL-R3)"].splitlines()

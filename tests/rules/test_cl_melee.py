@@ -12,6 +12,7 @@ from cl_combat_fixtures import drive, engage, figures, roll_all, state_of, unit
 
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.combat import fight, fight_refusal
+from deathzap_tui.rules.classic.engine import resolution
 from deathzap_tui.rules.classic.model import Figure, Unit
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.steps import (
@@ -53,8 +54,8 @@ def test_only_a_unit_in_melee_fights_cl_s6() -> None:
     s = state_of([unit("A")], [unit("B")], step="melee")
     assert "not in melee" in fight_refusal(s, "red.0")
     assert "no unit" in fight_refusal(s, "black.7")
-    with pytest.raises(Refused, match="CL §6"):
-        Resolution(s, fighting())
+    with pytest.raises(Refused, match="CL §6"):  # the engine asks combat.fight_refusal
+        resolution(s, {"type": "fight", "unit": "red.0"})
 
 
 # --- hits --------------------------------------------------------------------------
@@ -154,6 +155,36 @@ def test_panicked_figures_fight_at_1_attack_power_6_and_save_as_their_type_cl_s2
     assert red["hits"] == 6
     assert "Panicked" in run.step("melee.red.2").purpose
     assert run.ctx.facts["attacks"][1]["defenders"] == [[5, tables.TYPES["big-beasts"].save]]
+
+
+def test_panicked_figures_of_every_type_pool_into_one_power_6_group_cl_s2() -> None:
+    """App ruling: the CL §2 "Panicked figures" row is one more type, so a side's
+    panicked figures of all types total their pips together at power 6."""
+    s = state_of([unit("Shaken", "infantry", 3), unit("Cowed", "big-beasts", 2)],
+                 [unit("Mob", "infantry", 8)], step="melee")
+    s.unit("red.0").panicked = s.unit("red.1").panicked = True
+    engage(s, "red.0", "black.0")
+    engage(s, "red.1", "black.0")
+    run = drive(s, fighting(), {"melee.red.1": "4 4 4 4 4"}, dice=ROLL)  # 20 / 6 = 3
+    red = run.ctx.facts["attacks"][0]
+    assert red["groups"] == [[5, tables.PANICKED_MELEE_POWER]] and red["hits"] == 3
+    assert "Panicked figures (Red Shaken and Red Cowed)" in run.step("melee.red.1").purpose
+
+
+def test_hits_beyond_a_types_figures_are_lost_cl_s6() -> None:
+    """App ruling (CL §6): hits are spread evenly over the defending types; failed
+    saves beyond a type's figures kill nobody, and do not pass to another type."""
+    s = state_of([unit("Brutes", "monsters", 2)],
+                 [unit("Rifles", "infantry", 5), unit("Lone Hound", "beasts", 1)],
+                 step="melee")
+    engage(s, "red.0", "black.0")
+    engage(s, "red.0", "black.1")
+    run = drive(s, fighting(), {"melee.red.1": "1 1 1 1",  # 4 / power 1 = 4 hits: 2 and 2
+                                "save.black.infantry": "6 6",
+                                "save.black.beasts": "1 1"}, dice=ROLL)
+    assert run.state.unit("black.1").figures_left == 0
+    assert run.state.unit("black.0").figures_left == 5
+    assert run.state.killed["red"] == 1
 
 
 def test_a_lone_figure_fights_panicked_cl_s4_s2() -> None:
@@ -283,6 +314,19 @@ def test_the_winner_is_not_panicked_the_loser_is_cl_s6() -> None:
     assert not run.state.unit("red.0").panicked
     assert run.state.unit("black.0").panicked
     assert run.state.unit("black.0").panicked_turn == s.turn
+
+
+def test_losing_a_melee_when_already_panicked_keeps_the_panic_turn_cl_s7() -> None:
+    """CL §7: a unit panicked in an earlier turn that loses a melee did not "become
+    panicked this turn": it keeps its turn and tests in this morale phase."""
+    s = duel(turn=5)
+    s.unit("black.0").panicked, s.unit("black.0").panicked_turn = True, 4
+    run = drive(s, fighting(), {"melee.red.1": ones(4), "melee.black.1": ones(6),
+                                "save.red.infantry": "6", "end.1.red": "6",
+                                "end.1.black": "1"})
+    black = run.state.unit("black.0")
+    assert "Black Black Band loses the melee" in run.text
+    assert black.panicked and black.panicked_turn == 4
 
 
 def test_every_unit_of_a_chained_melee_fights_and_disengages_cl_s6() -> None:

@@ -6,7 +6,8 @@ from cl_fixtures import face, force, new_game, unit
 
 from deathzap_tui.rules.classic.morale import morale_phase
 from deathzap_tui.rules.classic.state import State
-from deathzap_tui.rules.steps import DiceRequest, Resolution
+from deathzap_tui.rules.classic.victory import casualty
+from deathzap_tui.rules.steps import Context, DiceRequest, Resolution
 
 
 def morale_state() -> State:
@@ -98,3 +99,35 @@ def test_a_unit_in_melee_that_fails_does_not_fall_back_cl_4_cl_7() -> None:
                          "morale.red.4": 6})
     assert ("Red Alpha rolls 2: it fails, cannot move, being in melee (CL §4), and stays "
             "panicked (CL §7).") in text
+
+
+def test_a_unit_left_a_lone_figure_this_turn_fails_without_moving_cl_7() -> None:
+    """CL §4, §7: casualties leave Black Xray one Infantry figure: it is panicked from
+    that moment, so this turn's morale test fails at once and it does not move."""
+    s = morale_state()
+    ctx = Context(s)
+    for i in range(4):
+        casualty(ctx, f"black.0.{i}", "red")
+    xray = s.unit("black.0")
+    assert xray.alone and xray.panicked_turn == 3
+    after, text, asked = run(s, {"morale.red.0": 6, "morale.red.2": 6, "morale.red.3": 6,
+                                 "morale.red.4": 6})
+    assert "morale.black.0" not in asked
+    assert after.unit("black.0").is_panicked
+    assert ("Black Xray was panicked this turn: it fails its morale test but does not "
+            "move (CL §7).") in text
+
+
+def test_a_panicked_unit_left_a_lone_figure_keeps_its_panic_turn_cl_7() -> None:
+    """CL §7: Red Alpha, panicked in turn 2, loses all but one figure in turn 3: it
+    did not become panicked this turn, so its lone figure fails and falls back."""
+    s = morale_state()
+    ctx = Context(s)
+    for i in range(4):
+        casualty(ctx, f"red.0.{i}", "black")
+    assert s.unit("red.0").alone and s.unit("red.0").panicked_turn == 2
+    _, text, asked = run(s, {"morale.red.0": 2, "morale.red.2": 6, "morale.red.3": 6,
+                             "morale.red.4": 6})
+    assert "morale.red.0" in asked
+    assert ('Red Alpha rolls 2: a lone figure always fails, falls back 4" towards its '
+            "deployment zone (the south edge) and stays panicked (CL §7).") in text

@@ -118,12 +118,12 @@ def test_merge_otherwise_nobody_is_panicked_ties_included_cl_4() -> None:
     assert [f.id for f in general] == ["red.1.1"] and general[0].alive
 
 
-def test_merge_needs_same_type_exactly_one_panicked_and_no_melee_cl_4() -> None:
+def test_merge_needs_same_type_a_panicked_unit_to_join_and_no_melee_cl_4() -> None:
     g = lone_game(options={"game": "basic"})
     impetus(g)
     for intent, why in (
         ({"unit": "red.2", "into": "red.1"}, "not of the same type"),
-        ({"unit": "red.3", "into": "red.0"}, "neither of these is panicked"),
+        ({"unit": "red.3", "into": "red.0"}, "neither Red Pair nor Red Alpha is panicked"),
         ({"unit": "red.0", "into": "red.0"}, "another friendly unit"),
         ({"unit": "red.0", "into": "black.0"}, "another friendly unit"),
     ):
@@ -155,3 +155,61 @@ def test_macguffin_is_refused_without_the_objective_cl_8() -> None:
     impetus(g, objectives=(1, 1))
     with pytest.raises(Refused, match="not one of this game's objectives"):
         g.begin({"type": "macguffin", "unit": "red.1"})
+
+
+def test_a_panicked_unit_does_not_move_to_join_a_steady_one_cl_4() -> None:
+    """CL §4: the NON-panicked unit moves into the panicked one; the intent's
+    ``unit`` is the mover."""
+    g = lone_game(options={"game": "basic"})
+    g.state.unit("red.3").panicked = True  # Pair: panicked, not a lone figure
+    impetus(g)
+    with pytest.raises(Refused, match="Red Pair is panicked: to rally, a steady unit"):
+        g.begin({"type": "merge", "unit": "red.3", "into": "red.0"})
+    offered = {(o.intent["unit"], o.intent["into"]) for o in RULESET.intents(g.state)
+               if o.intent["type"] == "merge"}
+    assert ("red.0", "red.3") in offered and ("red.3", "red.0") not in offered
+    assert ("red.3", "red.1") not in offered and ("red.1", "red.3") in offered
+    act(g, {"type": "merge", "unit": "red.0", "into": "red.3"},
+        {"merge.panicked": face(1), "merge.steady": face(1)})
+    assert not g.state.unit("red.3").is_panicked and g.state.unit("red.3").figures_left == 7
+
+
+def test_a_lone_figure_joins_a_panicked_unit_without_a_roll_and_it_stays_panicked() -> None:
+    """App ruling (CL §4, §7): a lone figure may join a panicked unit of its type; no
+    roll, the unit stays panicked, keeping the turn its panic began, and is no longer
+    alone so it tests normally in a later morale phase."""
+    g = lone_game(options={"game": "basic"})
+    pair = g.state.unit("red.3")
+    pair.panicked, pair.panicked_turn = True, 0
+    impetus(g)
+    action = g.begin({"type": "merge", "unit": "red.1", "into": "red.3"})
+    assert action.resolution.done  # no roll
+    pair = action.resolution.ctx.state.unit("red.3")
+    assert pair.figures_left == 3 and pair.panicked and not pair.alone
+    assert pair.panicked_turn == 0
+    assert action.resolution.ctx.notes[-1].text == (
+        "Red Pair is now 3 figures: a lone figure joining a panicked unit rolls nothing: "
+        "the unit stays panicked (app ruling, CL §4, §7).")
+
+
+def test_a_lone_figure_joining_a_steady_unit_rolls_as_the_panicked_side_cl_4() -> None:
+    g = lone_game(options={"game": "basic"})
+    impetus(g)
+    seen = act(g, {"type": "merge", "unit": "red.1", "into": "red.3"},
+               {"merge.panicked": face(6), "merge.steady": face(2)})
+    assert [s.purpose for s in seen] == ["Rally: die for Red Lone (1 panicked figure)",
+                                         "Rally: die for Red Pair (2 steady figures)"]
+    pair = g.state.unit("red.3")
+    assert pair.figures_left == 3 and pair.is_panicked  # 6 x 1 > 2 x 2
+
+
+def test_a_merge_that_panics_the_last_steady_unit_wins_the_basic_game_cl_4_cl_8() -> None:
+    red = force("Reds", unit("Alpha", 2, general=True), unit("Lone", 1))
+    black = force("Blacks", unit("Xray", 5, general=True))
+    g = setup(new_game(red, black, options={"game": "basic"}))
+    impetus(g)
+    act(g, {"type": "merge", "unit": "red.1", "into": "red.0"},
+        {"merge.panicked": face(6), "merge.steady": face(1)})
+    assert g.state.over and g.state.winner == "black"
+    assert notes(g)[-1] == ("Game over: Red has no unit in play that is not panicked: "
+                            "Black wins (CL §8).")

@@ -497,6 +497,26 @@ def test_force_files_shooting_and_melee(capsys) -> None:
     assert melee["p_break"] == pytest.approx(want.p_break, abs=1e-15)
 
 
+def test_force_file_lone_figures_are_panicked_by_the_figures_counted_cl_s4() -> None:
+    """CL §4: shooting from files fires every gun of the unit as written, so a lone
+    shooter is one whose file has one figure; in melee --attacker-figures (the living
+    figures) decides."""
+    from deathzap_tui.rules.classic.force import CLASS_WEAPONS
+    from deathzap_tui.rules.classic.model import Force
+    from deathzap_tui.rules.classic.odds import odds_cli
+
+    lone, squad = unit("Lone", "infantry", 1), unit("Squad", "infantry", 5)
+    red = Force("Red", CLASS_WEAPONS, (lone, squad))
+    _, lines = odds_cli((red, lone), (red, squad), {"cover": "open"})
+    assert lines[0] == ("Shooting (CL §5): Lone, 1 figure (Infantry) (alone: always "
+                        "panicked, CL §4)")
+    assert "1 die at 6+ (panicked: only on a 6)" in lines[1]
+    _, lines = odds_cli((red, squad), (red, squad), {"cover": "open"})
+    assert "alone" not in lines[0] and "at 4+ (open cover)" in lines[1]
+    _, lines = odds_cli((red, squad), (red, lone), {"melee": True, "attacker_figures": 1})
+    assert "1 figure (Infantry) (alone: always panicked, CL §4): 1 die, pips / 6" in lines[0]
+
+
 def test_help_lists_each_rulesets_flags(capsys) -> None:
     with pytest.raises(SystemExit) as done:
         main(["odds", "--help"])

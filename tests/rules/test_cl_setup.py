@@ -82,3 +82,28 @@ def test_setup_intents_come_in_order_and_the_battle_waits_cl_1() -> None:
     with pytest.raises(Refused, match="already named"):
         g.begin({"type": "generals"})
     assert RULESET.intents(g.state)[0].intent == {"type": "next"}
+
+
+def test_a_side_with_no_figure_skips_the_general_and_loses_at_once_cl_1_cl_8() -> None:
+    """Force files need a unit with a figure (``test_cl_force``'s structure errors);
+    a side built without one gets no generals question, and with no unit in play
+    the game is decided as the battle begins (CL §8)."""
+    g = new_game(force("Plain", unit("Alpha", 3)), force("Empty"), {"game": "basic"})
+    g.play({"type": "rolloff"}, ["6", "1", "south"])
+    seen = act(g, {"type": "generals"})
+    assert [q.key for q in seen] == ["general.red"]
+    assert notes(g)[-2:] == ["Black has no figure to name as its general (CL §1).",
+                             "Game over: Black has no unit left in play: Red wins (CL §8)."]
+    assert g.state.over and RULESET.intents(g.state) == []
+
+
+def test_only_lone_figures_lose_the_basic_game_as_the_battle_begins_cl_4_cl_8() -> None:
+    """CL §4, §8: a lone Infantry figure is always panicked, so a basic-game side of
+    lone figures has no unit that is not panicked from the start."""
+    g = new_game(force("Plain", unit("Alpha", 3)), force("Lonely", unit("Lone", 1)),
+                 {"game": "basic"})
+    g.play({"type": "rolloff"}, ["6", "1", "south"])
+    act(g, {"type": "generals"})
+    assert g.state.over and g.state.winner == "red"
+    assert notes(g)[-1] == ("Game over: Black has no unit in play that is not panicked: "
+                            "Red wins (CL §8).")

@@ -12,6 +12,7 @@ from cl_combat_fixtures import drive, engage, figures, roll_all, state_of, unit
 
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.combat import end_of_shooting, shoot, shoot_refusal
+from deathzap_tui.rules.classic.engine import resolution
 from deathzap_tui.rules.classic.model import Figure
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.steps import (
@@ -49,8 +50,8 @@ def test_units_in_melee_cannot_shoot_cl_s5() -> None:
     s = two_squads()
     engage(s, "red.0", "black.0")
     assert "in melee" in shoot_refusal(s, "red.0")
-    with pytest.raises(Refused, match="CL §5"):
-        Resolution(s, shooter())
+    with pytest.raises(Refused, match="CL §5"):  # the engine asks combat.shoot_refusal
+        resolution(s, {"type": "shoot", "unit": "red.0"})
 
 
 def test_units_in_melee_cannot_be_shot_cl_s5() -> None:
@@ -335,6 +336,32 @@ def test_suppression_cl_s5(left_die: int, killed_die: int, panicked: bool) -> No
     left, killed = run.step("suppression.black.0.left"), run.step("suppression.black.0.killed")
     assert left.target is None and killed.target is None  # faces, not a count
     assert "4 figures" in left.purpose and "2 figures" in killed.purpose
+
+
+def test_suppressing_a_unit_already_panicked_keeps_its_panic_turn_cl_s7() -> None:
+    """CL §7: only a unit that was steady "became panicked this turn"; suppressing
+    one panicked in an earlier turn leaves that turn, so it tests in this morale
+    phase."""
+    s = state_of([unit("Squad")], [unit("Enemy", n=6)], turn=3)
+    s.unit("black.0").panicked, s.unit("black.0").panicked_turn = True, 2
+    s.unit("black.0").pending = 2
+    run = drive(s, end_of_shooting, {"suppression.black.0.left": "1",
+                                     "suppression.black.0.killed": "6"})
+    assert "the unit is panicked (CL §5)" in run.text
+    u = run.state.unit("black.0")
+    assert u.panicked and u.panicked_turn == 2
+
+
+def test_shot_down_to_a_lone_figure_it_becomes_panicked_this_turn_cl_s4_s7() -> None:
+    """CL §4, §7: casualties that leave a steady unit a lone Infantry figure panic it
+    this turn (it then fails its morale test without moving); suppression does not
+    change that."""
+    s = state_of([unit("Squad")], [unit("Enemy", n=3)], turn=3)
+    s.unit("black.0").pending = 2
+    run = drive(s, end_of_shooting, {"suppression.black.0.left": "6",
+                                     "suppression.black.0.killed": "1"})
+    u = run.state.unit("black.0")
+    assert u.alone and u.is_panicked and not u.panicked and u.panicked_turn == 3
 
 
 def test_no_pending_no_casualties_cl_r2() -> None:

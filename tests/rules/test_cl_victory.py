@@ -22,7 +22,7 @@ from deathzap_tui.rules.classic import RULESET
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import (
     casualty,
-    check_wiped_out,
+    check_victory,
     end_by_agreement,
     end_of_turn,
 )
@@ -145,7 +145,7 @@ def test_basic_game_a_side_whose_enemy_is_all_panicked_wins_cl_8() -> None:
     s = battle_state([], "basic")
     s.unit("black.0").panicked = s.unit("black.1").panicked = True
     s.unit("black.2").panicked = True
-    after, text = finish(s, end_of_turn, {})
+    after, text = finish(s, check_victory, {})
     assert after.over and after.winner == "red"
     assert text == ["Game over: Black has no unit in play that is not panicked: Red wins "
                     "(CL §8)."]
@@ -153,12 +153,26 @@ def test_basic_game_a_side_whose_enemy_is_all_panicked_wins_cl_8() -> None:
 
 def test_basic_game_both_beaten_is_a_draw_and_otherwise_play_goes_on_cl_8() -> None:
     s = battle_state([], "basic")
-    after, _ = finish(s, end_of_turn, {})
+    after, _ = finish(s, check_victory, {})
     assert not after.over
     for u in s.all_units():
         u.panicked = True
-    after, _ = finish(s, end_of_turn, {})
+    after, text = finish(s, check_victory, {})
     assert after.over and after.winner == "draw"
+    assert text == ["Game over: neither side has a unit in play that is not panicked: a "
+                    "draw (CL §8)."]
+
+
+def test_basic_game_is_not_decided_at_the_end_of_the_turn_but_at_once_cl_8() -> None:
+    """CL §8 "only panicked units" is checked the moment it happens (after shooting,
+    a melee, a merge), not at the end of the turn: ``end_of_turn`` is the advanced
+    game's turn limit only."""
+    s = battle_state([], "basic")
+    for u in s.units["black"]:
+        u.panicked = True
+    s.turn = 6
+    after, text = finish(s, end_of_turn, {})
+    assert not after.over and text == []
 
 
 def test_a_side_with_no_unit_in_play_loses_at_once_in_any_game_cl_8() -> None:
@@ -166,9 +180,61 @@ def test_a_side_with_no_unit_in_play_loses_at_once_in_any_game_cl_8() -> None:
     for u in s.units["red"]:
         for f in u.figures:
             f.alive = False
-    after, text = finish(s, check_wiped_out, {})
+    after, text = finish(s, check_victory, {})
     assert after.over and after.winner == "black"
     assert text == ["Game over: Red has no unit left in play: Black wins (CL §8)."]
+
+
+def test_the_advanced_game_ends_when_a_side_has_no_unit_left_not_when_all_panicked() -> None:
+    """CL §8 (lead's ruling): the advanced game ends when a side has no unit left,
+    most VP winning; only panicked units do not end it."""
+    s = battle_state(["extermination", "macguffin"])
+    for u in s.units["black"]:
+        u.panicked = True
+    after, _ = finish(s, check_victory, {})
+    assert not after.over
+    for u in s.units["black"]:
+        for f in u.figures:
+            f.alive = False
+    s.vp = {"red": 0, "black": 2}
+    after, text = finish(s, check_victory, {})
+    assert after.over and after.winner == "black"
+    assert text == ["Game over: Black has no unit left in play. Final score Red 0 VP, "
+                    "Black 2 VP: Black wins (CL §8)."]
+
+
+def test_suppression_that_panics_the_last_steady_unit_wins_at_the_end_of_shooting_cl_5_cl_8(
+        ) -> None:
+    g = setup(new_game(force("Reds", unit("Alpha", 5)), force("Blacks", unit("Xray", 5)),
+                       options={"game": "basic"}))
+    impetus(g, red=6, black=1, order="shooting,movement,melee")
+    act(g, {"type": "shoot", "unit": "red.0"},
+        {"fire.1.hit": Dice(faces=(6, 6, 1, 1, 1)), "fire.1.save": Dice(faces=(1, 1))})
+    act(g, {"type": "shoot", "unit": "black.0"},
+        {"fire.1.hit": Dice(faces=(1,) * 5)})
+    next_phase(g, {"suppression.black.0.left": face(1),
+                   "suppression.black.0.killed": face(6)})
+    assert g.state.over and g.state.winner == "red" and g.state.step == ""
+    assert notes(g)[-2:] == [
+        "Black Xray suppression: 1 x 3 left = 3 against 6 x 2 killed = 12: the unit is "
+        "panicked (CL §5).",
+        "Game over: Black has no unit in play that is not panicked: Red wins (CL §8)."]
+
+
+def test_losing_a_melee_with_the_last_steady_unit_loses_the_basic_game_at_once_cl_6_cl_8(
+        ) -> None:
+    g = setup(new_game(force("Reds", unit("Alpha", 5), unit("Bravo", 5)),
+                       force("Blacks", unit("Xray", 5)), options={"game": "basic"}))
+    impetus(g, red=6, black=1, order="movement,melee,shooting")
+    act(g, {"type": "engage", "unit": "red.0", "target": "black.0"})
+    next_phase(g)
+    next_phase(g)
+    act(g, {"type": "fight", "unit": "red.0"},
+        {"melee.red.1": Dice(faces=(1,) * 5), "melee.black.1": Dice(faces=(1,) * 5),
+         "end.1.red": face(6), "end.1.black": face(1)})
+    assert g.state.over and g.state.winner == "red"
+    assert notes(g)[-1] == ("Game over: Black has no unit in play that is not panicked: "
+                            "Red wins (CL §8).")
 
 
 def test_advanced_game_ends_after_the_last_turn_asking_hold_and_push_cl_8() -> None:
@@ -227,7 +293,7 @@ def test_a_draw_on_equal_vp_cl_8() -> None:
                             "Black 2 VP: a draw (CL §8).")
 
 
-def test_objective_dice_pick_from_the_two_tables_cl_8() -> None:
+def test_objective_dice_pick_from_the_two_tables_for_both_sides_cl_8_cl_r5() -> None:
     for dice, expected in (((2, 2), ["assassinate", "hold"]),
                            ((4, 3), ["hard-hitters", "push"]),
                            ((6, 5), ["extermination", "macguffin"])):

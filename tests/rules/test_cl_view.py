@@ -78,8 +78,8 @@ def test_unit_rows_show_status_and_readiness() -> None:
 
 
 def test_lone_figure_status_and_over_result() -> None:
-    red = force("Reds", unit("Alpha", 5))
-    black = force("Blacks", unit("Lone", 1))
+    red = force("Reds", unit("Alpha", 5), unit("Bravo", 5))
+    black = force("Blacks", unit("Lone", 1), unit("Xray", 5))
     g = setup(new_game(red, black, options={"game": "basic"}))
     impetus(g)
     row = RULESET.view(g.state).units["black"][0]

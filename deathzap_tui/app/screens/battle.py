@@ -76,8 +76,28 @@ class BattleScreen(Screen[None]):
     def session(self) -> Session:
         return self.app.session  # type: ignore[attr-defined,no-any-return]
 
+    @property
+    def watching(self) -> bool:
+        """A read-only watcher's board: it shows the game and offers no move."""
+        return bool(getattr(self.session, "read_only", False))
+
+    def save_label(self) -> Text:
+        """The right end of the prompt line: the dice mode and which save this is, or
+        that this board only watches the save."""
+        session = self.session
+        path = getattr(session, "path", None) or getattr(session, "source", None)
+        name = clean(path.stem, oneline=True) if path is not None else ""
+        if self.watching:
+            return Text(f"watching {name} (read only)", style="bold reverse")
+        label = Text(f"dice: {self.app.dice_mode}", style="dim")  # type: ignore[attr-defined]
+        if name:
+            label.append(f" · save: {name}")
+        return label
+
     def compose(self) -> ComposeResult:
-        yield Static(id="prompt")
+        with Horizontal(id="top"):
+            yield Static(id="prompt")
+            yield Static(id="save-name")
         with Horizontal(id="main"):
             with Vertical(id="tables"):
                 yield UnitTable("red", id="units-red")
@@ -111,13 +131,15 @@ class BattleScreen(Screen[None]):
         self.query_one(ClockWidget).show(view.clock)
         self.query_one(DeckWidget).show(view.deck)
         self.query_one(ScoreWidget).show(view)
-        prompt = Text()
-        prompt.append(clean(view.result if view.over else view.prompt, oneline=True),
+        prompt = Text(clean(view.result if view.over else view.prompt, oneline=True),
                       style="bold")
-        prompt.append(f"   dice: {self.app.dice_mode}", style="dim")  # type: ignore[attr-defined]
         if prompt != getattr(self, "_last_prompt", None):
             self._last_prompt = prompt
             self.query_one("#prompt", Static).update(prompt, layout=False)
+        label = self.save_label()
+        if label != getattr(self, "_last_label", None):  # its width may change: layout
+            self._last_label = label
+            self.query_one("#save-name", Static).update(label)
         self.hidden.refresh(view)
         self.advance_label = clean(view.advance_label, oneline=True)
         self._sync_bindings()
@@ -129,7 +151,9 @@ class BattleScreen(Screen[None]):
             self.game_over_shown = False
 
     def log_replace(self, lines: list[str]) -> None:
-        # Two logs: beside the deck on narrow terminals, under the tables on wide ones.
+        """Show ``lines`` in the logs, rewriting only where they differ from what is
+        shown (a watcher's or a shared table's narrative that moved on).
+        Two logs: beside the deck on narrow terminals, under the tables on wide ones."""
         for log in self.query(EventLog):
             log.replace(lines)
 
@@ -160,6 +184,8 @@ class BattleScreen(Screen[None]):
         return out
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.watching:  # only looking: the log and the rules, no move
+            return action == "whole_log"
         if self.view is None:
             return True
         if action in GROUP_KEYS:
@@ -240,8 +266,7 @@ class BattleScreen(Screen[None]):
 
     def committed(self, action: Any) -> None:
         """After ``commit``: the notes this terminal may see join the log."""
-        side = terminal_side(self.session)
-        lines = [n.text for n in action.resolution.ctx.notes if n.to in (None, side)]
+        lines = self.session.last_lines(terminal_side(self.session))
         for log in self.query(EventLog):
             log.add(lines)
         self.refresh_board()
@@ -291,29 +316,43 @@ class BattleScreen(Screen[None]):
                                         bottom=True))
 
     def action_undo(self) -> None:
-        self._through_history(self.session.undo)
+        undone = len(self.session.last_lines(terminal_side(self.session)))
+        self._through_history(self.session.undo, lambda log: log.drop_lines(undone))
 
     def action_redo(self) -> None:
-        self._through_history(self.session.redo)
+        self._through_history(
+            self.session.redo,
+            lambda log: log.add(self.session.last_lines(terminal_side(self.session))))
 
-    def _through_history(self, undo_or_redo: Callable[[], object]) -> None:
-        """Undo or redo; a refusal is shown, else the log and the board follow."""
+    def _through_history(self, undo_or_redo: Callable[[], object],
+                         follow: Callable[[EventLog], None]) -> None:
+        """Undo or redo; a refusal is shown, else ``follow`` updates each log (only the
+        lines of the event undone or redone change) and the board is shown again."""
         try:
             undo_or_redo()
         except Refused as exc:
             self._error(str(exc))
             return
-        self.log_replace(self.session.narrative())
+        for log in self.query(EventLog):
+            follow(log)
         self.refresh_board()
 
     def action_dice_mode(self) -> None:
-        app = self.app
-        app.dice_mode = "generated" if app.dice_mode == "physical" else "physical"  # type: ignore
+        app: Any = self.app
+        app.set_dice_mode("generated" if app.dice_mode == "physical" else "physical")
         self.refresh_board()
 
     def palette_commands(self) -> list[tuple[str, str, Any]]:
-        """(title, help, callback) for the command palette: every legal intent, of any
-        group, played exactly as listed."""
+        """(title, help, callback) for the command palette: every action of the board
+        that applies now (as its keys would) and every legal intent, of any group,
+        played exactly as listed; a watcher's board offers only the log."""
+        out: list[tuple[str, str, Any]] = []
+        if not self.watching:
+            out.extend(self._move_commands())
+        out.append(("Whole log", "The game so far", self.action_whole_log))
+        return out
+
+    def _move_commands(self) -> list[tuple[str, str, Any]]:
         out: list[tuple[str, str, Any]] = []
         for opt in self.options:
             help_text = clean(opt.rule, oneline=True)
@@ -327,4 +366,6 @@ class BattleScreen(Screen[None]):
             out.append(("Redo", "Bring back what was undone", self.action_redo))
         out.append(("Toggle dice mode", "Physical dice (typed in) or generated",
                     self.action_dice_mode))
+        if self.hidden.available():
+            out.append(("Show a hand", "The secret cards, behind a cover", self.action_hand))
         return out

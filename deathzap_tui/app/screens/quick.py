@@ -51,6 +51,21 @@ def typed_label(role: str) -> str:
     return f"<typed {role}>"
 
 
+def default_forces() -> tuple[Path | None, Path | None]:
+    """The attacker's and target's force files to open on: two files (one if there is
+    only one) of a ruleset that offers quick resolution, the default ruleset first."""
+    from deathzap_tui.app.forcelist import pair_for
+    from deathzap_tui.rules import registry
+
+    files = sorted(forces_dir().glob("*.toml")) if forces_dir().is_dir() else []
+    ids = sorted(registry.ids(), key=lambda rid: rid != registry.DEFAULT)
+    for rid in ids:
+        attacker, target = pair_for(files, rid)
+        if attacker is not None and registry.get(rid).quick_kinds():
+            return attacker, target or attacker
+    return None, None
+
+
 class QuickResolveScreen(Screen[None]):
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "resolve", "Resolve", priority=True),
@@ -79,10 +94,10 @@ class QuickResolveScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         from deathzap_tui.rules import registry
 
-        files = sorted(forces_dir().glob("*.toml")) if forces_dir().is_dir() else []
+        defaults = default_forces()
         sources: list[tuple[Any, str]] = [(Text("a force file"), FILE)]
         sources += [(Text(f"a unit typed in ({clean(registry.get(rid).title, oneline=True)})"),
-                      TYPED + rid) for rid in registry.ids()]
+                      TYPED + rid) for rid in registry.ids() if registry.get(rid).quick_kinds()]
         yield Static("Quick resolve — one attack or test, no game, no save",
                      classes="screen-title")
         with VerticalScroll(id="quick-body"):
@@ -95,8 +110,7 @@ class QuickResolveScreen(Screen[None]):
                                  classes="row-field", allow_blank=False, value=FILE)
                 with Horizontal(classes="row", id=f"{role}-file-row"):
                     yield Label(f"{role.capitalize()} force", classes="row-label")
-                    default = shown_path(files[0]) if files else ""
-                    yield SteadyInput(path or default,
+                    yield SteadyInput(path or shown_path(defaults[ROLES.index(role)]),
                                       placeholder="path/to/force.toml", id=f"{role}-file",
                                       compact=True, classes="row-field")
                 area = TextArea(id=f"{role}-text", classes="typed", compact=True,

@@ -182,32 +182,46 @@ class StartScreen(Screen[None]):
         for side in ("red", "black"):
             self._describe(side)
 
-    def _describe(self, side: str) -> None:
+    def _describe(self, side: str) -> bool:
+        """Read the side's force file and say what it is, or list every problem in
+        it (``file:line: path: message``, as text, never markup). True if it can be
+        played."""
         about = self.query_one(f"#{side}-about", Static)
         raw = self.query_one(f"#{side}-path", Input).value.strip()
         if not raw:
             about.update(Text("choose a force file"))
-            return
+            return False
+        from deathzap_tui.rules.problems import InvalidInput
+
         try:
             from deathzap_tui.forcefile import load_force
 
             loaded = load_force(Path(raw).expanduser())
-        except Exception as exc:  # InvalidInput, OSError, or a missing module
-            about.update(Text(clean(str(exc).splitlines()[0] if str(exc) else exc,
-                                    oneline=True), style="red"))
-            return
+        except InvalidInput as exc:
+            errors = sum(p.is_error for p in exc.problems)
+            shown = Text(f"{errors} error{'s' if errors != 1 else ''} in this force file "
+                         "(fix them to start):", style="bold red")
+            for problem in exc.problems:
+                shown.append("\n" + clean(problem.located(exc.source), oneline=True),
+                             style="red" if problem.is_error else "yellow")
+            about.update(shown)
+            return False
+        except Exception as exc:  # OSError, or a missing module
+            about.update(Text(clean(str(exc) or repr(exc)), style="red"))
+            return False
         force = loaded.force
         units = len(getattr(force, "units", ()))
-        text = f"{clean(getattr(force, 'name', ''), oneline=True)} — {units} units"
+        text = Text(f"{clean(getattr(force, 'name', ''), oneline=True)} — {units} units")
         try:
             report = loaded.ruleset.points(force)
             if report is not None:
-                text += f", {report.total} pts"
+                text.append(f", {report.total} pts")
         except Exception:  # points are a nicety here
             pass
         if loaded.warnings:
-            text += f", {len(loaded.warnings)} warning(s)"
-        about.update(Text(text))
+            text.append(f", {len(loaded.warnings)} warning(s)")
+        about.update(text)
+        return True
 
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
@@ -247,10 +261,12 @@ class StartScreen(Screen[None]):
         red = self.query_one("#red-path", Input).value.strip()
         black = self.query_one("#black-path", Input).value.strip()
         problems = []
-        if not red:
-            problems.append("choose the RED force")
-        if not black:
-            problems.append("choose the BLACK force")
+        for side, raw in (("red", red), ("black", black)):
+            if not raw:
+                problems.append(f"choose the {side.upper()} force")
+            elif not self._describe(side):
+                problems.append(f"the {side.upper()} force file has problems (listed "
+                                "under it)")
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text)

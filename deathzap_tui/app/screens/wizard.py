@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -33,6 +34,16 @@ from deathzap_tui.rules.steps import ROLL, Answer, DiceRequest, Question, Refuse
 
 Begin = Callable[[Mapping[str, Any]], tuple[Any, Resolution]]
 
+CHOICE_KEYS = "1234567890abcdefghijklmnopqrstuvwxyz"
+"""The key of each option, by position, the same on every step: 1-9, 0, then letters
+(none of them bound elsewhere in the wizard; the app's own keys are ctrl+q, ? and f1).
+An option past the 36th has no key (arrows and Enter still reach it)."""
+
+
+def choice_key(index: int) -> str:
+    """The key that picks option ``index`` (0-based); "" past :data:`CHOICE_KEYS`."""
+    return CHOICE_KEYS[index] if 0 <= index < len(CHOICE_KEYS) else ""
+
 
 @dataclass
 class _Pick:
@@ -50,8 +61,37 @@ class ConfirmBar(Static):
         self.screen.action_confirm()  # type: ignore[attr-defined]
 
 
+class ChoiceList(OptionList):
+    """The wizard's option list. Enter picks the highlighted option only when the
+    list is ``armed``: the wizard disarms it when a rules question arrives in
+    generated-dice mode, where Enter also rolls the dice, so an Enter pressed for a
+    roll cannot answer the question that follows it. Moving the highlight (arrow
+    keys, Home/End, paging) or the mouse arms it: that highlight is the player's."""
+
+    MOVES: ClassVar[frozenset[str]] = frozenset(
+        {"up", "down", "home", "end", "pageup", "pagedown"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.armed = True
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.MOVES:
+            self.armed = True
+
+    def on_mouse_down(self) -> None:
+        self.armed = True
+
+    def action_select(self) -> None:
+        if self.armed:
+            super().action_select()
+        else:
+            self.screen.unarmed_enter()  # type: ignore[attr-defined]
+
+
 class WizardScreen(Screen[Any]):
-    VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-short"), (32, "-tall")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-tiny"), (24, "-short"), (32, "-tall")]
+    """-tiny (under 24 rows): the step box takes what the history and odds leave."""
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
     """-wide: the odds panel is a side column (widgets/odds.py)."""
     BINDINGS: ClassVar[list[Any]] = [
@@ -61,7 +101,7 @@ class WizardScreen(Screen[Any]):
         Binding("ctrl+s", "confirm", "Confirm", priority=True),
         Binding("ctrl+o", "odds", "Odds chart", priority=True),
         Binding("enter", "confirm", "Confirm", show=False),
-        *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)],
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(CHOICE_KEYS)],
     ]
 
     def __init__(self, **kw: Any) -> None:
@@ -95,6 +135,9 @@ class WizardScreen(Screen[Any]):
         self.asked: list[Step] = []
         self.chosen_unit: str | None = None
         self.pick: _Pick | None = None
+        self.shown: Step | None = None
+        """The step the choices on screen belong to (a redraw of the same step keeps
+        the player's highlight)."""
         if started is not None:
             self.token, self.resolution = started
         if self.is_mounted:
@@ -113,7 +156,7 @@ class WizardScreen(Screen[Any]):
             yield Static(id="wiz-who")
             yield Static(id="wiz-headline")
             yield Static(id="wiz-reason")
-            yield OptionList(id="wiz-choices")
+            yield ChoiceList(id="wiz-choices")
             yield SteadyInput(id="wiz-input", compact=True)
             yield Static(id="wiz-feedback")
             yield ConfirmBar(Text(" ✔ Confirm (Enter) ", style="bold reverse green"),
@@ -158,11 +201,10 @@ class WizardScreen(Screen[Any]):
     def _picked(self, payload: Any) -> None:
         kind, value = payload
         if kind == "unit":
+            # A unit with a single action still shows it, to be picked like any other:
+            # skipping it would shift what the next key answers (issue 11).
             self.chosen_unit = value
             self._start_pick()
-            if self.pick and len(self.pick.options) == 1:
-                self._picked(self.pick.options[0][1])
-                return
             self._redraw()
             return
         opt: IntentOption = value
@@ -187,7 +229,7 @@ class WizardScreen(Screen[Any]):
         elif self.context:
             title = f"{title} — {self.context}" if title else self.context
         self.query_one("#wiz-title", Static).update(Text(title), layout=False)
-        choices = self.query_one("#wiz-choices", OptionList)
+        choices = self.query_one("#wiz-choices", ChoiceList)
         inp = self.query_one("#wiz-input", Input)
         confirm = self.query_one("#wiz-confirm", ConfirmBar)
         who = self.query_one("#wiz-who", Static)
@@ -203,6 +245,8 @@ class WizardScreen(Screen[Any]):
             repaint(headline, Text(pick.title, style="bold"))
             repaint(reason, Text("Only what the rules allow now is offered.", style="dim"))
             self._fill_choices(choices, [label for label, _ in pick.options])
+            choices.armed = True
+            self.shown = None
             choices.display, inp.display, confirm.display = True, False, False
             choices.focus()
             self._sync_bindings()
@@ -214,6 +258,7 @@ class WizardScreen(Screen[Any]):
             repaint(headline, Text("Resolved. Confirm to record it.", style="bold"))
             repaint(reason, Text("Esc goes back a step; ctrl+x cancels (nothing changes).",
                                style="dim"))
+            self.shown = None
             choices.display, inp.display, confirm.display = False, False, True
             self.set_focus(None)
             self._sync_bindings()
@@ -229,10 +274,14 @@ class WizardScreen(Screen[Any]):
                 if c.detail:
                     label += f" — {clean(c.detail, oneline=True)}"
                 labels.append(label)
+            same = step is self.shown
+            kept = choices.highlighted
             self._fill_choices(choices, labels)
             default = next((i for i, c in enumerate(step.choices)
                             if step.default is not None and c.value == str(step.default)), 0)
-            choices.highlighted = default
+            choices.highlighted = kept if same and kept is not None else default
+            if not same:
+                choices.armed = self.dice_mode != "generated"
             choices.display, inp.display = True, False
             choices.focus()
         else:
@@ -245,15 +294,23 @@ class WizardScreen(Screen[Any]):
             else:
                 inp.placeholder = d.number_range(step) or "a whole number"
                 if step.default is not None:
-                    inp.placeholder += f" (Enter for {step.default})"
+                    inp.placeholder += (f" (usually {step.default})" if self._typed_only
+                                        else f" (Enter for {step.default})")
             inp.focus()
             self._live_feedback("")
+        self.shown = step
         self._sync_bindings()
+
+    @property
+    def _typed_only(self) -> bool:
+        """Generated dice: Enter rolls, so it must not answer a question too; an
+        empty Enter does not take a number question's default."""
+        return self.dice_mode == "generated"
 
     def _fill_choices(self, choices: OptionList, labels: list[str]) -> None:
         choices.clear_options()
-        choices.add_options([Option(Text(f"{i}  {label}" if i < 10 else f"   {label}"))
-                             for i, label in enumerate(labels, 1)])
+        choices.add_options([Option(Text(f"{choice_key(i) or ' '}  {label}"))
+                             for i, label in enumerate(labels)])
         if labels:
             choices.highlighted = 0
 
@@ -299,7 +356,7 @@ class WizardScreen(Screen[Any]):
                 ok, msg = True, "Enter: roll for me — or type the dice rolled at the table"
             self._feedback(msg, error=ok is False and bool(value.strip()))
         elif isinstance(step, Question):
-            ok, msg = d.number_feedback(value, step)
+            ok, msg = d.number_feedback(value, step, enter_default=not self._typed_only)
             self._feedback(msg, error=not ok and bool(value.strip()))
 
     # --- answering ------------------------------------------------------------
@@ -338,14 +395,29 @@ class WizardScreen(Screen[Any]):
             else:
                 self.answer(text)
         elif isinstance(step, Question):
-            if not text and step.default is not None:
+            if not text and step.default is not None and not self._typed_only:
                 self.answer(step.default)
+            elif not text:
+                self._feedback(d.number_feedback("", step, enter_default=False)[1],
+                               error=True)
             else:
                 self.answer(text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self._choose(event.option_index)
+
+    def unarmed_enter(self) -> None:
+        """Enter on a question's list as it arrived (generated dice): say how to answer."""
+        self._feedback(f"Enter does not answer this for you: press {self._key_range()}, "
+                       "or move with ↑/↓ first", error=True)
+
+    def _key_range(self) -> str:
+        """The keys of the options shown, in words: "1-4", "1-9, 0, a-c"."""
+        n = min(self.query_one("#wiz-choices", ChoiceList).option_count, len(CHOICE_KEYS))
+        runs = [(0, min(n, 9)), (9, min(n, 10)), (10, n)]
+        return ", ".join(choice_key(lo) if hi - lo == 1 else
+                         f"{choice_key(lo)}-{choice_key(hi - 1)}" for lo, hi in runs if hi > lo)
 
     def _choose(self, index: int) -> None:
         if self.resolution is None:
@@ -378,8 +450,8 @@ class WizardScreen(Screen[Any]):
         self.query_one(OddsPanel).toggle_detail()
         self._redraw()
 
-    def action_pick(self, n: int) -> None:
-        self._choose(n - 1)
+    def action_pick(self, index: int) -> None:
+        self._choose(index)
 
     def action_roll(self) -> None:
         self.answer(ROLL)

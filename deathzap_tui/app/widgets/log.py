@@ -4,6 +4,10 @@ A bottom-anchored tail: it renders the last lines that fit, wrapped to its width
 Unlike a RichLog (which scrolls to the end one frame *after* the new line is
 drawn), adding a line repaints this widget once, in the same frame as the rest of
 the key press. The whole narrative is one key away (``l``) on the log screen.
+
+The lines change only at the end: a commit appends its lines, an undo drops the
+undone event's, and :meth:`EventLog.replace` keeps every line already shown that
+the new narrative still begins with, so no change rebuilds the whole log.
 """
 
 from __future__ import annotations
@@ -35,6 +39,12 @@ class TailLog(Widget):
         self.lines.extend(lines)
         self.refresh()
 
+    def drop_lines(self, count: int) -> None:
+        """Remove the last ``count`` lines."""
+        if count > 0:
+            del self.lines[-count:]
+            self.refresh()
+
     def render(self) -> Text:
         region = self.content_region
         width, height = max(1, region.width), max(1, region.height)
@@ -62,4 +72,14 @@ class EventLog(TailLog):
         self.add_lines(Text(clean(line), style=style) for line in lines)
 
     def replace(self, lines: Iterable[str]) -> None:
-        self.set_lines(Text(clean(line)) for line in lines)
+        """Show ``lines``, writing only where they differ from what is shown: the
+        common beginning stays, the rest is dropped and the new end added."""
+        new = [clean(line) for line in lines]
+        keep = 0
+        for shown, line in zip(self.lines, new, strict=False):
+            if shown.plain != line:
+                break
+            keep += 1
+        self.drop_lines(len(self.lines) - keep)
+        if keep < len(new):
+            self.add_lines(Text(line) for line in new[keep:])

@@ -4,9 +4,11 @@ Drawn as plain lines of :class:`~rich.text.Text`, one per unit, laid out for the
 widget's own width at render time: no Rich table to measure cell by cell and no
 repaint when the widget is resized. Columns are fitted to the width available:
 headers shrink to their cells first ("Status" -> "St…"), then long text columns
-(a list of guns) are cut to :data:`LONG` cells, then the unit name is shortened in
-the middle, so at 80 columns every column stays visible and similar names stay told
-apart.
+(a list of guns, a long status) are cut to :data:`LONG` cells, then the unit name is
+shortened in the middle, but never so far that two names read alike: every column
+stays visible at 80 columns, one line a unit, a cut shown by "…". When the widget is
+shorter than its rows, destroyed units give way first and a last line says how many
+are not shown ("+2 more"), so no unit is dropped without a sign.
 """
 
 from __future__ import annotations
@@ -48,7 +50,28 @@ def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int
         widths[i] -= min(over(), widths[i] - LONG)
     if n and over() > 0:  # then the name, down to a readable minimum
         widths[0] = max(8, widths[0] - over())
+    while over() > 0 and max(widths[1:], default=1) > 1:  # then the widest, a cell at a time
+        i = max(range(1, n), key=lambda i: widths[i])
+        widths[i] -= 1
+    if n and widths[0] < cells[0]:  # names squeezed alike take cells from the others
+        need = distinct_width([r[0] for r in rows if r], widths[0])
+        for i in sorted(range(1, n), key=lambda i: -widths[i]):
+            give = min(need - widths[0], widths[i] - 3)
+            if give > 0:
+                widths[i] -= give
+                widths[0] += give
     return widths
+
+
+def distinct_width(names: Sequence[str], width: int) -> int:
+    """The narrowest width, from ``width`` up, at which :func:`squeeze` tells every
+    name apart (ignoring case); the longest name's if none is."""
+    longest = max([cell_len(n) for n in names] + [width])
+    for w in range(width, longest):
+        shown = [squeeze(n, w).casefold() for n in names]
+        if len(set(shown)) == len(set(n.casefold() for n in names)):
+            return w
+    return longest
 
 
 def squeeze(text: str, width: int) -> str:
@@ -72,20 +95,42 @@ def _line(cells: Sequence[Text], widths: Sequence[int]) -> Text:
     return line
 
 
-def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int) -> Text:
-    """The table as text, ``avail`` cells wide: a header line, then a line a unit.
-    Names are shown as plain text (never markup) with control characters removed."""
+def shown_rows(rows: Sequence[UnitRow], room: int) -> list[UnitRow]:
+    """The rows that fit ``room`` lines, in table order: all if they fit, else the
+    units in play first (a destroyed or fled one gives way), keeping a line for
+    "+N more"."""
+    if len(rows) <= room:
+        return list(rows)
+    keep = max(0, room - 1)
+    ranked = sorted(range(len(rows)), key=lambda i: (rows[i].gone, i))[:keep]
+    return [rows[i] for i in sorted(ranked)]
+
+
+def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int,
+                 height: int | None = None) -> Text:
+    """The table as text, ``avail`` cells wide and at most ``height`` lines: a header
+    line, then a line a unit (and "+N more" for those that do not fit). Names are
+    shown as plain text (never markup) with control characters removed."""
     headers = [clean(c, oneline=True) for c in columns]
     body = [[clean(c, oneline=True) for c in r.cells] for r in rows]
     widths = fit_widths(headers, body, avail)
     lines = [_line([Text(h, style="bold underline") for h in headers], widths)]
+    shown = rows if height is None else shown_rows(rows, max(1, height - 1))
+    visible = {id(r) for r in shown}
     for row, cells in zip(rows, body, strict=True):
+        if id(row) not in visible:
+            continue
         live = not row.gone
         cells = [squeeze(cells[0], widths[0]), *cells[1:]] if cells else cells
         texts = [Text(c, style="" if live else "dim strike") for c in cells]
         if texts and live and row.ready:
             texts[0].stylize("bold")
         lines.append(_line(texts, widths))
+    hidden = [r for r in rows if id(r) not in visible]
+    if hidden:
+        gone = sum(r.gone for r in hidden)
+        more = f"+{len(hidden)} more" + (f" ({gone} destroyed or fled)" if gone else "")
+        lines.append(Text(more, style="italic", no_wrap=True, overflow="ellipsis", end=""))
     return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
 
 
@@ -125,4 +170,5 @@ class UnitTable(Widget):
     def render(self) -> Text:
         if not self._columns:
             return Text()
-        return render_units(self._columns, self._rows, self.content_region.width)
+        region = self.content_region
+        return render_units(self._columns, self._rows, region.width, region.height)

@@ -10,7 +10,9 @@ Three resolution fragments the turn calls:
   both sides at once, then the end-of-melee roll (CL §6, CL-R4).
 
 Every casualty goes through :func:`.victory.casualty`, which keeps the kill counts and
-scores the objectives.
+scores the objectives. Whether a unit may shoot or fight is :func:`shoot_refusal` and
+:func:`fight_refusal` alone; the engine asks them (through :mod:`.turn`, which adds
+the phase and the side) before it starts a fragment, and the fragments trust it.
 
 Facts for the odds panel
 ------------------------
@@ -51,7 +53,7 @@ from deathzap_tui.rules.classic.state import FigureState, State, UnitState
 from deathzap_tui.rules.classic.victory import casualty
 from deathzap_tui.rules.narration import Gen, dice_text, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question, refuse_if
+from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
 
 COVER_WORDS = {"open": "in the open", "soft": "in soft cover", "hard": "in hard cover"}
 OUT_OF_RANGE = "out"
@@ -146,7 +148,6 @@ def shoot(ctx: Context, unit_id: str) -> Gen:
     is rolled to hit and saved by the target's owner. Failed saves wait on the
     target's ``pending`` count until :func:`end_of_shooting` (CL-R2)."""
     state: State = ctx.state
-    refuse_if(shoot_refusal(state, unit_id))
     unit = state.unit(unit_id)
     name = uname(state, unit)
     enemies = targets(state, unit)
@@ -270,24 +271,7 @@ def _fire(ctx: Context, unit: UnitState, attack: Attack, key: str) -> Gen:
     fact.update(hits=hits, stage="saves")
     ctx.say(f"{name} fires {label} ({plural(fact['dice'], 'die', 'dice')}) at {tname}: "
             f"{dice_text(d, to_hit)}: {plural(hits, 'hit')}.")
-    failed = 0
-    save = fact["save"]
-    group = tables.SAVE_GROUP_NAMES[tables.SAVE_GROUP[target.type]]
-    if not hits:
-        pass
-    elif save == tables.SAFE:
-        ctx.say(f"{tname} ({group}) is safe from {wclass.name} weapons: the hits have no "
-                "effect (CL §5, CL-R3).")
-    elif save == tables.DEAD:
-        failed = hits
-        ctx.say(f"{tname} ({group}) has no save against {wclass.name} weapons: every hit is "
-                "a casualty (CL §5, CL-R3).")
-    else:
-        s = yield DiceRequest(f"{key}.save", hits, f"{tname}: saves against {label}", save,
-                              f"{wclass.name} weapon against {group}: {save}+",
-                              "CL §5 / CL-R3", target.side)
-        failed = hits - s.count(save)
-        ctx.say(f"{tname} saves: {dice_text(s, save)}: {plural(failed, 'failed save')}.")
+    failed = yield from _saves(ctx, target, wclass, label, fact["save"], hits, key)
     fact.update(failed_saves=failed, stage="done")
     if not failed:
         return
@@ -296,6 +280,30 @@ def _fire(ctx: Context, unit: UnitState, attack: Attack, key: str) -> Gen:
     extra = f" ({failed - added} more than it has figures)" if added < failed else ""
     ctx.say(f"{tname}: {plural(target.pending, 'casualty', 'casualties')} pending{extra}, "
             "removed once everyone has fired (CL-R2).")
+
+
+def _saves(ctx: Context, target: UnitState, wclass: tables.WeaponClass, label: str,
+           save: int, hits: int, key: str) -> Gen:
+    """The target's saves against ``hits`` hits (CL §5, CL-R3): no roll without hits,
+    when it is safe or when there is no save. Returns the failed saves."""
+    if not hits:
+        return 0
+    tname = uname(ctx.state, target)
+    group = tables.SAVE_GROUP_NAMES[tables.SAVE_GROUP[target.type]]
+    if save == tables.SAFE:
+        ctx.say(f"{tname} ({group}) is safe from {wclass.name} weapons: the hits have no "
+                "effect (CL §5, CL-R3).")
+        return 0
+    if save == tables.DEAD:
+        ctx.say(f"{tname} ({group}) has no save against {wclass.name} weapons: every hit is "
+                "a casualty (CL §5, CL-R3).")
+        return hits
+    s = yield DiceRequest(f"{key}.save", hits, f"{tname}: saves against {label}", save,
+                          f"{wclass.name} weapon against {group}: {save}+",
+                          "CL §5 / CL-R3", target.side)
+    failed = hits - s.count(save)
+    ctx.say(f"{tname} saves: {dice_text(s, save)}: {plural(failed, 'failed save')}.")
+    return failed
 
 
 def end_of_shooting(ctx: Context) -> Gen:
@@ -334,8 +342,7 @@ def suppression(ctx: Context, unit: UnitState, killed: int) -> Gen:
     text = (f"{name} suppression: {a.faces[0]} x {left} left = {kept} against "
             f"{b.faces[0]} x {killed} killed = {lost}")
     if lost > kept:
-        unit.panicked = True
-        unit.panicked_turn = state.turn
+        unit.panic(state.turn)
         ctx.say(f"{text}: the unit is panicked (CL §5).")
     else:
         ctx.say(f"{text}: it holds (CL §5).")
@@ -403,7 +410,6 @@ def fight(ctx: Context, unit_id: str) -> Gen:
     end-of-melee roll sends the lower back, panicked (CL-R4: ties re-roll). The melee
     is over either way: every contact in it ends."""
     state: State = ctx.state
-    refuse_if(fight_refusal(state, unit_id))
     group = next(g for g in melees(state) if any(u.id == unit_id for u in g))
     sides = {s: [u for u in group if u.side == s and u.in_play] for s in SIDES}
     order = side_order(state)
@@ -559,8 +565,7 @@ def _end_roll(ctx: Context, sides: dict[str, list[UnitState]], kills: dict[str, 
     for unit in sides[loser]:
         if not unit.figures_left:
             continue
-        unit.panicked = True
-        unit.panicked_turn = state.turn
+        unit.panic(state.turn)
         ctx.say(f"{uname(state, unit)} loses the melee: it retreats a full move "
                 f"({unit.stats.move}\") towards its base line"
                 + (f" (the {edge} edge)" if edge else "") + " and is panicked (CL §6).")

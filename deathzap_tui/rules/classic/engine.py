@@ -10,7 +10,8 @@ Intents (plain dicts, saved in the log):
 - ``{"type": "engage", "unit": "red.1", "target": "black.0"}`` — movement: the unit
   moves into contact with an enemy unit (the resolution asks about others) (CL §4).
 - ``{"type": "merge", "unit": "red.2", "into": "red.1"}`` — movement: rallying by
-  merging, the first unit's figures join the second (CL §4).
+  merging, the moving unit (a steady one joining a panicked one, or a lone figure)
+  joins the second (CL §4).
 - ``{"type": "macguffin", "unit": "red.1"}`` — movement, MacGuffin objective: the
   unit carries it off the table (CL §8).
 - ``{"type": "shoot", "unit": "black.0"}`` — shooting: one unit fires (CL §5).
@@ -29,7 +30,7 @@ from functools import partial
 from typing import Any
 
 from deathzap_tui.rules.classic import combat, movement, setup, turn
-from deathzap_tui.rules.classic.common import in_play, melees, names, uname
+from deathzap_tui.rules.classic.common import at_once, in_play, melees, names, uname
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import agreement_rule, end_by_agreement, end_refusal
 from deathzap_tui.rules.ruleset import ADVANCE, END, SIDES, UNIT, IntentOption, other_side
@@ -67,7 +68,7 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
         return partial(movement.merge, unit_id=unit, into_id=into)
     if kind == "macguffin":
         refuse_if(movement.macguffin_refusal(state, unit, by))
-        return partial(movement.macguffin, unit_id=unit)
+        return at_once(partial(movement.macguffin, unit_id=unit))
     if kind == "shoot":
         refuse_if(turn.shoot_refusal(state, unit, by))
         return partial(combat.shoot, unit_id=unit)

@@ -147,7 +147,7 @@ def force_warnings(force: Force) -> list[Problem]:
     """Things a player would want to know before the game; never errors."""
     out: list[Problem] = []
     for i, unit in enumerate(force.units):
-        if len(unit.figures) == 1 and unit.type in tables.ALWAYS_PANICKED_ALONE:
+        if tables.alone(unit.type, len(unit.figures)):
             out.append(warning(f"units[{i}].figures", f"a lone {unit.stats.name} figure is "
                                "always panicked and always fails its morale test until "
                                "it joins a friendly unit of its type (CL §4, §7)"))

@@ -133,11 +133,16 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      f"A unit of a single {_LONE} figure is always panicked, and "
      "stays so until it joins a friendly unit of its type."),
     ("Rallying by merging (CL §4)",
-     "A unit that is not panicked may move into a panicked friendly unit so that the "
-     "two become one unit. Then roll a D6 and multiply it by the number of panicked "
-     "figures, and another D6 multiplied by the number of steady figures. If the "
-     "panicked product is higher the whole new unit is panicked; otherwise nobody in "
-     "it is. The joined figures are listed under the unit they joined from then on."),
+     "A unit that is not panicked may move into a panicked friendly unit of its type so "
+     "that the two become one unit; a panicked unit cannot move to join a steady one. "
+     "Then roll a D6 and multiply it by the number of panicked figures, and another D6 "
+     "multiplied by the number of steady figures. If the panicked product is higher "
+     "the whole new unit is panicked; otherwise nobody in it is.\n"
+     f"App ruling: a lone {_LONE} figure may itself move to join a friendly unit of "
+     "its type. Joining a steady unit rolls as above, the lone figure being the "
+     "panicked side. Joining a panicked unit rolls nothing: the new unit is panicked, "
+     "but no longer a lone figure, so it can recover in a later morale phase.\n"
+     "The joined figures are listed under the unit they joined from then on."),
     ("Shooting (CL §5, CL-R2)",
      "Both sides shoot in the same phase, and every casualty stays on the table until "
      "everybody has fired (CL-R2): a unit shot to pieces still shoots back.\n"
@@ -182,12 +187,18 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      f"{t.MORALE_RECOVERS}+ it recovers. Otherwise it falls back "
      f"{t.MORALE_FALLBACK_FACTOR} times the roll in inches towards its deployment "
      "zone and is still panicked.\n"
-     "A unit that became panicked during this turn fails without rolling, but does not "
-     f"fall back. A lone {_LONE} figure always fails, until it joins a "
-     "friendly unit of its type."),
+     "A unit that became panicked during this turn (it was steady until it was "
+     "suppressed, lost a melee or was left a lone figure) fails without rolling, but "
+     "does not fall back; one already panicked before tests as usual. A lone "
+     f"{_LONE} figure always fails, until it joins a friendly unit of its type; the "
+     "app rolls its D6 only for the distance it falls back. A unit in melee that fails "
+     "stays where it is."),
     ("Winning (CL §8, CL-R5)",
-     "Basic game: you win as soon as the enemy has no units left, or only panicked "
-     "ones.\n"
+     "Basic game: you win the moment the enemy has no unit left in play that is not "
+     "panicked (none at all, or only panicked ones): the app checks after the "
+     "shooting casualties, every melee and every merge. If both sides reach it at "
+     "once the game is a draw.\n"
+     "In either game, a side with no unit left in play ends the game at once.\n"
      "Advanced game: after the first impetus roll the app rolls once on each "
      "objective table; both sides play for the same two objectives (CL-R5). The game "
      f"ends after turn {t.GAME_TURNS} (the \"turns\" option changes that) and the side "

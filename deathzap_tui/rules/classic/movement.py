@@ -14,6 +14,7 @@ import dataclasses
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.common import in_play, names, uname
 from deathzap_tui.rules.classic.state import State, UnitState
+from deathzap_tui.rules.classic.victory import check_victory
 from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.statebase import add_vp
@@ -83,8 +84,11 @@ def engage(ctx: Context, unit_id: str, target_id: str) -> Gen:
 
 
 def merge_refusal(state: State, unit_id: str, into_id: str, by: str = "") -> str:
-    """CL §4 rallying by merging: two friendly units of the same type, neither in
-    melee, exactly one of them panicked."""
+    """CL §4 rallying by merging: the moving unit ``unit_id`` joins ``into_id``, a
+    friendly unit of the same type, neither in melee. The mover is a steady unit and
+    the unit it joins a panicked one (CL §4: a non-panicked unit joins the panicked
+    one). App ruling: a lone figure (CL §7: panicked "until it joins a friendly unit
+    of its type") may also join a unit of its type whether it is panicked or not."""
     unit, why = _mover_refusal(state, unit_id, by)
     if unit is None:
         return why
@@ -92,46 +96,47 @@ def merge_refusal(state: State, unit_id: str, into_id: str, by: str = "") -> str
         into = state.unit(into_id)
     except KeyError:
         return f"there is no unit {into_id!r}"
+    name = uname(state, unit)
     if into is unit or into.side != unit.side:
-        return f"{uname(state, unit)} can merge only with another friendly unit (CL §4)"
+        return f"{name} can merge only with another friendly unit (CL §4)"
     if not into.in_play:
         return f"{uname(state, into)} is no longer in play"
     if into.engaged:
         return f"{uname(state, into)} is in melee (CL §4)"
     if into.type != unit.type:
-        return (f"{uname(state, unit)} ({unit.stats.name}) and {uname(state, into)} "
-                f"({into.stats.name}) are not of the same type (CL §4)")
-    if unit.is_panicked == into.is_panicked:
-        both = "both" if unit.is_panicked else "neither"
-        return (f"rallying by merging joins a panicked unit and a steady one; {both} of "
-                f"these is panicked (CL §4)")
+        return (f"{name} ({unit.stats.name}) and {uname(state, into)} ({into.stats.name}) "
+                "are not of the same type (CL §4)")
+    if unit.alone:
+        return ""
+    if unit.is_panicked:
+        return (f"{name} is panicked: to rally, a steady unit of its type moves to join it "
+                "(CL §4)")
+    if not into.is_panicked:
+        return (f"neither {name} nor {uname(state, into)} is panicked: rallying by merging "
+                "joins a steady unit to a panicked one (CL §4)")
     return ""
 
 
 def merge(ctx: Context, unit_id: str, into_id: str) -> Gen:
-    """CL §4: the figures of ``unit_id`` join ``into_id`` (new ids at the end of its
-    list; the old entries stay behind, no longer alive, marked ``moved_to``). Roll a
-    D6 x the panicked figures against a D6 x the steady ones: a strictly higher
-    panicked product leaves the whole unit panicked, otherwise nobody in it is.
+    """CL §4: the figures of the moving unit ``unit_id`` join ``into_id`` (new ids at
+    the end of its list; the old entries stay behind, no longer alive, marked
+    ``moved_to``). Roll a D6 x the panicked figures against a D6 x the steady ones: a
+    strictly higher panicked product leaves the whole unit panicked, otherwise nobody
+    in it is. Then the basic game may be won at once (CL §8).
 
-    App rulings: a still-panicked unit keeps the turn its panic began (so it tests
-    normally unless that was this turn, CL §7); the merged unit has shot this turn if
-    either part had."""
+    App rulings: a lone figure joining a panicked unit rolls nothing: the new unit is
+    panicked (it may recover in a later morale phase, CL §7). A still-panicked unit
+    keeps the turn its panic began (so it tests normally unless that was this turn,
+    CL §7); the merged unit has shot this turn if either part had."""
     state: State = ctx.state
     unit, into = state.unit(unit_id), state.unit(into_id)
-    panicked, calm = (unit, into) if unit.is_panicked else (into, unit)
     ctx.say(f"{uname(state, unit)} moves to join {uname(state, into)}: rallying by merging "
             "(CL §4).")
-    products = {}
-    for key, part in (("panicked", panicked), ("steady", calm)):
-        n = part.figures_left
-        d = yield DiceRequest(
-            f"merge.{key}", 1,
-            f"Rally: die for {uname(state, part)} ({plural(n, key + ' figure')})", None,
-            f"D6 x {n}; the panicked side must be higher to stay panicked", "CL §4",
-            unit.side)
-        products[key] = d.faces[0] * n
-        ctx.say(f"{uname(state, part)} rolls {d.faces[0]} x {n} = {products[key]}.")
+    panicked, calm = (unit, into) if unit.is_panicked else (into, unit)
+    lone_to_panicked = calm.is_panicked
+    still = lone_to_panicked or (yield from _rally_roll(ctx, panicked, calm))
+    if still:
+        into.panicked_turn = (into if into.is_panicked else panicked).panicked_turn
     for figure in unit.alive_figures:
         new_id = f"{into.id}.{len(into.figures)}"
         into.figures.append(dataclasses.replace(figure, id=new_id))
@@ -139,12 +144,33 @@ def merge(ctx: Context, unit_id: str, into_id: str) -> Gen:
         figure.moved_to = new_id
     unit.merged_into = into.id
     into.shot = into.shot or unit.shot
-    still = products["panicked"] > products["steady"]
     into.panicked = still
-    into.panicked_turn = panicked.panicked_turn if still else into.panicked_turn
-    ctx.say(f"{uname(state, into)} is now {plural(into.figures_left, 'figure')}: "
-            + ("the panicked product is higher, the whole unit is panicked (CL §4)." if still
-               else "the whole unit is steady (CL §4)."))
+    if lone_to_panicked:
+        why = ("a lone figure joining a panicked unit rolls nothing: the unit stays "
+               "panicked (app ruling, CL §4, §7)")
+    elif still:
+        why = "the panicked product is higher, the whole unit is panicked (CL §4)"
+    else:
+        why = "the whole unit is steady (CL §4)"
+    ctx.say(f"{uname(state, into)} is now {plural(into.figures_left, 'figure')}: {why}.")
+    yield from check_victory(ctx)
+
+
+def _rally_roll(ctx: Context, panicked: UnitState, calm: UnitState) -> Gen:
+    """CL §4: D6 x the panicked figures against D6 x the steady ones; returns whether
+    the panicked product is strictly higher."""
+    state: State = ctx.state
+    products = {}
+    for key, part in (("panicked", panicked), ("steady", calm)):
+        n = part.figures_left
+        d = yield DiceRequest(
+            f"merge.{key}", 1,
+            f"Rally: die for {uname(state, part)} ({plural(n, key + ' figure')})", None,
+            f"D6 x {n}; the panicked side must be higher to stay panicked", "CL §4",
+            part.side)
+        products[key] = d.faces[0] * n
+        ctx.say(f"{uname(state, part)} rolls {d.faces[0]} x {n} = {products[key]}.")
+    return products["panicked"] > products["steady"]
 
 
 def macguffin_refusal(state: State, unit_id: str, by: str = "") -> str:
@@ -156,13 +182,12 @@ def macguffin_refusal(state: State, unit_id: str, by: str = "") -> str:
     return _mover_refusal(state, unit_id, by)[1]
 
 
-def macguffin(ctx: Context, unit_id: str) -> Gen:
-    """CL §8: the unit carried the MacGuffin off the table: its side scores."""
+def macguffin(ctx: Context, unit_id: str) -> None:
+    """CL §8: the unit carried the MacGuffin off the table: its side scores. Nothing
+    to ask: the engine plays it through :func:`.common.at_once`."""
     state: State = ctx.state
     unit = state.unit(unit_id)
     state.macguffin = unit.side
     ctx.say(f"{uname(state, unit)} carries the MacGuffin off the table.")
     add_vp(ctx, unit.side, tables.MACGUFFIN_VP,
            f"MacGuffin: carried off by {unit.name} (CL §8)")
-    return
-    yield

@@ -289,11 +289,18 @@ def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
 
 
 # --------------------------------------------------------------------------- facts
-def _int(facts: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
-    value = facts.get(key, default)
+def _known(facts: Mapping[str, Any], key: str) -> int | None:
+    """``facts[key]`` as a number, ``None`` when it is not given."""
+    value = facts.get(key)
     if value is None or isinstance(value, bool):
-        return default
+        return None
     return int(value)
+
+
+def _int(facts: Mapping[str, Any], key: str, default: int) -> int:
+    """``facts[key]`` as a number, ``default`` when it is not given."""
+    value = _known(facts, key)
+    return default if value is None else value
 
 
 def _pairs(value: Any, key: str) -> list[tuple[int, int]]:
@@ -319,29 +326,23 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds:
         if stage not in SHOOTING_STAGES:
             raise ValueError(f"unknown stage {stage!r}; expected one of {SHOOTING_STAGES}")
         reached = SHOOTING_STAGES.index(stage)
-        hits = _int(facts, "hits") if reached >= SHOOTING_STAGES.index("saves") else None
-        failed = (_int(facts, "failed_saves") if stage == "done" and hits is not None
+        hits = _known(facts, "hits") if reached >= SHOOTING_STAGES.index("saves") else None
+        failed = (_known(facts, "failed_saves") if stage == "done" and hits is not None
                   else None)
-        volley = Volley(dice=_int(facts, "dice", 0) or 0, to_hit=_int(facts, "to_hit", 7) or 7,
-                        save=_int(facts, "save", SAFE) or SAFE,
-                        label=str(facts.get("weapon", "")))
-        return shooting_odds(volley, _int(facts, "figures", 0) or 0,
-                             _int(facts, "pending", 0) or 0, hits=hits, failed_saves=failed)
+        volley = Volley(dice=_int(facts, "dice", 0), to_hit=_int(facts, "to_hit", 7),
+                        save=_int(facts, "save", SAFE), label=str(facts.get("weapon", "")))
+        return shooting_odds(volley, _int(facts, "figures", 0), _int(facts, "pending", 0),
+                             hits=hits, failed_saves=failed)
     if kind == "melee":
         if stage not in MELEE_STAGES:
             raise ValueError(f"unknown stage {stage!r}; expected one of {MELEE_STAGES}")
-        hits = _int(facts, "hits") if stage != "declared" else None
+        hits = _known(facts, "hits") if stage != "declared" else None
         return melee_odds(_pairs(facts.get("groups"), "groups"),
                           _pairs(facts.get("defenders"), "defenders"), hits=hits)
     raise ValueError(f"unknown attack kind {kind!r}; expected shooting or melee")
 
 
 # --------------------------------------------------------------------------- cases
-def is_panicked(type_id: str, figures: int, panicked: bool) -> bool:
-    """Marked panicked, or a lone figure of a type that cannot stand alone (CL §4)."""
-    return panicked or (figures == 1 and type_id in tables.ALWAYS_PANICKED_ALONE)
-
-
 def _dice(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
@@ -436,8 +437,8 @@ def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
         if figures < 1:
             raise ValueError("each side of a melee has at least 1 figure")
         stats = tables.TYPES[type_id]
-        lone = is_panicked(type_id, figures, False)
-        panicked = is_panicked(type_id, figures, panicked)
+        lone = tables.alone(type_id, figures)
+        panicked = panicked or lone
         if panicked:
             attacks, power = tables.PANICKED_MELEE_ATTACKS, tables.PANICKED_MELEE_POWER
         else:
@@ -480,8 +481,10 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     (see ``Ruleset.odds_cli``). Settings read: ``melee``, ``cover``, ``weapons``
     (ids, default every gun the unit carries), ``figures`` (the target's living
     figures, default all), ``pending``, ``in_blast``, ``panicked`` (the attacker),
-    ``target_panicked`` and ``attacker_figures`` (melee), ``hits``, ``failed_saves``.
-    Raises ``ValueError`` saying what is wrong."""
+    ``target_panicked`` and ``attacker_figures`` (melee: the attacker's living
+    figures, default all), ``hits``, ``failed_saves``. A lone figure (CL §4) is read
+    from the living figures: the attacker's in melee, the file's when shooting (see
+    below). Raises ``ValueError`` saying what is wrong."""
     aforce, aunit = attacker
     _tforce, tunit = target
     figures = _count(settings, "figures", len(tunit.figures))
@@ -494,7 +497,12 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
                                  (aunit.name, tunit.name), hits)
         return odds, lines
     refuse(settings, MELEE_ONLY, "melee (CL §6), not shooting")
-    panicked = is_panicked(aunit.type, len(aunit.figures), bool(settings.get("panicked")))
+    # Shooting fires every gun the file's figures carry (which ones died is not
+    # known), so the shooter is the whole unit as written, a lone figure only if the
+    # file has one: the gun count and the lone test read the same figures (CL §4, §5).
+    # A shrunken unit is described with bare numbers (--guns, --panicked).
+    lone = tables.alone(aunit.type, len(aunit.figures))
+    panicked = bool(settings.get("panicked")) or lone
     carried = carried_weapons(aunit)
     chosen = list(settings.get("weapons") or carried)
     if not chosen:
@@ -512,6 +520,6 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
         pending=settings.get("pending"), in_blast=settings.get("in_blast"),
         panicked=panicked, hits=hits, failed_saves=settings.get("failed_saves"),
         target_name=tunit.name)
-    lone = " (alone: always panicked, CL §4)" if panicked and not settings.get("panicked") else ""
-    head = f"Shooting (CL §5): {aunit.name}, {_figures(len(aunit.figures), aunit.type)}{lone}"
+    alone = " (alone: always panicked, CL §4)" if lone and not settings.get("panicked") else ""
+    head = f"Shooting (CL §5): {aunit.name}, {_figures(len(aunit.figures), aunit.type)}{alone}"
     return odds, [head, *lines]

@@ -9,8 +9,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("game", "Game", "advanced", ("advanced", "basic"), "CL §8",
                "advanced: two objectives rolled after the first impetus roll (one per "
                "table, both sides play for them, CL-R5); the game ends after the last "
-               "turn and most VP wins. basic: a side wins when the enemy has no units "
-               "left, or only panicked ones."),
+               "turn, or once a side has no unit left, and most VP wins. basic: a side "
+               "wins the moment the enemy has no unit in play that is not panicked "
+               "(both at once: a draw)."),
     OptionSpec("turns", "Turns", tables.GAME_TURNS, rule="CL §8",
                help="How many turns an advanced game lasts (6 in the rules).",
                minimum=1, maximum=20),

@@ -63,8 +63,9 @@ class UnitState(UnitBase):
     A lone Infantry / Heavy Infantry / Beast figure is panicked whatever this says:
     read :attr:`is_panicked`."""
     panicked_turn: int = 0
-    """The turn it last became panicked: that turn's morale test fails without moving
-    (CL §7)."""
+    """The turn it last became panicked from steady (marked, or left a lone figure by
+    casualties): that turn's morale test fails without moving (CL §7). Panicking a
+    unit already panicked does not change it (see :meth:`panic`)."""
     engaged: list[str] = field(default_factory=list)
     """Enemy unit ids it is in melee with (CL §6): it cannot move or shoot, nor be
     shot (CL §4, §5). Cleared when the melee ends."""
@@ -89,11 +90,19 @@ class UnitState(UnitBase):
     def alone(self) -> bool:
         """CL §4, §7: one figure of a type that cannot stand alone: always panicked,
         always fails its morale test until it merges with a friendly unit."""
-        return self.figures_left == 1 and self.type in tables.ALWAYS_PANICKED_ALONE
+        return tables.alone(self.type, self.figures_left)
 
     @property
     def is_panicked(self) -> bool:
         return self.in_play and (self.panicked or self.alone)
+
+    def panic(self, turn: int) -> None:
+        """Mark the unit panicked in ``turn`` (suppression CL §5, losing a melee
+        CL §6). Only a unit that was steady "became panicked this turn" (CL §7): one
+        already panicked keeps the turn its panic began."""
+        if not self.is_panicked:
+            self.panicked_turn = turn
+        self.panicked = True
 
 
 @dataclass(eq=False)

@@ -54,6 +54,12 @@ ALWAYS_PANICKED_ALONE = ("infantry", "heavy-infantry", "beasts")
 """CL §4, §7: a unit of one figure of these types is always panicked and always fails
 its morale test, until it joins a friendly unit of its type."""
 
+
+def alone(type_id: str, figures: int) -> bool:
+    """CL §4, §7: ``figures`` living figures of ``type_id`` are a lone figure that is
+    always panicked (one figure of a type in :data:`ALWAYS_PANICKED_ALONE`)."""
+    return figures == 1 and type_id in ALWAYS_PANICKED_ALONE
+
 BIG_TYPES = ("vehicles", "monsters")
 """CL §8 Hard Hitters / Extermination: a vehicle or monster counts as 5 figures
 (Hard Hitters) and as one 5-casualty step (Extermination)."""

@@ -12,7 +12,7 @@ from deathzap_tui.rules.classic import combat, tables
 from deathzap_tui.rules.classic.common import melees, names, uname
 from deathzap_tui.rules.classic.morale import morale_phase
 from deathzap_tui.rules.classic.state import State
-from deathzap_tui.rules.classic.victory import advanced, check_wiped_out, end_of_turn
+from deathzap_tui.rules.classic.victory import advanced, check_victory, end_of_turn
 from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
@@ -96,7 +96,7 @@ def advance(ctx: Context) -> Gen:
             ctx.say(f"{side_name(state.mover)} has finished moving (CL §4).")
         elif state.step == "shooting":
             yield from combat.end_of_shooting(ctx)
-            if (yield from check_wiped_out(ctx)):
+            if (yield from check_victory(ctx)):
                 return
         state.mover = ""
         _enter(ctx, next_phase(state))
@@ -202,7 +202,7 @@ def fight_refusal(state: State, unit_id: str) -> str:
 
 
 def fight(ctx: Context, unit_id: str) -> Gen:
-    """The whole melee containing the unit (CL §6); the game ends at once if a side
-    has no unit left (CL §8)."""
+    """The whole melee containing the unit (CL §6); then the game may be won at once
+    (CL §8, :func:`.victory.check_victory`)."""
     yield from combat.fight(ctx, unit_id)
-    yield from check_wiped_out(ctx)
+    yield from check_victory(ctx)

@@ -34,13 +34,18 @@ def casualty(ctx: Context, figure_id: str, by: str) -> None:
     - Extermination: 1 VP per 5 enemy figures killed that are not vehicles or
       monsters, and 1 VP per vehicle or monster (CL §8).
 
-    A unit left without figures is wiped out: every melee contact with it ends.
+    A unit left a lone Infantry, Heavy Infantry or Beast figure is panicked from now on
+    (CL §4); if it was steady it became panicked this turn (CL §7). A unit left
+    without figures is wiped out: every melee contact with it ends.
     """
     state: State = ctx.state
     unit, figure = state.figure(figure_id)
     if not figure.alive:
         raise ValueError(f"{figure_id} is already dead")
+    was_panicked = unit.is_panicked
     figure.alive = False
+    if unit.alone and not was_panicked:
+        unit.panicked_turn = state.turn
     big = unit.type in tables.BIG_TYPES
     state.killed[by] += 1
     state.killed_worth[by] += tables.BIG_FIGURE_WORTH if big else 1
@@ -92,18 +97,9 @@ def advanced(state: State) -> bool:
     return state.options["game"] == "advanced"
 
 
-def end_game(ctx: Context, reason: str, basic_winner: str) -> Gen:
-    """The game ends now for ``reason`` (CL §8). The advanced game first asks what the
-    app cannot know about the end-of-game objectives, then most VP wins (equal VP is
-    a draw); the basic game's result is ``basic_winner`` ("red", "black", "draw")."""
+def _declare(ctx: Context, reason: str, winner: str, score: str = "") -> None:
+    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw"."""
     state: State = ctx.state
-    if advanced(state):
-        yield from _final_objectives(ctx)
-        red, black = state.vp["red"], state.vp["black"]
-        winner = "red" if red > black else "black" if black > red else "draw"
-        score = f". Final score Red {red} VP, Black {black} VP"
-    else:
-        winner, score = basic_winner, ""
     state.over = True
     state.winner = winner
     state.end_reason = reason
@@ -111,6 +107,20 @@ def end_game(ctx: Context, reason: str, basic_winner: str) -> Gen:
     state.mover = ""
     result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
     ctx.say(f"Game over: {reason}{score}: {result} (CL §8).")
+
+
+def _end_by_vp(ctx: Context, reason: str) -> Gen:
+    """The advanced game ends for ``reason`` (CL §8): the app asks what it cannot know
+    about the end-of-game objectives, then most VP wins (equal VP: a draw)."""
+    state: State = ctx.state
+    yield from _final_objectives(ctx)
+    red, black = state.vp["red"], state.vp["black"]
+    _declare(ctx, reason, _ahead(red, black), f". Final score Red {red} VP, Black {black} VP")
+
+
+def _ahead(red: int, black: int) -> str:
+    """The side with the larger count, or "draw"."""
+    return "red" if red > black else "black" if black > red else "draw"
 
 
 def _final_objectives(ctx: Context) -> Gen:
@@ -148,38 +158,46 @@ def _final_objectives(ctx: Context) -> Gen:
                         "enemy deployment zone (CL §8).")
 
 
-def check_wiped_out(ctx: Context) -> Gen:
-    """CL §8, any game: the moment a side has no unit in play the game ends (both at
-    once: a draw in the basic game). Returns whether it ended."""
+def check_victory(ctx: Context) -> Gen:
+    """CL §8, checked when set-up ends and after every resolution that can kill or
+    panic a unit (the end of shooting, a melee, a merge):
+
+    - advanced game: once a side has no unit in play the game ends, most VP wins;
+    - basic game: the moment a side has no unit in play that is not panicked (none
+      at all included), the other side wins; both at once is a draw.
+
+    The morale phase only ever ends panics, so it cannot end the game. Returns whether
+    the game ended."""
     state: State = ctx.state
-    gone = [s for s in SIDES if not in_play(state, s)]
-    if not gone:
-        return False
-    if len(gone) == 2:
-        yield from end_game(ctx, "neither side has a unit left in play", "draw")
+    if advanced(state):
+        beaten = [s for s in SIDES if not in_play(state, s)]
+        if beaten:
+            yield from _end_by_vp(ctx, _beaten_reason(state, beaten))
     else:
-        yield from end_game(ctx, f"{side_name(gone[0])} has no unit left in play",
-                            other_side(gone[0]))
-    return True
+        beaten = [s for s in SIDES if not steady(state, s)]
+        if beaten:
+            _declare(ctx, _beaten_reason(state, beaten),
+                     "draw" if len(beaten) == 2 else other_side(beaten[0]))
+    return bool(beaten)
+
+
+def _beaten_reason(state: State, beaten: list[str]) -> str:
+    """"Black has no unit left in play", "neither side has a unit in play that is not
+    panicked"..."""
+    lack = {s: "unit in play that is not panicked" if in_play(state, s)
+            else "unit left in play" for s in beaten}
+    if len(beaten) == 2 and lack["red"] == lack["black"]:
+        return f"neither side has a {lack['red']}"
+    return " and ".join(f"{side_name(s)} has no {lack[s]}" for s in beaten)
 
 
 def end_of_turn(ctx: Context) -> Gen:
-    """CL §8 after the morale phase: in the basic game a side whose enemy has no
-    unit in play, or only panicked ones, wins (both such: a draw); the advanced game
-    ends after its last turn (option ``turns``, 6 by the rules)."""
+    """CL §8 after the morale phase: the advanced game ends after its last turn
+    (option ``turns``, 6 by the rules)."""
     state: State = ctx.state
-    if advanced(state):
-        last = state.options["turns"]
-        if state.turn >= last:
-            yield from end_game(ctx, f"turn {state.turn} of {last} is over", "")
-        return
-    beaten = [s for s in SIDES if not steady(state, s)]
-    if len(beaten) == 2:
-        yield from end_game(ctx, "neither side has a unit in play that is not panicked",
-                            "draw")
-    elif beaten:
-        yield from end_game(ctx, f"{side_name(beaten[0])} has no unit in play that is not "
-                            "panicked", other_side(beaten[0]))
+    last = state.options["turns"]
+    if advanced(state) and state.turn >= last:
+        yield from _end_by_vp(ctx, f"turn {state.turn} of {last} is over")
 
 
 def agreement_rule(state: State) -> str:
@@ -201,7 +219,8 @@ def end_refusal(state: State) -> str:
 def end_by_agreement(ctx: Context) -> Gen:
     """The players end the game now (see :func:`agreement_rule`)."""
     state: State = ctx.state
-    red, black = len(steady(state, "red")), len(steady(state, "black"))
-    winner = "red" if red > black else "black" if black > red else "draw"
-    yield from end_game(ctx, f"the players agree to end it ({agreement_rule(state)})",
-                        winner)
+    reason = f"the players agree to end it ({agreement_rule(state)})"
+    if advanced(state):
+        yield from _end_by_vp(ctx, reason)
+        return
+    _declare(ctx, reason, _ahead(len(steady(state, "red")), len(steady(state, "black"))))

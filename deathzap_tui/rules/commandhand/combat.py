@@ -12,8 +12,16 @@ come in; ``ctx.facts["attacks"]`` lists every attack of the activation::
      "aimed": False,       # re-roll 1s once (CH §3.5)
      "explosive": False,   # D6 damage per success (CH §4)
      "shields": 3, "figures": 5,               # the target before this attack
-     "stage": "declared",  # "declared" | "damage" (successes known) | "done"
-     "successes": 0, "damage": 0}
+     "stage": "declared",  # "declared" | "reroll" | "damage" | "casualties" | "done"
+     "successes": 0, "damage": 0,
+     "rerolls": 0}         # aimed: 1s being re-rolled ("reroll" stage)
+
+``stage``: "reroll" while aimed shots re-roll their 1s (``successes`` so far,
+``rerolls`` dice still to come); "damage" once the successes are known, re-rolls
+included (an Explosive weapon's damage dice still to come); "casualties" once the
+``damage`` is known, while the owner removes figures; "done". An attack begins with
+the target's shields and figures as the earlier attacks left them; once the target
+is gone the attacks left are "done".
 
 :func:`.odds.odds_from_facts` turns it into odds.
 """
@@ -50,7 +58,7 @@ def new_fact(kind: str, target: UnitState, **kw: Any) -> dict[str, Any]:
     fact = {"target": target.id, "kind": kind, "weapon": "", "dice": 0, "to_damage": 0,
             "aimed": False, "explosive": False, "shields": target.shields,
             "figures": target.figures_left, "stage": "declared", "successes": 0,
-            "damage": 0}
+            "damage": 0, "rerolls": 0}
     fact.update(kw)
     return fact
 
@@ -170,7 +178,7 @@ def shoot(ctx: Context, unit: UnitState, aimed: bool, key: str = "shoot") -> Gen
         ctx.facts["attack"] = fact
         if not target.in_play:
             fact["stage"] = "done"
-            break
+            continue
         fact.update(shields=target.shields, figures=target.figures_left)
         if not fact["dice"]:
             ctx.say(f"{w.name} x{count} has no shots {where} (CH §4).")
@@ -198,12 +206,14 @@ def _fire(ctx: Context, unit: UnitState, target: UnitState, wname: str, count: i
                           "(CH §3.5)")
         ones = sum(1 for f in d.faces if f == tables.AIMED_REROLL)
         if ones and target_n > tables.AIMED_REROLL:
+            fact.update(successes=successes, rerolls=ones, stage="reroll")
             r = yield DiceRequest(f"{key}.reroll", ones, f"{wname}: re-roll the "
                                   f"{plural(ones, '1')}", target_n,
                                   "aimed shots re-roll 1s to damage, once (CH §3.5)",
                                   "CH §3.5", unit.side)
             again = r.count(target_n)
             successes += again
+            fact["rerolls"] = 0
             text += f"; re-rolled {plural(ones, '1')}: {faces_text(r.faces)} (+{again})"
     fact["successes"] = successes
     fact["stage"] = "damage"
@@ -217,7 +227,7 @@ def _fire(ctx: Context, unit: UnitState, target: UnitState, wname: str, count: i
         damage = sum(e.faces)
         ctx.say(f"Explosive: {faces_text(e.faces)} = {plural(damage, 'point')} of damage "
                 "(CH §4).")
-    fact["damage"] = damage
+    fact.update(damage=damage, stage="casualties")
     yield from take_damage(ctx, target, damage, key, wname)
 
 
@@ -257,7 +267,7 @@ def melee(ctx: Context, unit: UnitState, charging: bool, key: str = "melee") -> 
                           f"{unit.melee_attacks} attacks, melee damage {unit.melee_damage}+",
                           "CH §5", unit.side)
     hits = d.count(unit.melee_damage)
-    fact.update(successes=hits, damage=hits, stage="damage")
+    fact.update(successes=hits, damage=hits, stage="casualties")
     ctx.say(f"{name} attacks {tname} in melee with {plural(dice, 'die', 'dice')}: "
             f"{dice_text(d, unit.melee_damage)}: {plural(hits, 'point')} of damage (CH §5).")
     yield from take_damage(ctx, target, hits, key, "the melee")

@@ -35,8 +35,10 @@ from deathzap_tui.rules.odds import Odds
 D6 = [0.0] + [1 / 6] * 6
 """The distribution of one D6 (index = face)."""
 
-STAGES = ("declared", "damage", "done")
-"""``facts["stage"]``: ``damage`` once the to-damage dice (and any re-rolls) are known."""
+STAGES = ("declared", "reroll", "damage", "casualties", "done")
+"""``facts["stage"]`` (see :mod:`.combat`): ``reroll`` while aimed 1s are re-rolled,
+``damage`` once the to-damage dice (re-rolls included) are known, ``casualties`` once
+the damage is."""
 
 
 @dataclass(frozen=True)
@@ -175,10 +177,15 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds:
                     explosive=bool(facts.get("explosive", False)),
                     kind=str(facts.get("kind", "shooting")), label=str(facts.get("weapon", "")))
     target = Target(int(facts.get("shields", 0)), int(facts.get("figures", 0)))
-    known = stage != "declared"
+    successes = int(facts.get("successes", 0))
+    if stage == "reroll":  # the successes so far, plus the 1s re-rolled once (CH §3.5)
+        again = Attack(dice=int(facts.get("rerolls", 0)), to_damage=attack.to_damage,
+                       explosive=attack.explosive, label=attack.label)
+        return attack_odds([attack, again], target, successes=successes)
     return attack_odds(attack, target,
-                       successes=int(facts.get("successes", 0)) if known else None,
-                       damage=int(facts.get("damage", 0)) if stage == "done" else None)
+                       successes=successes if stage != "declared" else None,
+                       damage=int(facts.get("damage", 0))
+                       if stage in ("casualties", "done") else None)
 
 
 def target_from_unit(unit: Any) -> Target:

@@ -25,7 +25,10 @@ this activation (the same dict objects, in declaration order)::
                                # | "done"
      "hits": 0, "damage": 0, "failed_saves": 0}
 
-``stage`` names the roll being asked for (or "done").
+``stage`` names the roll being asked for (or "done"). When an attack ends, the
+attacks still "declared" are brought up to date (:func:`settle_declared`): the
+target's shields, figures and leader as the earlier attacks left them, or "done" if
+it is gone.
 """
 
 from __future__ import annotations
@@ -67,6 +70,22 @@ def new_fact(kind: str, target: UnitState, **kw: Any) -> dict[str, Any]:
 
 def declare(ctx: Context, fact: dict[str, Any]) -> None:
     ctx.facts.setdefault("attacks", []).append(fact)
+
+
+def settle_declared(ctx: Context) -> None:
+    """After an attack: the attacks declared but not begun describe their target as
+    it is now (an earlier attack on it took shields, figures or its leader), and an
+    attack on a target gone (destroyed, fled) is done (it will not be rolled)."""
+    state: State = ctx.state
+    for fact in ctx.facts.get("attacks", ()):
+        if fact["stage"] != "declared":
+            continue
+        target = state.unit(fact["target"])
+        if not target.in_play:
+            fact["stage"] = "done"
+        else:
+            fact.update(shields=target.shields, figures=target.figures_left,
+                        own_leader=own_leader_alive(target))
 
 
 def enemies(state: State, unit: UnitState) -> list[UnitState]:
@@ -237,6 +256,7 @@ def explosion(ctx: Context, vehicle: UnitState, key: str) -> Gen:
                                      "the explosion")
         yield from morale(ctx, unit, cas, f"{key}.blast.{n}", fact)
         fact["stage"] = "done"
+        settle_declared(ctx)
 
 
 # --- morale ---------------------------------------------------------------------
@@ -467,6 +487,7 @@ def shoot(ctx: Context, unit: UnitState, key: str = "shoot") -> Gen:
         pending.remove(g)
         n += 1
         yield from fire(ctx, unit, g, f"{key}.{n}")
+        settle_declared(ctx)
 
 
 def fire(ctx: Context, unit: UnitState, g: Group, key: str) -> Gen:
