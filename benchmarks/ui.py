@@ -13,6 +13,14 @@ TERM=xterm-256color) and measures, from the bytes the app writes to the terminal
 ``QUIET`` seconds of silence, which is not counted). Goals (issue 3): first frame
 median < 800 ms; key to frame median < 50 ms, p95 < 100 ms.
 
+Frames per key: the pty answers Textual's query for synchronized output (DEC mode
+2026) as a modern terminal does, so Textual brackets every frame it writes in
+``ESC[?2026h`` ... ``ESC[?2026l``; the frames of a key are the ``ESC[?2026h`` in the
+burst that follows it. Goal (issue 11): a wizard step is one frame, median < 20 ms.
+A step answers with Enter (roll for me / pick the highlighted choice); where the
+wizard refuses Enter (a rules question in generated-dice mode) it answers with ``1``
+and the refused Enter is not counted.
+
     .venv/bin/python benchmarks/ui.py [--runs 5] [--cards 12]
 """
 
@@ -36,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.25
 """Silence that ends a burst of output (not counted in the figures)."""
+SYNC_START = b"\x1b[?2026h"
+"""Textual writes this before every frame once the terminal says it supports it."""
 
 
 class Term:
@@ -76,6 +86,8 @@ class Term:
             os.write(self.master, b"\x1b[1;1R")
         if b"\x1b[c" in chunk:
             os.write(self.master, b"\x1b[?62;c")
+        if b"\x1b[?2026$p" in chunk:  # DECRQM: synchronized output is supported
+            os.write(self.master, b"\x1b[?2026;2$y")
 
     def until(self, needle: bytes, timeout: float = 15.0) -> float:
         deadline = time.perf_counter() + timeout
@@ -133,6 +145,20 @@ def show(name: str, values: list[float]) -> str:
             f"p95 {pct(ms, 95):6.1f} ms   max {max(ms):6.1f} ms")
 
 
+def frames(out: bytes) -> int:
+    """The frames Textual wrote in ``out``."""
+    return out.count(SYNC_START)
+
+
+def show_frames(name: str, counts: list[int]) -> str:
+    if not counts:
+        return f"{name:<12} no samples"
+    hist = {n: counts.count(n) for n in sorted(set(counts))}
+    spread = "  ".join(f"{n} frame{'s' if n != 1 else ''}: {k}" for n, k in hist.items())
+    return (f"{name:<12} n={len(counts):<4} median {statistics.median(counts):4.1f}   "
+            f"mean {statistics.mean(counts):4.2f}   ({spread})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="start-ups to time")
@@ -143,6 +169,7 @@ def main() -> int:
     draws: list[float] = []
     steps: list[float] = []
     applies: list[float] = []
+    counts: dict[str, list[int]] = {"draw": [], "step": [], "apply": []}
     try:
         for run in range(args.runs):
             term = Term(command(run + 1), env_for(tmp))
@@ -150,7 +177,7 @@ def main() -> int:
             # the frame is complete once the output goes quiet
             starts.append(first)
             if run == 0:
-                play(term, args.cards, draws, steps, applies)
+                play(term, args.cards, draws, steps, applies, counts)
             term.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -159,14 +186,18 @@ def main() -> int:
     print(show("draw (d)", draws))
     print(show("step", steps))
     print(show("apply", applies))
+    print(show_frames("draw frames", counts["draw"]))
+    print(show_frames("step frames", counts["step"]))
+    print(show_frames("apply frames", counts["apply"]))
     return 0
 
 
 def play(term: Term, cards: int, draws: list[float], steps: list[float],
-         applies: list[float]) -> None:
+         applies: list[float], counts: dict[str, list[int]]) -> None:
     for _ in range(cards):
         dt, out = term.key(b"d")
         draws.append(dt)
+        counts["draw"].append(frames(out))
         if b"Game over" in out:
             return
         for _activation in range(4):
@@ -177,9 +208,13 @@ def play(term: Term, cards: int, draws: list[float], steps: list[float],
                 if b"Confirm (Enter)" in out:
                     dt, out = term.key(b"\r")
                     applies.append(dt)
+                    counts["apply"].append(frames(out))
                     break
                 dt, out = term.key(b"\r")
+                if b"Enter does not answer" in out:  # a rules question: its key
+                    dt, out = term.key(b"1")
                 steps.append(dt)
+                counts["step"].append(frames(out))
             else:
                 return
 

@@ -222,6 +222,18 @@ class Context:
 Maker = Callable[[Context], Generator[Step, Answer, None]]
 
 
+def at_once(change: Callable[[Context], object]) -> Maker:
+    """A resolution that asks nothing: ``change`` changes the state and narrates, and
+    the resolution is done (a card flipped, a pass, a phase ended with nothing to
+    roll)."""
+
+    def make(ctx: Context) -> Generator[Step, Answer, None]:
+        change(ctx)
+        yield from ()
+
+    return make
+
+
 class Resolution:
     """A resolution in progress, driven one answer at a time.
 

@@ -42,11 +42,49 @@ def test_shooting_uses_the_game_pipeline_dz3_s6() -> None:
     assert any("fires" in n.text for n in res.ctx.notes)
 
 
+def _as_they_stand(res, acting_figures: int, shields: int, target_figures: int) -> None:
+    assert res.step.key == "quick.acting.figures" and res.step.default == res.step.maximum
+    res.answer(acting_figures)
+    assert res.step.key == "quick.target.shields" and res.step.default == res.step.maximum
+    res.answer(shields)
+    assert res.step.key == "quick.target.figures"
+    res.answer(target_figures)
+
+
 def test_melee_dice_are_figures_times_attacks_dz3_s7() -> None:
     res = RULESET.quick_resolution("melee", (MORTAN.force, 0), (VANTA.force, 1), seed=3)
+    _as_they_stand(res, 7, 2, 3)
     assert res.step.key == "melee.target"
     res.answer("black.0")
     assert isinstance(res.step, DiceRequest) and res.step.count == 7  # 7 cultists x MA 1
+
+
+def test_the_units_are_set_as_they_stand_at_the_table_dz3_s6_s7() -> None:
+    """Figures lost and shields used before the attack are asked first (issue 11):
+    fewer attackers roll fewer dice, and the target's shields start where they are."""
+    res = RULESET.quick_resolution("melee", (MORTAN.force, 0), (VANTA.force, 1), seed=3)
+    _as_they_stand(res, 4, 0, 2)
+    target = res.ctx.state.units["black"][0]
+    assert (target.shields, target.figures_left) == (0, 2)
+    assert any(n.text.startswith("As they stand:") for n in res.ctx.notes)
+    res.answer("black.0")
+    assert res.step.count == 4  # 4 figures left x MA 1
+
+
+def test_a_crippled_vehicle_gun_is_asked_and_hits_on_6_dz3_s9() -> None:
+    tank = next(i for i, u in enumerate(VANTA.force.units) if u.vehicle)
+    res = RULESET.quick_resolution("shoot", (VANTA.force, tank), (MORTAN.force, 0), seed=3)
+    seen = []
+    while not res.done:
+        step = res.step
+        seen.append(step)
+        if step.key == "quick.acting.gun_crippled":
+            res.answer("yes")
+        else:
+            res.answer(ROLL if isinstance(step, DiceRequest) else step.default)
+    hits = [s for s in seen if isinstance(s, DiceRequest) and s.key.endswith(".hit")]
+    assert hits and all(s.target == 6 for s in hits)  # open ground, yet 6+
+    assert "(gun crippled)" in res.ctx.notes[0].text
 
 
 def test_morale_alone_with_leader_in_the_unit_dz3_s10() -> None:

@@ -3,11 +3,8 @@ resolution that asks nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from deathzap_tui.rules.classic.state import FigureState, State, UnitState
-from deathzap_tui.rules.narration import Gen, side_name
-from deathzap_tui.rules.steps import Context, Maker
+from deathzap_tui.rules.narration import side_name
 
 
 def uname(state: State, unit: UnitState) -> str:
@@ -66,14 +63,3 @@ def living_general(state: State, side: str) -> FigureState | None:
     """``side``'s general if it is alive on the table (CL §1, §8), else ``None``."""
     return next((f for u in in_play(state, side) for f in u.alive_figures if f.general),
                 None)
-
-
-def at_once(fragment: Callable[[Context], None]) -> Maker:
-    """A resolution with no step: ``fragment`` changes the state and narrates, and
-    the resolution is done without asking anything."""
-
-    def make(ctx: Context) -> Gen:
-        fragment(ctx)
-        yield from ()
-
-    return make

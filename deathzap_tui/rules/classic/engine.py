@@ -30,12 +30,12 @@ from functools import partial
 from typing import Any
 
 from deathzap_tui.rules.classic import combat, movement, setup, turn
-from deathzap_tui.rules.classic.common import at_once, in_play, melees, names, uname
+from deathzap_tui.rules.classic.common import in_play, melees, names, uname
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import agreement_rule, end_by_agreement, end_refusal
 from deathzap_tui.rules.ruleset import ADVANCE, END, SIDES, UNIT, IntentOption, other_side
 from deathzap_tui.rules.setup import SetupSequence, SetupStep
-from deathzap_tui.rules.steps import Maker, intent_kind, refuse_if
+from deathzap_tui.rules.steps import Maker, at_once, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "generals", "next", "engage", "merge", "macguffin", "shoot",
                 "fight", "end")

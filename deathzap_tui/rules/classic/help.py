@@ -195,9 +195,9 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "stays where it is."),
     ("Winning (CL §8, CL-R5)",
      "Basic game: you win the moment the enemy has no unit left in play that is not "
-     "panicked (none at all, or only panicked ones): the app checks after the "
-     "shooting casualties, every melee and every merge. If both sides reach it at "
-     "once the game is a draw.\n"
+     "panicked (none at all, or only panicked ones): the app checks as the battle "
+     "begins and after the shooting casualties, every melee and every merge. If both "
+     "sides reach it at once the game is a draw.\n"
      "In either game, a side with no unit left in play ends the game at once.\n"
      "Advanced game: after the first impetus roll the app rolls once on each "
      "objective table; both sides play for the same two objectives (CL-R5). The game "

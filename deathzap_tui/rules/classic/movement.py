@@ -184,7 +184,7 @@ def macguffin_refusal(state: State, unit_id: str, by: str = "") -> str:
 
 def macguffin(ctx: Context, unit_id: str) -> None:
     """CL §8: the unit carried the MacGuffin off the table: its side scores. Nothing
-    to ask: the engine plays it through :func:`.common.at_once`."""
+    to ask: the engine plays it through :func:`~deathzap_tui.rules.steps.at_once`."""
     state: State = ctx.state
     unit = state.unit(unit_id)
     state.macguffin = unit.side

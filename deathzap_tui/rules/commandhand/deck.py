@@ -22,7 +22,7 @@ from deathzap_tui.rules.commandhand.common import (
     reset_tokens,
 )
 from deathzap_tui.rules.commandhand.state import Grant, State, deck_pool
-from deathzap_tui.rules.narration import Gen, card_label, plural, side_name
+from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Context, Refused
 
@@ -71,7 +71,7 @@ def check_named_card(state: State, code: str) -> str:
     return card
 
 
-def draw(ctx: Context, named: str = "") -> Gen:
+def draw(ctx: Context, named: str = "") -> None:
     """Flip a card (CH §2): its colour activates, a joker removes every token; the
     opponent may then interrupt."""
     state: State = ctx.state
@@ -105,8 +105,6 @@ def draw(ctx: Context, named: str = "") -> Gen:
     if state.hands[foe] and in_play(state, foe):
         state.window = foe
         ctx.say(f"{side_name(foe)} may interrupt it with a Command Hand card (CH §2).")
-    return
-    yield  # a generator with no steps
 
 
 # --- interrupting -----------------------------------------------------------------
@@ -143,7 +141,7 @@ def interrupt_refusal(state: State, code: str, by: str = "") -> str:
     return ""
 
 
-def interrupt(ctx: Context, code: str) -> Gen:
+def interrupt(ctx: Context, code: str) -> None:
     """Play a hand card against the flipped card (CH §2, CH-R2, CH-R3)."""
     state: State = ctx.state
     card = Card.parse(code)
@@ -169,8 +167,6 @@ def interrupt(ctx: Context, code: str) -> Gen:
             f"Hand: {order} (CH §2). {card.label} is discarded; "
             f"{plural(len(state.hands[side]), 'card')} left in hand, never refilled (CH-R2).")
     forfeit_if_stranded(ctx)
-    return
-    yield
 
 
 def _verb(n: int) -> str:
@@ -185,10 +181,8 @@ def pass_refusal(state: State, by: str = "") -> str:
     return ""
 
 
-def pass_interrupt(ctx: Context) -> Gen:
+def pass_interrupt(ctx: Context) -> None:
     state: State = ctx.state
     side = state.window
     state.window = ""
     ctx.say(f"{side_name(side)} does not interrupt {card_label(state.card)}.")
-    return
-    yield

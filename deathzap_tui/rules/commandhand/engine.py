@@ -41,7 +41,7 @@ from deathzap_tui.rules.commandhand.state import State
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import ADVANCE, OTHER, SIDES, UNIT, IntentOption
 from deathzap_tui.rules.setup import SetupSequence, SetupStep
-from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
+from deathzap_tui.rules.steps import Maker, Refused, at_once, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "interrupt", "pass", "activate")
 SECRET_TYPES = ("interrupt", "pass")
@@ -72,14 +72,14 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
         named = str(intent.get("card", "") or "")
         if named:
             named = deckmod.check_named_card(state, named)
-        return partial(deckmod.draw, named=named)
+        return at_once(partial(deckmod.draw, named=named))
     if kind == "interrupt":
         code = str(intent.get("card", ""))
         refuse_if(deckmod.interrupt_refusal(state, code, by))
-        return partial(deckmod.interrupt, code=Card.parse(code).code)
+        return at_once(partial(deckmod.interrupt, code=Card.parse(code).code))
     if kind == "pass":
         refuse_if(deckmod.pass_refusal(state, by))
-        return deckmod.pass_interrupt
+        return at_once(deckmod.pass_interrupt)
     unit_id = str(intent.get("unit", ""))
     action = str(intent.get("action", ""))
     flank = intent.get("flank", False)

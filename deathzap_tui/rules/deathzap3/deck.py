@@ -5,7 +5,6 @@ from __future__ import annotations
 from deathzap_tui.rules.activations import activations_for, fresh_deck, take_card
 from deathzap_tui.rules.activations import normalise_card as normalise_card
 from deathzap_tui.rules.deathzap3.common import (
-    Gen,
     card_label,
     finish,
     forfeit_if_stranded,
@@ -55,7 +54,7 @@ def check_named_card(state: State, code: str) -> str:
     return card
 
 
-def draw(ctx: Context, named: str = "") -> Gen:
+def draw(ctx: Context, named: str = "") -> None:
     """Flip the top card (or the named one) and set what it grants (DZ3 §2)."""
     state: State = ctx.state
     forfeit_if_stranded(ctx)
@@ -85,11 +84,7 @@ def draw(ctx: Context, named: str = "") -> Gen:
     ctx.say(f"{drawn}. {side_name(side)} may activate "
             f"{plural(state.granted, 'unit')} (DZ3 §2).")
     forfeit_if_stranded(ctx)
-    return
-    yield  # a generator with no steps
 
 
-def end_by_agreement(ctx: Context) -> Gen:
+def end_by_agreement(ctx: Context) -> None:
     finish(ctx, "ended by agreement (DZ3-R2)")
-    return
-    yield

@@ -37,7 +37,7 @@ from deathzap_tui.rules.deathzap3.common import side_name, uname
 from deathzap_tui.rules.deathzap3.state import State
 from deathzap_tui.rules.ruleset import ADVANCE, END, UNIT, IntentOption
 from deathzap_tui.rules.setup import SetupSequence, SetupStep
-from deathzap_tui.rules.steps import Maker, Refused, intent_kind, refuse_if
+from deathzap_tui.rules.steps import Maker, Refused, at_once, intent_kind, refuse_if
 
 INTENT_TYPES = ("rolloff", "objectives", "draw", "activate", "end")
 SETUP_STEPS = SetupSequence((
@@ -62,12 +62,12 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
             named = deckmod.check_named_card(state, named)
             if not state.deck and deckmod.exhausted_action(state) == "end":
                 raise Refused("the deck is exhausted: no card to name")
-        return partial(deckmod.draw, named=named)
+        return at_once(partial(deckmod.draw, named=named))
     if kind == "end":
         if state.options.get("end") != "agreement":
             raise Refused("ending by agreement needs the 'agreement' game-end option (DZ3-R2); "
                           "this game ends when the deck runs out")
-        return deckmod.end_by_agreement
+        return at_once(deckmod.end_by_agreement)
     unit_id = str(intent.get("unit", ""))
     action = str(intent.get("action", ""))
     command = str(intent.get("command", "") or "")

@@ -3,6 +3,10 @@
 For rules questions at the table: the players pick two units of any forces and the
 real combat code (:mod:`.combat`) runs on a two-unit state, with the same steps,
 dice and narration as in a game. Nothing is saved.
+
+The app knows nothing of the game around the two units, so the resolution first asks
+how they stand now (:func:`as_they_stand`): figures left, shields left and vehicle
+damage, each defaulting to a unit at full strength.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from deathzap_tui.rules.deathzap3 import combat
 from deathzap_tui.rules.deathzap3.model import Force
 from deathzap_tui.rules.deathzap3.state import State, new_state
-from deathzap_tui.rules.narration import Gen
+from deathzap_tui.rules.narration import Gen, ask_yes_no
 from deathzap_tui.rules.steps import Context, Question, Refused, Resolution
 
 KINDS: tuple[tuple[str, str], ...] = (
@@ -60,25 +64,57 @@ def quick_resolution(kind: str, attacker: tuple[Force, int],
     def make(ctx: Context) -> Gen:
         st: State = ctx.state
         unit = st.units["red"][0]
+        if kind == "morale":
+            yield from _morale_only(ctx, unit)
+            return
+        yield from as_they_stand(ctx, unit, st.units["black"][0], kind)
         if kind == "shoot":
             yield from combat.shoot(ctx, unit)
-        elif kind == "melee":
-            yield from combat.melee(ctx, unit)
         else:
-            yield from _morale_only(ctx, unit)
+            yield from combat.melee(ctx, unit)
 
     return Resolution(state, make)
+
+
+def as_they_stand(ctx: Context, acting: Any, target: Any, kind: str) -> Gen:
+    """Ask what has already happened to the two units (figures lost, shields used,
+    vehicle damage that matters here) and set the state so. A figure count keeps the
+    first figures of the file and takes the rest as lost."""
+    yield from _figures_left(acting, "quick.acting.figures")
+    crippled = "gun_crippled" if kind == "shoot" else "weapon_crippled"
+    if acting.vehicle:
+        what = "gun" if kind == "shoot" else "melee weapon"
+        setattr(acting, crippled, (yield from ask_yes_no(
+            f"quick.acting.{crippled}", f"Is {acting.name}'s {what} crippled (it then hits "
+            "only on a 6)?", "DZ3 §9", acting.side, default="no")))
+    target.shields = yield Question(
+        "quick.target.shields", f"How many shields has {target.name} left (of "
+        f"{target.max_shields})?", minimum=0, maximum=target.max_shields, rule="DZ3 §6",
+        side=target.side, default=target.max_shields)
+    yield from _figures_left(target, "quick.target.figures")
+    said = f"{acting.name} {acting.figures_left}/{len(acting.figures)} figures"
+    if getattr(acting, crippled):
+        said += f" ({crippled.replace('_', ' ')})"
+    ctx.say(f"As they stand: {said}; {target.name} {target.figures_left}/"
+            f"{len(target.figures)} figures, {target.shields}/{target.max_shields} shields.")
+
+
+def _figures_left(unit: Any, key: str) -> Gen:
+    """How many of ``unit``'s figures are left (a vehicle is one model: not asked)."""
+    total = len(unit.figures)
+    if total == 1:
+        return
+    left = yield Question(key, f"How many figures of {unit.name} are left (of {total})? "
+                          "The first ones in its force file are kept.", minimum=1,
+                          maximum=total, rule="DZ3 §6", side=unit.side, default=total)
+    for f in unit.figures[left:]:
+        f.alive = False
 
 
 def _morale_only(ctx: Context, unit: Any) -> Gen:
     """DZ3 §10 on its own: how many figures are left, then the test as after an
     attack that caused one casualty."""
-    total = len(unit.figures)
-    left = yield Question("morale.figures", f"How many figures of {unit.name} are left?",
-                          minimum=1, maximum=total, rule="DZ3 §10", side=unit.side,
-                          default=total)
-    for f in unit.figures[left:]:
-        f.alive = False
+    yield from _figures_left(unit, "morale.figures")
     fact = combat.new_fact("morale", unit)
     ctx.facts["attack"] = fact
     yield from combat.morale(ctx, unit, 1, "morale", fact)
