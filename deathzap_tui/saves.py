@@ -39,7 +39,7 @@ import tomli_w
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
-from deathzap_tui.rules.game import CorruptLog, Game
+from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
 
 FORMAT = "deathzap-save"
@@ -134,24 +134,31 @@ def journal_path(save: Path) -> Path:
     return save.with_name(save.name + ".journal")
 
 
+def cache_path(save: Path) -> Path:
+    """The save's cache of the game so far (see :mod:`.savecache`)."""
+    return save.with_name(save.name + ".cache")
+
+
 def save_game(game: Game, path: Path) -> None:
     """Write the whole game as the snapshot and drop the journal it now holds."""
     write_atomic(path, tomli_w.dumps(game_to_data(game)))
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(cache_path(path))  # made from the old files: stale now
     with contextlib.suppress(FileNotFoundError):
         os.unlink(journal_path(path))
         _fsync_dir(path.parent)
 
 
-def append_event(path: Path, index: int, event: Event) -> None:
+def append_event(path: Path, index: int, event: Event) -> bytes:
     """Append the log's event number ``index`` (0-based) to the save's journal, durably
-    (fsync) before returning."""
-    line = json.dumps({"n": index, **event.to_data()}, ensure_ascii=False,
-                      separators=(",", ":")) + "\n"
+    (fsync) before returning; returns the bytes written."""
+    line = (json.dumps({"n": index, **event.to_data()}, ensure_ascii=False,
+                       separators=(",", ":")) + "\n").encode("utf-8")
     journal = journal_path(path)
     created = not journal.exists()
     fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
-        data = line.encode("utf-8")
+        data = line
         while data:
             data = data[os.write(fd, data):]
         os.fsync(fd)
@@ -159,6 +166,7 @@ def append_event(path: Path, index: int, event: Event) -> None:
         os.close(fd)
     if created:
         _fsync_dir(path.parent)
+    return line
 
 
 SETTINGS: dict[str, tuple[str, ...]] = {"dice": ("physical", "generated")}
@@ -223,21 +231,41 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def read_save_data(path: Path) -> dict[str, Any]:
-    """Parse a save file, turning every way it can be broken into a SaveError."""
+    """Parse a save (its snapshot and journal), turning every way it can be broken
+    into a SaveError."""
+    return parse_save(path, *read_files(path))
+
+
+def read_files(path: Path) -> tuple[bytes, bytes]:
+    """The save's snapshot and journal as they are on disk (no journal: empty)."""
+    journal = journal_path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path}: {size} bytes is too large for a save "
-                            f"(limit {MAX_SAVE_BYTES})")
-        text = path.read_text(encoding="utf-8")
+        for p in (path, journal):
+            with contextlib.suppress(FileNotFoundError):
+                if p.stat().st_size > MAX_SAVE_BYTES:
+                    raise SaveError(f"{p}: {p.stat().st_size} bytes is too large for a save "
+                                    f"(limit {MAX_SAVE_BYTES})")
+        snapshot = path.read_bytes()
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save") from None
     except IsADirectoryError:
         raise SaveError(f"{path}: is a directory, not a save") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{path}: not a text (UTF-8) file") from None
     except OSError as exc:
         raise SaveError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return snapshot, journal.read_bytes()
+    except FileNotFoundError:
+        return snapshot, b""
+    except OSError as exc:
+        raise SaveError(f"{journal}: cannot read ({exc.strerror})") from None
+
+
+def parse_save(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:
+    """The save's table, its events followed by the journal's."""
+    try:
+        text = snapshot.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}: not a text (UTF-8) file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -246,24 +274,16 @@ def read_save_data(path: Path) -> dict[str, Any]:
         raise SaveError(f"{path}: unreadable ({type(exc).__name__})") from None
     events = data.get("events")
     if isinstance(events, list):
-        data["events"] = events + read_journal(path, len(events))
+        data["events"] = events + parse_journal(journal_path(path), journal, len(events))
     return data
 
 
-def read_journal(path: Path, have: int) -> list[dict[str, Any]]:
-    """The journal's events after the snapshot's ``have`` ones, as event tables.
+def parse_journal(journal: Path, raw: bytes, have: int) -> list[dict[str, Any]]:
+    """The events of ``journal`` (read as ``raw``) after the snapshot's ``have`` ones,
+    as event tables.
 
     A last line without its newline is a record torn by a crash: dropped. Any other
     line that is not a whole record, or a gap in the numbering, is a broken save."""
-    journal = journal_path(path)
-    try:
-        if journal.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{journal}: too large for a journal (limit {MAX_SAVE_BYTES})")
-        raw = journal.read_bytes()
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise SaveError(f"{journal}: cannot read ({exc.strerror})") from None
     lines = raw.split(b"\n")[:-1]  # what follows the last newline is torn, or empty
     out: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
@@ -292,7 +312,8 @@ def _field(data: Mapping[str, Any], key: str, kind: type, path: Path) -> Any:
     return value
 
 
-def game_from_data(data: Mapping[str, Any], path: Path) -> Game:
+def game_from_data(data: Mapping[str, Any], path: Path,
+                   cached: Resumable | None = None) -> Game:
     from deathzap_tui.forcefile import force_from_data
 
     if data.get("format") != FORMAT:
@@ -329,14 +350,19 @@ def game_from_data(data: Mapping[str, Any], path: Path) -> Game:
             raise SaveError(f"{path}: events[{i - 1}]: {exc}") from None
     try:
         return Game(ruleset, sides["red"], sides["black"], options, seed, events,
-                    deal_seed=deal_seed)
+                    deal_seed=deal_seed, cached=cached)
     except CorruptLog as exc:
         raise SaveError(f"{path}: the event log does not replay: {exc}") from None
 
 
 def load_game(path: Path) -> Game:
-    """Load and replay a save; never writes to it."""
-    return game_from_data(read_save_data(path), path)
+    """Load a save, from its cache where it has a good one (only the events after it
+    are replayed, see :mod:`.savecache`), else replaying the log; never writes."""
+    from deathzap_tui import savecache
+
+    snapshot, journal = read_files(path)
+    return game_from_data(parse_save(path, snapshot, journal), path,
+                          savecache.read(path, snapshot, journal))
 
 
 @dataclass(frozen=True)

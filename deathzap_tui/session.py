@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui import saves
+from deathzap_tui import savecache, saves
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
@@ -41,6 +41,10 @@ class Session:
     def __init__(self, game: Game, path: Path | None) -> None:
         self.game = game
         self.path = path
+        self._files: Any = None
+        """A running hash of the save's files as this session has written them (read
+        when first needed), and the journal's length: what a cache is made from."""
+        self._journal_bytes = 0
         if path is not None:
             game.listeners.append(self._autosave)
 
@@ -84,22 +88,36 @@ class Session:
         """Write the whole game as the save's snapshot (folding its journal in)."""
         if self.path is not None:
             saves.save_game(self.game, self.path)
+            self._files = None
 
-    def compact(self) -> None:
-        """Fold the save's journal into its snapshot, if it has one. Only the writer
-        holding the save's lock may: it costs a whole rewrite, so it is done when a
-        writer opens a save, never per event."""
-        if self.path is not None and saves.journal_path(self.path).exists():
-            self.save()
+    def keep_cache(self) -> None:
+        """Cache the game as it stands beside its save, so that the next resume does
+        not replay it (:mod:`.savecache`). Only the writer holding the save's lock
+        may: done when a writer opens a save, then every ``WRITE_EVERY`` events."""
+        if self.path is not None and not self.over:
+            self._hash_files()
+            savecache.write(self.path, self.game, self._journal_bytes, self._files.digest())
+
+    def _hash_files(self) -> None:
+        if self._files is None:
+            assert self.path is not None
+            snapshot, journal = saves.read_files(self.path)
+            self._files = savecache.fingerprint(snapshot, journal)
+            self._journal_bytes = len(journal)
 
     def _autosave(self, game: Game, event: Event) -> None:
         assert self.path is not None
         if self.over:
             # A finished game is one self-contained file again (to keep or send).
             self.save()
-        else:
-            # One journal line per event: constant cost however long the game (issue 11).
-            saves.append_event(self.path, len(game.log) - 1, event)
+            return
+        # One journal line per event: constant cost however long the game (issue 11).
+        self._hash_files()
+        line = saves.append_event(self.path, len(game.log) - 1, event)
+        self._files.update(line)
+        self._journal_bytes += len(line)
+        if len(game.log) % savecache.WRITE_EVERY == 0:
+            self.keep_cache()
 
     # --- the facade ---------------------------------------------------------
     @property
@@ -136,19 +154,20 @@ class Session:
     def over(self) -> bool:
         return self.game.ruleset.is_over(self.game.state)
 
-    def narrative(self, viewer: str | None = None) -> list[str]:
-        """The whole game so far in plain words, one line per thing that happened.
+    def narrative(self, viewer: str | None = None, last: int | None = None) -> list[str]:
+        """The whole game so far in plain words, one line per thing that happened
+        (only the ``last`` events in force if given: the log's visible end).
 
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        return [line for _event, notes in self.game.history()
+        return [line for _event, notes in self.game.history(last)
                 for line in _visible(notes, viewer)]
 
     def last_lines(self, viewer: str | None = None) -> list[str]:
         """The lines of :meth:`narrative` that tell the last event in force: what an
         undo takes off the end of the log, and a redo puts back."""
-        history = self.game.history()
+        history = self.game.history(1)
         return _visible(history[-1][1], viewer) if history else []
 
 

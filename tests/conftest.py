@@ -17,6 +17,15 @@ def deals_from_the_public_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("deathzap_tui.session.new_deal_seed", lambda: None)
 
 
+@pytest.fixture(autouse=True)
+def cache_key_of_this_test(tmp_path_factory: pytest.TempPathFactory,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Save caches are signed with a key the tests keep to themselves, never the
+    user's (``paths.cache_key``)."""
+    key = tmp_path_factory.mktemp("key") / "cache.key"
+    monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(key))
+
+
 @pytest.fixture
 def squad1() -> dict[str, Any]:
     """A fresh DZ3 force table holding the seed's Mortan's Men Squad 1 (DZ3 §13)."""

@@ -36,7 +36,7 @@ def writer_lock(session: Any, what: str = "deathzap") -> SaveLock | None:
             or getattr(session, "read_only", False)):
         return None
     lock = SaveLock.acquire(path, what)
-    session.compact()  # the one writer now: fold the last sitting's journal in
+    session.keep_cache()  # the one writer now: the next resume starts from here
     return lock
 
 

@@ -83,7 +83,7 @@ def resume_locked(save: str):  # -> (Session, SaveLock)
         raise ValueError(str(exc)) from None
     try:
         session = Session.resume(path)
-        session.compact()  # the one writer now: fold the last sitting's journal in
+        session.keep_cache()  # the one writer now: the next resume starts from here
         return session, lock
     except BaseException:
         lock.release()

@@ -299,7 +299,9 @@ class RemoteSession:
     def over(self) -> bool:
         return bool(self._snap.get("over"))
 
-    def narrative(self) -> list[str]:
+    def narrative(self, last: int | None = None) -> list[str]:
+        """The narrative the referee sent this player (always the whole of it: the
+        referee counts lines, not events, so ``last`` is accepted and ignored)."""
         return list(self._narrative)
 
     # --- beyond the local facade -----------------------------------------------------

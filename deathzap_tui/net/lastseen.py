@@ -85,7 +85,8 @@ def since(game: Any, start: int, viewer: str | None) -> list[str]:
             undone.clear()
     index = {id(e): i for i, e in done}
     lines: list[tuple[int, str]] = list(changes)
-    for event, notes in game.history():
+    recent = sum(1 for i, _e in done if i >= start)  # the tail of the events in force
+    for event, notes in game.history(recent):
         i = index[id(event)]
         if i >= start:
             lines.extend((i, n.text) for n in notes_for(notes, viewer))

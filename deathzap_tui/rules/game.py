@@ -7,7 +7,10 @@ replay), redo and multi-terminal play (ship events) fall out of one mechanism.
 Cost does not grow with the log (issue 11): the effective events and their narration
 are kept as the log grows instead of being folded and replayed again, and a copy of
 the state every :data:`CHECKPOINT_EVERY` effective events means an undo replays at
-most that many events, however long the game.
+most that many events, however long the game. A game can also start from a
+:class:`Resumable` (a save's cache of the game after its first events), replaying only
+the events after it; the narration of the older events is then replayed the first
+time somebody asks for it.
 """
 
 from __future__ import annotations
@@ -30,11 +33,42 @@ from deathzap_tui.rules.steps import (
 
 CHECKPOINT_EVERY = 32
 """Effective events between two kept copies of the state: an undo replays at most
-this many (a state copy costs about as much as replaying one or two events)."""
+this many (a copy of a state costs as much as replaying a few dozen events)."""
+NARRATED_TAIL = 256
+"""A cached game keeps the notes of at least its last this-many events in force (more
+than the battle screen's log shows), so that a resume replays nothing to show it."""
 
 
 class CorruptLog(ValueError):
     """The log does not replay: an event is malformed or no longer legal."""
+
+
+@dataclass
+class Entry:
+    """An event in force (or undone, waiting for a redo) and where it is in the log."""
+
+    at: int
+    """Its index in :attr:`Game.log`."""
+    event: Event
+    notes: list[Note] | None
+    """What narrated it; ``None`` until replayed, for a game resumed from a cache."""
+
+
+@dataclass
+class Resumable:
+    """The game after its first ``events`` log events, as a save's cache keeps it, so
+    that resuming need not replay them (see :meth:`Game.resumable`)."""
+
+    events: int
+    state: Any
+    done: list[int]
+    """Log indices of the events in force, oldest first."""
+    undone: list[int]
+    """Log indices of the undone events a redo brings back, next last."""
+    tail: list[list[Note]]
+    """The notes of the last ``len(tail)`` events in force (the log's visible end)."""
+    checkpoint: tuple[int, Any]
+    """(events in force, the state after them): where an undo past the cache starts."""
 
 
 @dataclass
@@ -54,9 +88,11 @@ class Action:
 
 class Game:
     def __init__(self, ruleset: Ruleset, red: Any, black: Any, options: Mapping[str, Any],
-                 seed: int, log: Iterable[Event] = (), *, deal_seed: int | None = None) -> None:
+                 seed: int, log: Iterable[Event] = (), *, deal_seed: int | None = None,
+                 cached: Resumable | None = None) -> None:
         """``seed`` is public (the dice); ``deal_seed`` is secret (hidden cards; see
-        :meth:`Ruleset.new_state`, ``None`` for a game from before secret deals)."""
+        :meth:`Ruleset.new_state`, ``None`` for a game from before secret deals).
+        ``cached``: the game after the log's first events (a save's cache)."""
         self.ruleset = ruleset
         self.red = red
         self.black = black
@@ -66,30 +102,63 @@ class Game:
         self.log: list[Event] = []
         self.listeners: list[Callable[[Game, Event], None]] = []
         self._state = ruleset.new_state(red, black, self.options, seed, deal_seed)
-        self._done: list[tuple[Event, list[Note]]] = []
+        self._done: list[Entry] = []
         """The effective events (undo/redo folded away) with their narration."""
-        self._undone: list[tuple[Event, list[Note]]] = []
+        self._undone: list[Entry] = []
         """Undone events a redo brings back, next last."""
         self._checkpoints: dict[int, Any] = {0: copy.deepcopy(self._state)}
         """Number of effective events -> a private copy of the state after them."""
-        self._load(list(log))
+        self._load(list(log), cached)
 
-    def _load(self, log: list[Event]) -> None:
+    def _load(self, log: list[Event], cached: Resumable | None) -> None:
         """Take ``log`` as this game's past: only the events in force are replayed,
         once, on a state nobody else holds, with checkpoints only near the end (where
-        an undo may need them); undone events are checked when they are redone."""
+        an undo may need them); undone events are checked when they are redone. With
+        ``cached`` (the game after ``log``'s first events) only the later events are
+        replayed."""
+        if cached is not None and cached.events <= len(log):
+            self._resume(log, cached)
+            return
         done, undone = fold(enumerate(log), kind=lambda entry: entry[1].kind)
-        floor = len(done) - 2 * CHECKPOINT_EVERY
+        floor = len(done) - NARRATED_TAIL - CHECKPOINT_EVERY
         for i, event in done:
             try:
                 res = self._resolve(self._state, event, borrow=True)
             except (Refused, ValueError, KeyError, TypeError) as exc:
                 raise CorruptLog(f"event {i + 1} ({event.kind}): {exc}") from exc
-            self._done.append((event, res.ctx.notes))
+            self._done.append(Entry(i, event, res.ctx.notes))
             if len(self._done) >= floor:
                 self._checkpoint()
-        self._undone = [(event, []) for _i, event in undone]
+        self._undone = [Entry(i, event, []) for i, event in undone]
         self.log = log
+
+    def _resume(self, log: list[Event], cached: Resumable) -> None:
+        untold = len(cached.done) - len(cached.tail)
+        self._done = [Entry(i, log[i], None) for i in cached.done[:untold]]
+        self._done += [Entry(i, log[i], notes)
+                       for i, notes in zip(cached.done[untold:], cached.tail, strict=True)]
+        self._undone = [Entry(i, log[i], []) for i in cached.undone]
+        self._checkpoints[cached.checkpoint[0]] = cached.checkpoint[1]
+        self._state = cached.state
+        self.log = log[:cached.events]
+        for i, event in enumerate(log[cached.events:], cached.events):
+            try:
+                self._record(event)
+            except (Refused, ValueError, KeyError, TypeError) as exc:
+                raise CorruptLog(f"event {i + 1} ({event.kind}): {exc}") from exc
+
+    def resumable(self, tail: int = NARRATED_TAIL) -> Resumable:
+        """The game now, as a save's cache keeps it: the state, the events in force
+        and undone by log index, and the notes of at least the last ``tail`` events in
+        force from a checkpoint before them (so that an undo after resuming replays
+        little). It shares the game's objects: serialise it before the game moves on."""
+        keep = max(0, len(self._done) - tail)
+        start = max(k for k in self._checkpoints if k <= keep)
+        self._narrate(start, len(self._done))
+        return Resumable(len(self.log), self._state,
+                         [e.at for e in self._done], [e.at for e in self._undone],
+                         [e.notes for e in self._done[start:]],  # type: ignore[misc]
+                         (start, self._checkpoints[start]))
 
     # --- reading --------------------------------------------------------------
     @property
@@ -104,10 +173,27 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
-    def history(self) -> list[tuple[Event, list[Note]]]:
-        """The effective events, oldest first, each with the notes that narrate it
-        (kept as the game went: no replay)."""
-        return list(self._done)
+    def history(self, last: int | None = None) -> list[tuple[Event, list[Note]]]:
+        """The effective events, oldest first (only the ``last`` ones if given), each
+        with the notes that narrate it (kept as the game went: no replay, except once
+        for the older events of a game resumed from a cache)."""
+        start = 0 if last is None else max(0, len(self._done) - last)
+        self._narrate(start, len(self._done))
+        return [(e.event, e.notes) for e in self._done[start:]]  # type: ignore[misc]
+
+    def _narrate(self, first: int, stop: int) -> None:
+        """Make sure the events in force ``first``..``stop - 1`` have their notes:
+        those not known yet (a resumed game's older events) are replayed, once, from
+        the nearest checkpoint before them."""
+        missing = [i for i in range(first, stop) if self._done[i].notes is None]
+        if not missing:
+            return
+        start = max(k for k in self._checkpoints if k <= missing[0])
+        state = copy.deepcopy(self._checkpoints[start])
+        for entry in self._done[start:missing[-1] + 1]:
+            res = self._resolve(state, entry.event, borrow=True)
+            if entry.notes is None:
+                entry.notes = res.ctx.notes
 
     def replay(self, events: Sequence[Event]) -> Iterable[tuple[Event, Resolution]]:
         """Re-run events from the start, yielding each with its finished resolution
@@ -171,10 +257,10 @@ class Game:
                 self._state = self._rebuild(len(self._done))
         elif event.kind == REDO:
             if self._undone:
-                redone, _notes = self._undone[-1]
-                res = self._resolve(self._state, redone)
+                redone = self._undone[-1]
+                res = self._resolve(self._state, redone.event)
                 self._undone.pop()
-                self._done.append((redone, res.ctx.notes))
+                self._done.append(Entry(redone.at, redone.event, res.ctx.notes))
                 self._state = res.ctx.state
                 self._checkpoint()
         else:
@@ -183,13 +269,14 @@ class Game:
         self.log.append(event)
 
     def _advance(self, event: Event, notes: list[Note], state: Any) -> None:
-        """A new event takes effect: the undone ones can no longer be redone, and the
-        checkpoints past this point belonged to them."""
+        """A new event takes effect (it will be the log's next one): the undone ones
+        can no longer be redone, and the checkpoints past this point belonged to
+        them."""
         if self._undone:
             self._undone.clear()
             here = len(self._done)
             self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= here}
-        self._done.append((event, notes))
+        self._done.append(Entry(len(self.log), event, notes))
         self._state = state
         self._checkpoint()
 
@@ -203,8 +290,10 @@ class Game:
         checkpoint at or before ``n``, and the events after it replayed."""
         start = max(k for k in self._checkpoints if k <= n)
         state = copy.deepcopy(self._checkpoints[start])
-        for event, _notes in self._done[start:n]:
-            self._resolve(state, event, borrow=True)
+        for pos, entry in enumerate(self._done[start:n], start + 1):
+            self._resolve(state, entry.event, borrow=True)
+            if pos % CHECKPOINT_EVERY == 0 and pos < n:  # the next undo starts nearer
+                self._checkpoints.setdefault(pos, copy.deepcopy(state))
         return state
 
     def _resolve(self, state: Any, event: Event, *, borrow: bool = False) -> Resolution:

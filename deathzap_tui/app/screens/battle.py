@@ -45,6 +45,12 @@ GROUP_KEYS = {"advance": ADVANCE, "unit": UNIT, "setup": SETUP, "end": END}
 no other key covers)."""
 
 
+LOG_EVENTS = 200
+"""The log beside the board tells the last this-many events in force (far more lines
+than it can show); the whole game is on the log screen (``l``). A resumed game need not
+narrate its older events to start (issue 11)."""
+
+
 class BattleScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[Any]] = [
@@ -112,7 +118,7 @@ class BattleScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.log_replace(self.session.narrative())
+        self.log_replace(self.session.narrative(last=LOG_EVENTS))
         self.refresh_board()
 
     # --- showing --------------------------------------------------------------

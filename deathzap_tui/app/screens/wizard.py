@@ -18,7 +18,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -53,7 +55,41 @@ class _Pick:
     options: list[tuple[str, Any]]
 
 
-class ConfirmBar(Static):
+class Settled:
+    """Mixin for the wizard's widgets: a size change found by a layout pass does not
+    ask for another layout pass.
+
+    Textual's ``Widget._size_updated`` sets the ``virtual_size`` reactive, which
+    refreshes with ``layout=True``: every widget whose size a layout changed (a
+    headline wrapping to two lines, the odds strip appearing, the history giving it
+    room) asks for a second layout of the whole screen, drawn as a second frame a
+    refresh period (~17-30 ms) later, though nothing moves in it. These widgets are
+    not scroll containers and their heights were measured at their new widths in the
+    first pass, so that pass is final: the key's changes are drawn in one frame."""
+
+    def _size_updated(self, size: Any, virtual_size: Any, container_size: Any,
+                      layout: bool = True) -> bool:
+        return super()._size_updated(  # type: ignore[misc]
+            size, virtual_size, container_size, layout=False)
+
+
+class StepText(Settled, Static):
+    """A line (or a few, wrapped) of the step box: who, headline, reason, feedback."""
+
+
+class StepBox(Settled, Vertical):
+    """The step box (fixed height but for the -picking and -done layouts)."""
+
+
+class History(Settled, TailLog):
+    """What this action has done so far."""
+
+
+class Odds(Settled, OddsPanel):
+    """The odds panel (widgets/odds.py)."""
+
+
+class ConfirmBar(Settled, Static):
     """"Confirm" as plain text: Enter (a screen binding) or a click confirms. A
     Button would repaint the whole screen again for its press animation."""
 
@@ -74,6 +110,26 @@ class ChoiceList(OptionList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.armed = True
+        self._lines_width: int | None = None
+        """The width the option lines were last laid out (wrapped) at."""
+
+    def fill(self, prompts: list[Text]) -> None:
+        """Replace the options (a new step)."""
+        self.clear_options()
+        self._lines_width = self.scrollable_content_region.width
+        self.add_options([Option(prompt) for prompt in prompts])
+
+    def _on_resize(self, event: events.Resize) -> None:
+        """Textual's OptionList drops its line and render caches on every resize and
+        repaints: a second frame after the one that drew the new size. The render
+        cache is rebuilt by that first frame anyway (``fill`` emptied it), and the
+        lines depend only on the width they were wrapped at: when the list kept that
+        width (the step's headline took another line, the list was shown again),
+        keep them."""
+        width = self.scrollable_content_region.width
+        if width == self._lines_width:
+            event.prevent_default()
+        self._lines_width = width  # else Textual's handler rewraps them at this width
 
     def on_key(self, event: events.Key) -> None:
         if event.key in self.MOVES:
@@ -94,6 +150,11 @@ class WizardScreen(Screen[Any]):
     """-tiny (under 24 rows): the step box takes what the history and odds leave."""
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
     """-wide: the odds panel is a side column (widgets/odds.py)."""
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """As Textual's, without repainting the whole screen on a focus change (the list
+    and the dice input take turns every few steps): the widgets that gain and lose
+    focus repaint themselves (their Focus/Blur handlers and :focus styles), so the
+    step is drawn in one frame, not a full-screen frame and then the step's own."""
     BINDINGS: ClassVar[list[Any]] = [
         Binding("escape", "back", "Back a step"),
         Binding("ctrl+x", "cancel", "Cancel action", priority=True),
@@ -149,16 +210,16 @@ class WizardScreen(Screen[Any]):
 
     # --- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="wiz-title")
-        yield TailLog(id="wiz-history")
-        yield OddsPanel(id="wiz-odds")
-        with Vertical(id="wiz-step"):
-            yield Static(id="wiz-who")
-            yield Static(id="wiz-headline")
-            yield Static(id="wiz-reason")
+        yield StepText(id="wiz-title")
+        yield History(id="wiz-history")
+        yield Odds(id="wiz-odds")
+        with StepBox(id="wiz-step"):
+            yield StepText(id="wiz-who")
+            yield StepText(id="wiz-headline")
+            yield StepText(id="wiz-reason")
             yield ChoiceList(id="wiz-choices")
             yield SteadyInput(id="wiz-input", compact=True)
-            yield Static(id="wiz-feedback")
+            yield StepText(id="wiz-feedback")
             yield ConfirmBar(Text(" ✔ Confirm (Enter) ", style="bold reverse green"),
                              id="wiz-confirm")
         yield KeyBar()
@@ -307,10 +368,8 @@ class WizardScreen(Screen[Any]):
         empty Enter does not take a number question's default."""
         return self.dice_mode == "generated"
 
-    def _fill_choices(self, choices: OptionList, labels: list[str]) -> None:
-        choices.clear_options()
-        choices.add_options([Option(Text(f"{choice_key(i) or ' '}  {label}"))
-                             for i, label in enumerate(labels)])
+    def _fill_choices(self, choices: ChoiceList, labels: list[str]) -> None:
+        choices.fill([Text(f"{choice_key(i) or ' '}  {label}") for i, label in enumerate(labels)])
         if labels:
             choices.highlighted = 0
 
