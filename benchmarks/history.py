@@ -10,7 +10,9 @@ as the app does, then prints medians of:
 - undo / redo: taking back and bringing back the last action (state and narration);
 - resume: loading the save (from its cache, as after a writer opened it) up to the
   state and the log's visible end (the battle screen's ``LOG_EVENTS``);
-- narrative: the whole game's lines, as the log screen asks for them.
+- narrative: the whole game's lines, as the log screen asks for them;
+- push: what the referee does for a hosted move besides the player's own action: each
+  of three terminals' snapshot and the narrative lines it has not been sent.
 
 Goals: save flat in the log's length; undo, redo and resume of a 5,000-event game
 under 50 ms.
@@ -36,6 +38,7 @@ from dz3_fixtures import play_random_action  # noqa: E402
 
 from deathzap_tui import saves  # noqa: E402
 from deathzap_tui.app.screens.battle import LOG_EVENTS  # noqa: E402
+from deathzap_tui.net.referee import Table, Told  # noqa: E402
 from deathzap_tui.session import Session  # noqa: E402
 
 
@@ -65,8 +68,10 @@ def main() -> None:
                               ROOT / "forces" / "demo-vanta-syndicate.toml", seed=1,
                               save_path="bench", options={"end": "agreement"})
         rnd = random.Random(1)
+        table = Table(session)
+        told = {viewer: Told() for viewer in ("red", "black", None)}
         print(f"{'events':>7} {'save':>8} {'snapshot':>9} {'undo':>8} {'redo':>8} "
-              f"{'resume':>8} {'narrative':>10}   (median ms)")
+              f"{'resume':>8} {'narrative':>10} {'push':>7}   (median ms)")
         for size in sorted(args.sizes):
             grow(session, size, rnd)
             assert session.path is not None
@@ -91,9 +96,17 @@ def main() -> None:
             resume = timed(lambda p=path: Session.resume(p).narrative(last=LOG_EVENTS),
                            max(3, args.repeat // 3))
             narrative = timed(session.narrative, args.repeat)
+            pushes = []
+            for _ in range(args.repeat):
+                play_random_action(game, rnd, skip=("end",))
+                t0 = time.perf_counter()
+                for viewer, so_far in told.items():
+                    table.snapshot(viewer)
+                    table.tell(so_far, viewer)
+                pushes.append((time.perf_counter() - t0) * 1000)
             print(f"{len(game.log):>7} {save:8.2f} {snapshot:9.1f} "
                   f"{statistics.median(undos):8.2f} {statistics.median(redos):8.2f} "
-                  f"{resume:8.1f} {narrative:10.2f}")
+                  f"{resume:8.1f} {narrative:10.2f} {statistics.median(pushes):7.2f}")
 
 if __name__ == "__main__":
     main()

@@ -185,6 +185,26 @@ class Table:
         return [n.text for _e, notes in self.game.history()
                 for n in views.notes_for(notes, viewer)]
 
+    def tell(self, told: Told, viewer: str | None) -> tuple[int, list[str]]:
+        """What ``viewer``, who has been told ``told``, must be sent now: how many of
+        its lines to keep and the lines to add after them; ``told`` is brought up to
+        date. The events in force change only at their end (new events, undo, redo),
+        so only the events since the last both share are narrated again: a push
+        costs about the same at event 10 and 10,000."""
+        game = self.game
+        shared = min(len(told.ids), game.in_force)
+        while shared and id(game.history(game.in_force - shared + 1)[0][0]) \
+                != told.ids[shared - 1]:
+            shared -= 1  # undone since: walk back to the last event both share
+        keep = told.lines[shared - 1] if shared else 0
+        del told.ids[shared:], told.lines[shared:]
+        add: list[str] = []
+        for event, notes in game.history(game.in_force - shared):
+            add += [n.text for n in views.notes_for(notes, viewer)]
+            told.ids.append(id(event))
+            told.lines.append(keep + len(add))
+        return keep, add
+
     def turn(self) -> dict[str, str]:
         p = self.pending
         if p is not None:
@@ -277,12 +297,22 @@ def _answer_data(answer: Answer) -> Any:
 
 # --- the server -------------------------------------------------------------------
 
+@dataclass
+class Told:
+    """What a client has been told of the narrative: the events in force it knows
+    (by identity) and, for each, how many lines it has been sent up to and including
+    that event."""
+
+    ids: list[int] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
 @dataclass(eq=False)
 class Client:
     role: str
     writer: asyncio.StreamWriter
     peer: str
-    narrative: list[str] = field(default_factory=list)
+    told: Told = field(default_factory=lambda: Told())
 
     @property
     def viewer(self) -> str | None:
@@ -470,22 +500,9 @@ class Referee:
         self.seq += 1
         for c in list(self.clients):
             snap = self.table.snapshot(c.viewer)
-            lines = self.table.narrative(c.viewer)
-            keep = _common_prefix(c.narrative, lines)
-            c.narrative = lines
+            keep, add = self.table.tell(c.told, c.viewer)
             c.send({"t": "state", "seq": self.seq, **snap,
-                    "narrative": {"keep": keep, "add": lines[keep:]}})
-
-
-def _common_prefix(a: list[str], b: list[str]) -> int:
-    if len(a) <= len(b) and b[:len(a)] == a:
-        return len(a)
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
+                    "narrative": {"keep": keep, "add": add}})
 
 
 def _peer(writer: asyncio.StreamWriter) -> str:

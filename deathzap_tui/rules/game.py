@@ -166,6 +166,11 @@ class Game:
         return self._state
 
     @property
+    def in_force(self) -> int:
+        """How many events are in force (the length of :meth:`history`)."""
+        return len(self._done)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._done)
 

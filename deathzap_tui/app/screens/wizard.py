@@ -110,8 +110,9 @@ class ChoiceList(OptionList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.armed = True
-        self._lines_width: int | None = None
-        """The width the option lines were last laid out (wrapped) at."""
+        self._lines_width = 0
+        """The width the options were last wrapped at; 0: not yet (they are wrapped
+        when first drawn, at the width laid out)."""
 
     def fill(self, prompts: list[Text]) -> None:
         """Replace the options (a new step)."""
@@ -121,15 +122,20 @@ class ChoiceList(OptionList):
 
     def _on_resize(self, event: events.Resize) -> None:
         """Textual's OptionList drops its line and render caches on every resize and
-        repaints: a second frame after the one that drew the new size. The render
-        cache is rebuilt by that first frame anyway (``fill`` emptied it), and the
-        lines depend only on the width they were wrapped at: when the list kept that
-        width (the step's headline took another line, the list was shown again),
-        keep them."""
+        repaints: a second frame, after the one that drew the new size. The render
+        cache was rebuilt by that frame anyway (``fill`` emptied it), and the lines
+        hold while every option wraps to as many lines as before: keep them then
+        (the step's headline took another line, the list was shown again)."""
         width = self.scrollable_content_region.width
-        if width == self._lines_width:
+        if not self._lines_width or width == self._lines_width or (
+                self._wrapped_height(width) == self._wrapped_height(self._lines_width)):
             event.prevent_default()
         self._lines_width = width  # else Textual's handler rewraps them at this width
+
+    def _wrapped_height(self, width: int) -> int:
+        """Lines of all the options wrapped at ``width`` (an option never takes fewer
+        lines at a smaller width, so equal totals mean every option's is equal)."""
+        return self.get_content_height(self.size, self.size, width)
 
     def on_key(self, event: events.Key) -> None:
         if event.key in self.MOVES:
