@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,17 @@ def cache_key_of_this_test(tmp_path_factory: pytest.TempPathFactory,
     user's (``paths.cache_key``)."""
     key = tmp_path_factory.mktemp("key") / "cache.key"
     monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(key))
+
+
+@pytest.fixture
+def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty saves folder of the test's own (``DEATHZAP_SAVES_DIR``), the
+    working directory its parent."""
+    d = tmp_path / "saves"
+    d.mkdir()
+    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(d))
+    monkeypatch.chdir(tmp_path)
+    return d
 
 
 @pytest.fixture

@@ -21,14 +21,6 @@ FORCES = Path(__file__).resolve().parents[1] / "forces"
 RED, BLACK = FORCES / "demo-ashfall-legion.toml", FORCES / "demo-vanta-syndicate.toml"
 
 
-@pytest.fixture
-def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "saves"
-    d.mkdir()
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(d))
-    monkeypatch.chdir(tmp_path)
-    return d
-
 
 def play(session: Session, intent: dict[str, Any]) -> None:
     """Play ``intent``: every die rolled, every question at its default."""

@@ -12,15 +12,6 @@ from deathzap_tui import saves
 from deathzap_tui.saves import SaveError, save_path
 
 
-@pytest.fixture
-def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "saves"
-    d.mkdir()
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(d))
-    monkeypatch.chdir(tmp_path)
-    return d
-
-
 @pytest.mark.parametrize("name", ["game1", "game1.toml", "Red-vs-Black_2.v2"])
 def test_plain_names_land_in_the_saves_folder(saves_dir: Path, name: str) -> None:
     path = save_path(name)

@@ -45,6 +45,21 @@ class ScoreEntry:
     """In words: "destroyed Squad 2", "objective 3 at 13\"", ..."""
 
 
+@dataclass
+class FigureBase:
+    """One model of a unit: what every ruleset's figure state holds (a ruleset's
+    own ``FigureState`` adds its rules' fields)."""
+
+    id: str
+    """``"red.3.0"``: side, unit index, figure index in the unit."""
+    name: str
+    """The figure's name from the force file ("Platoon Leader", "Cultist")."""
+    weapons: tuple[str, ...]
+    """Weapon ids it carries (keys of ``State.weapons[side]``)."""
+    alive: bool = True
+    """False once removed as a casualty (kept so ids and "6/7" counts stay stable)."""
+
+
 class UnitBase:
     """Helpers of a unit state with ``figures`` (each with ``alive``), ``token`` and
     the ruleset's own ``in_play`` property."""
@@ -65,6 +80,20 @@ class UnitBase:
     def ready(self) -> bool:
         """May be activated now (in play, no token)."""
         return self.in_play and not self.token
+
+
+@dataclass
+class UnitRecord(UnitBase):
+    """What every ruleset's unit state starts with (its own ``UnitState`` adds its
+    rules' fields after these)."""
+
+    id: str
+    """``"red.3"``."""
+    side: str
+    """``"red"`` or ``"black"``."""
+    index: int
+    """Index into the side's force units."""
+    name: str
 
 
 class StateBase:

@@ -26,13 +26,6 @@ if TYPE_CHECKING:
     from deathzap_tui.net.client import RemoteSession
 
 
-@pytest.fixture
-def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "saves"
-    d.mkdir()
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(d))
-    return d
-
 
 @pytest.fixture
 def new_session(saves_dir: Path, tmp_path: Path):

@@ -10,14 +10,21 @@ from pathlib import Path
 from typing import Any
 
 # shared with dz3_fixtures; re-exported for the tests
-from fixtures_common import act, draw, notes, random_answer, roll_for_me  # noqa: F401
+from fixtures_common import (  # noqa: F401 (re-exported for the tests)
+    act,
+    draw,
+    given_dice,
+    notes,
+    random_answer,
+    roll_for_me,
+)
 
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules.commandhand import RULESET
 from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import Dice, DiceRequest, Refused
+from deathzap_tui.rules.steps import DiceRequest, Refused
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 
@@ -84,15 +91,6 @@ def narrative(game: Game) -> list[str]:
     """Every ``ctx.say`` line of every effective event, in order."""
     return [n.text for _e, res in game.replay(effective(game.log)) for n in res.ctx.notes]
 
-
-def given_dice(seed: int) -> Callable[[DiceRequest], Any]:
-    """Dice entered as faces from a seeded generator (physical-dice entry)."""
-    faces = random.Random(seed)
-
-    def dice(step: DiceRequest) -> Dice:
-        return Dice(faces=tuple(faces.randint(1, 6) for _ in range(step.count)))
-
-    return dice
 
 
 def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from fixtures_common import answer_all
+
 from deathzap_tui.rules.classic.force import CLASS_WEAPONS
 from deathzap_tui.rules.classic.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.classic.state import State, new_state
-from deathzap_tui.rules.steps import ROLL, Context, DiceRequest, Question, Resolution, Step
+from deathzap_tui.rules.steps import ROLL, Context, DiceRequest, Resolution, Step
 
 WEAPONS: dict[str, Weapon] = {**CLASS_WEAPONS, "rifle": Weapon("rifle", "Rifle", "basic")}
 """The five classes by id, and a named Basic gun."""
@@ -68,24 +70,8 @@ def drive(state: State, make: Callable[[Context], Any], answers: Mapping[str, An
     """Run ``make`` on a copy of ``state`` answering each step by its key; questions
     not listed take their default (``defaults``), dice not listed take ``dice`` (e.g.
     ROLL). Every listed answer must be used."""
-    answers = dict(answers)
     res = Resolution(state, make)
-    steps: list[Step] = []
-    while not res.done:
-        step = res.step
-        assert step is not None
-        steps.append(step)
-        if step.key in answers:
-            ans = answers.pop(step.key)
-        elif isinstance(step, DiceRequest) and dice is not None:
-            ans = dice
-        elif isinstance(step, Question) and defaults and step.default is not None:
-            ans = step.default
-        else:
-            raise KeyError(f"no answer for step {step.key!r}: {step}")
-        res.answer(ans)
-    assert not answers, f"unused answers: {sorted(answers)}"
-    return Run(res, steps)
+    return Run(res, answer_all(res, answers, dice, defaults))
 
 
 def roll_all(state: State, make: Callable[[Context], Any]) -> Run:

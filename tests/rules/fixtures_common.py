@@ -10,10 +10,20 @@ from typing import Any
 
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Question
+from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Resolution
 
 DiceSource = Callable[[DiceRequest], Any]
 """Answers a dice request: ``lambda step: ROLL`` or faces from a fixed sequence."""
+
+
+def given_dice(seed: int) -> DiceSource:
+    """Dice typed at the table, from a fixed sequence of faces (golden games)."""
+    faces = random.Random(seed)
+
+    def dice(step: DiceRequest) -> Dice:
+        return Dice(faces=tuple(faces.randint(1, 6) for _ in range(step.count)))
+
+    return dice
 
 
 def draw(game: Game, card: str) -> None:
@@ -26,9 +36,19 @@ def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None
     listed takes its default (``defaults``), dice not listed take ``dice`` (e.g.
     ROLL). Returns the steps seen, in order. Raises KeyError naming a step it can't
     answer."""
-    answers = dict(answers or {})
     action = game.begin(intent, by)
-    res = action.resolution
+    seen = answer_all(action.resolution, answers or {}, dice, defaults)
+    game.commit(action)
+    return seen
+
+
+def answer_all(res: Resolution, answers: Mapping[str, Any], dice: Any = None,
+               defaults: bool = True) -> list[Any]:
+    """Drive ``res`` to its end answering each step by its key from ``answers``; a
+    question not listed takes its default (``defaults``), dice not listed take
+    ``dice`` (e.g. ROLL). Returns the steps seen, in order. Raises KeyError naming a
+    step it can't answer, or the answers left unused."""
+    answers = dict(answers)
     seen: list[Any] = []
     while not res.done:
         step = res.step
@@ -44,7 +64,6 @@ def act(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any] | None
         res.answer(ans)
     if answers:
         raise KeyError(f"unused answers: {sorted(answers)}")
-    game.commit(action)
     return seen
 
 

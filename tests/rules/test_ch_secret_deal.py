@@ -42,11 +42,6 @@ def deals_from_the_public_seed() -> None:
     """Overrides the suite's fixture of that name: games here get secret deal seeds."""
 
 
-@pytest.fixture
-def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
-    return tmp_path
-
 
 def game(seed: int = 7, deal_seed: int | None = DEAL_SEED, log=()) -> Game:
     red, black = (load_force(p).force for p in (RED, BLACK))

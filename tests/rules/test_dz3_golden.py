@@ -15,28 +15,15 @@ from pathlib import Path
 
 import pytest
 from dz3_fixtures import play_random_game
+from fixtures_common import given_dice
 
 from deathzap_tui.cli import main
-from deathzap_tui.rules.steps import Dice, DiceRequest
 from deathzap_tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "dz3_game.txt"
 
 
-def given_dice(seed: int):
-    faces = random.Random(seed)
-
-    def dice(step: DiceRequest) -> Dice:
-        return Dice(faces=tuple(faces.randint(1, 6) for _ in range(step.count)))
-
-    return dice
-
-
-@pytest.fixture
-def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
-    return tmp_path
 
 
 def play_scripted_game() -> Session:

@@ -315,7 +315,7 @@ class WizardScreen(Screen[Any]):
             choices.armed = True
             self.shown = None
             choices.display, inp.display, confirm.display = True, False, False
-            choices.focus()
+            self.set_focus(choices)  # now, not after a hop (see _focus)
             self._sync_bindings()
             return
         step = self.resolution.step
@@ -350,7 +350,7 @@ class WizardScreen(Screen[Any]):
             if not same:
                 choices.armed = self.dice_mode != "generated"
             choices.display, inp.display = True, False
-            choices.focus()
+            self.set_focus(choices)
         else:
             choices.display, inp.display = False, True
             inp.value = ""
@@ -363,7 +363,7 @@ class WizardScreen(Screen[Any]):
                 if step.default is not None:
                     inp.placeholder += (f" (usually {step.default})" if self._typed_only
                                         else f" (Enter for {step.default})")
-            inp.focus()
+            self.set_focus(inp)
             self._live_feedback("")
         self.shown = step
         self._sync_bindings()

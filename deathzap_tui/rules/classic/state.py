@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
-from deathzap_tui.rules.statebase import ScoreEntry, StateBase, UnitBase
+from deathzap_tui.rules.statebase import FigureBase, ScoreEntry, StateBase, UnitRecord
 
 STAGES = ("rolloff", "general", "battle")
 """Set-up then play (CL §1): roll off for base lines, name the generals, battle."""
@@ -35,12 +35,9 @@ def _sides(value: Any) -> dict[str, Any]:
 
 
 @dataclass
-class FigureState:
-    id: str
-    name: str
-    weapons: tuple[str, ...]
-    """Weapon ids (keys of ``State.weapons[side]``): one die to hit per gun (CL §5)."""
-    alive: bool = True
+class FigureState(FigureBase):
+    """One model; each of its weapons is one gun, one die to hit (CL §5)."""
+
     general: bool = False
     """This side's general (CL §1): the force file's mark until set-up names one;
     objectives only."""
@@ -50,11 +47,7 @@ class FigureState:
 
 
 @dataclass
-class UnitState(UnitBase):
-    id: str
-    side: str
-    index: int
-    name: str
+class UnitState(UnitRecord):
     type: str
     """A key of :data:`tables.TYPES` (CL §2)."""
     figures: list[FigureState]

@@ -24,27 +24,25 @@ from deathzap_tui.rules.cards import Card, build_deck, shuffled
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
-from deathzap_tui.rules.statebase import ObjectiveState, ScoreEntry, StateBase, UnitBase
+from deathzap_tui.rules.statebase import (
+    FigureBase,
+    ObjectiveState,
+    ScoreEntry,
+    StateBase,
+    UnitRecord,
+)
 
 PHASES = ("rolloff", "objectives", "battle")
 """Set-up then play: roll off for home edges (CH §1), objectives only with the CH-R5
 objectives option, then the battle."""
 
 
-@dataclass
-class FigureState:
-    id: str
-    name: str
-    weapons: tuple[str, ...]
-    alive: bool = True
+FigureState = FigureBase
+"""A Command Hand figure holds nothing beyond what every ruleset's does."""
 
 
 @dataclass
-class UnitState(UnitBase):
-    id: str
-    side: str
-    index: int
-    name: str
+class UnitState(UnitRecord):
     run: int
     """Run distance in inches as written (the view doubles it with CH-R1)."""
     walk: int

@@ -28,7 +28,13 @@ from deathzap_tui.rules.cards import SUITS, Card, build_deck, shuffled
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
-from deathzap_tui.rules.statebase import ObjectiveState, ScoreEntry, StateBase, UnitBase
+from deathzap_tui.rules.statebase import (
+    FigureBase,
+    ObjectiveState,
+    ScoreEntry,
+    StateBase,
+    UnitRecord,
+)
 
 PHASES = ("rolloff", "objectives", "battle")
 """Set-up then play, in order (DZ3 §1): roll off for edges, place objectives, battle."""
@@ -38,36 +44,20 @@ EDGES = ("north", "south")
 
 
 @dataclass
-class FigureState:
-    """One model of a unit."""
+class FigureState(FigureBase):
+    """One model of a unit; each of its weapons fires every shooting action."""
 
-    id: str
-    """``"red.3.0"``: side, unit index, figure index in the force."""
-    name: str
-    """The figure's name from the force file ("Platoon Leader", "Cultist")."""
-    weapons: tuple[str, ...]
-    """Weapon ids it carries (keys of ``State.weapons[side]``); each fires every
-    shooting action."""
     leader: bool = False
     """Modelled as a leader (DZ3 §11): +1 morale within 6", spends command points."""
     command: int = 0
     """Command points LEFT (DZ3 §11, DZ3-R14: spent for the game, never refreshed;
     a removed leader takes them with it, so a dead leader's points do not count)."""
-    alive: bool = True
-    """False once removed as a casualty (kept so ids and "6/7" counts stay stable)."""
 
 
 @dataclass
-class UnitState(UnitBase):
+class UnitState(UnitRecord):
     """One unit and everything that happened to it."""
 
-    id: str
-    """``"red.3"``."""
-    side: str
-    """``"red"`` or ``"black"``."""
-    index: int
-    """Index into the side's force units."""
-    name: str
     skill: str
     """basic | regular | elite (tables.SKILLS)."""
     move: int
