@@ -89,6 +89,17 @@ class Odds(Settled, OddsPanel):
     """The odds panel (widgets/odds.py)."""
 
 
+class StepInput(Settled, SteadyInput):
+    """The dice / number input. The live feedback under it follows each typed
+    character in the same frame: it is updated from the value's watcher, not from
+    the Changed message, which reaches the screen after the input has been drawn."""
+
+    def watch_value(self, value: str) -> None:
+        screen = self.screen
+        if isinstance(screen, WizardScreen):
+            screen._live_feedback(value)
+
+
 class ConfirmBar(Settled, Static):
     """"Confirm" as plain text: Enter (a screen binding) or a click confirms. A
     Button would repaint the whole screen again for its press animation."""
@@ -224,7 +235,7 @@ class WizardScreen(Screen[Any]):
             yield StepText(id="wiz-headline")
             yield StepText(id="wiz-reason")
             yield ChoiceList(id="wiz-choices")
-            yield SteadyInput(id="wiz-input", compact=True)
+            yield StepInput(id="wiz-input", compact=True)
             yield StepText(id="wiz-feedback")
             yield ConfirmBar(Text(" ✔ Confirm (Enter) ", style="bold reverse green"),
                              id="wiz-confirm")
@@ -290,6 +301,11 @@ class WizardScreen(Screen[Any]):
 
     # --- rendering ------------------------------------------------------------
     def _redraw(self) -> None:
+        """Show where the action stands. One key, one frame: every widget is updated
+        here, in this handler, and Textual draws them together when the screen next
+        goes idle. Focus moves with ``set_focus`` now (``widget.focus()`` waits for
+        a hop through the app's queue, and its Focus/Blur repaints could arrive just
+        after that frame and cost another)."""
         title = self.wizard_title
         if self.intent_label:
             title = f"{title} — {self.intent_label}" if title else self.intent_label
@@ -315,7 +331,7 @@ class WizardScreen(Screen[Any]):
             choices.armed = True
             self.shown = None
             choices.display, inp.display, confirm.display = True, False, False
-            self.set_focus(choices)  # now, not after a hop (see _focus)
+            self.set_focus(choices)
             self._sync_bindings()
             return
         step = self.resolution.step
@@ -443,9 +459,6 @@ class WizardScreen(Screen[Any]):
         self.asked.append(step)
         self._redraw()
         return True
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self._live_feedback(event.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
