@@ -343,6 +343,6 @@ class QuickResolveScreen(Screen[None]):
         self.app.push_screen(
             WizardScreen(title="Quick resolve", begin=lambda intent: (None, resolution),
                          started=(True, resolution), intent_label=str(kind),
-                         ruleset=ruleset,
+                         ruleset=ruleset, records=False,
                          dice_mode=self.app.dice_mode),  # type: ignore[attr-defined]
             done)

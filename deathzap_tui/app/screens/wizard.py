@@ -193,7 +193,8 @@ class WizardScreen(Screen[Any]):
               intent_label: str = "",
               unit_names: Mapping[str, str] | None = None,
               dice_mode: str = "physical", context: str = "",
-              ruleset: Any = None, on_close: Callable[[Any], None] | None = None) -> None:
+              ruleset: Any = None, on_close: Callable[[Any], None] | None = None,
+              records: bool = True) -> None:
         """(Re)start the wizard on a new action. The battle screen keeps one wizard
         installed and restarts it for every action: removing a popped screen costs
         Textual two more layouts of the screen below (on top of mounting a new one),
@@ -204,6 +205,8 @@ class WizardScreen(Screen[Any]):
         self.intents = list(intents)
         self.unit_names = dict(unit_names or {})
         self.dice_mode = dice_mode
+        self.records = records
+        """Confirming records the action in the game (False: a quick resolve)."""
         self.odds_ruleset = ruleset
         """For the odds panel; ``None``: the session's (widgets/odds.py)."""
         self.on_close = on_close
@@ -271,10 +274,15 @@ class WizardScreen(Screen[Any]):
                                       for o in opts])
 
     def _unit_label(self, unit: str) -> str:
+        """"RED  Squad 2"; a name its side uses twice gets the unit's place in the force
+        ("RED  Squad (unit 3)"), never an internal id."""
         name = self.unit_names.get(unit, "")
-        side = unit.split(".", 1)[0]
+        side, _, index = unit.partition(".")
         label = f"{d.side_label(side)}  {clean(name, oneline=True)}".rstrip()
-        return f"{label}  ({clean(unit, oneline=True)})"
+        twins = [u for u, n in self.unit_names.items()
+                 if n == name and u.partition(".")[0] == side]
+        return f"{label}  (unit {int(index) + 1})" if len(twins) > 1 and index.isdigit() \
+            else label
 
     def _picked(self, payload: Any) -> None:
         kind, value = payload
@@ -338,7 +346,9 @@ class WizardScreen(Screen[Any]):
         self.set_class(step is None, "-done")
         if step is None:
             repaint(who, "")
-            repaint(headline, Text("Resolved. Confirm to record it.", style="bold"))
+            repaint(headline, Text("Resolved. Confirm to record it." if self.records else
+                                   "Resolved. Confirm to see the result (nothing is "
+                                   "recorded or saved).", style="bold"))
             repaint(reason, Text("Esc goes back a step; ctrl+x cancels (nothing changes).",
                                style="dim"))
             self.shown = None
