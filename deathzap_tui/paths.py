@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
+import tempfile
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -36,27 +38,44 @@ KEY_BYTES = 32
 
 
 def cache_key() -> bytes | None:
-    """This user's secret key for save caches (``savecache``): created on first use
-    as a 0600 file in the user's data directory, never in the saves folder (a save
-    sent to a friend must not carry it). ``DEATHZAP_CACHE_KEY`` names another file
-    (the tests). ``None`` when it can be neither read nor made: no caching then."""
+    """This user's secret key for save caches (``savecache``): made on first use as a
+    0600 file in the user's data directory, never in the saves folder (a save sent to
+    a friend must not carry it). ``DEATHZAP_CACHE_KEY`` names another file (the
+    tests). ``None`` when it cannot be read or made, or when it is not this user's
+    own private file (others could sign caches with it): no caching then."""
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     path = Path(os.environ.get("DEATHZAP_CACHE_KEY") or base / "deathzap-tui" / "cache.key")
     try:
-        key = path.read_bytes()
-        return key if len(key) == KEY_BYTES else None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except FileNotFoundError:
-        pass
+        return _make_key(path)
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if st.st_uid != os.getuid() or st.st_mode & 0o077 or not stat.S_ISREG(st.st_mode):
+            return None
+        key = f.read(KEY_BYTES + 1)
+    return key if len(key) == KEY_BYTES else None
+
+
+def _make_key(path: Path) -> bytes | None:
+    """Write a new key whole (a temporary file, then linked into place, so that no
+    reader ever sees half a key); if another process made one meanwhile, use that."""
     key = secrets.token_bytes(KEY_BYTES)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # made meanwhile by another process: use that one
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".key.")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(key)
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    except FileExistsError:
         return cache_key()
     except OSError:
         return None
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
     return key

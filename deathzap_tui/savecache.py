@@ -28,7 +28,7 @@ from pathlib import Path
 
 from deathzap_tui.paths import PROJECT_ROOT, cache_key
 from deathzap_tui.rules.game import Game, Resumable
-from deathzap_tui.saves import cache_path
+from deathzap_tui.saves import cache_path, read_regular
 
 MAGIC = b"deathzap-cache 1\n"
 WRITE_EVERY = 64
@@ -84,7 +84,7 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
     if key is None:
         return None
     try:
-        raw = cache_path(save).read_bytes()
+        raw = read_regular(cache_path(save))
     except OSError:
         return None
     head, size = len(MAGIC), hashlib.sha256().digest_size

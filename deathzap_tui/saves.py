@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import json
 import os
 import re
+import stat
 import tempfile
 import tomllib
 from collections.abc import Mapping
@@ -156,7 +158,8 @@ def append_event(path: Path, index: int, event: Event) -> bytes:
                        separators=(",", ":")) + "\n").encode("utf-8")
     journal = journal_path(path)
     created = not journal.exists()
-    fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600)
     try:
         data = line
         while data:
@@ -176,7 +179,7 @@ SETTINGS: dict[str, tuple[str, ...]] = {"dice": ("physical", "generated")}
 def settings_path(save: Path) -> Path:
     """The save's settings (the dice mode): ``NAME.toml.settings``, a few bytes of
     TOML beside the save, like the ``.seen`` marks. Not in the save itself: the
-    snapshot is rewritten only when a game ends or is compacted, and the journal holds
+    snapshot is rewritten only when a game ends, and the journal holds
     numbered events every reader replays; a toggle costs one tiny atomic write and the
     save format stays as it is. A save copied without it resumes in the mode asked
     for on the command line."""
@@ -186,10 +189,7 @@ def settings_path(save: Path) -> Path:
 def read_settings(save: Path) -> dict[str, str]:
     """The save's known settings with valid values; a missing or broken file has none."""
     try:
-        path = settings_path(save)
-        if path.stat().st_size > 4096:
-            return {}
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(settings_path(save), 4096).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     return {k: v for k, allowed in SETTINGS.items() if (v := data.get(k)) in allowed}
@@ -236,28 +236,58 @@ def read_save_data(path: Path) -> dict[str, Any]:
     return parse_save(path, *read_files(path))
 
 
+def read_regular(path: Path, limit: int = MAX_SAVE_BYTES) -> bytes:
+    """The bytes of ``path`` if it is a regular file (not a link, a FIFO or a
+    device: a saves folder is not to be trusted) of at most ``limit`` bytes.
+    Raises ``FileNotFoundError``, or ``OSError`` saying what is wrong."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes")
+    return data
+
+
 def read_files(path: Path) -> tuple[bytes, bytes]:
     """The save's snapshot and journal as they are on disk (no journal: empty)."""
-    journal = journal_path(path)
     try:
-        for p in (path, journal):
-            with contextlib.suppress(FileNotFoundError):
-                if p.stat().st_size > MAX_SAVE_BYTES:
-                    raise SaveError(f"{p}: {p.stat().st_size} bytes is too large for a save "
-                                    f"(limit {MAX_SAVE_BYTES})")
-        snapshot = path.read_bytes()
+        snapshot = read_regular(path)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save") from None
-    except IsADirectoryError:
-        raise SaveError(f"{path}: is a directory, not a save") from None
     except OSError as exc:
-        raise SaveError(f"{path}: cannot read ({exc.strerror})") from None
+        raise SaveError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    journal = journal_path(path)
     try:
-        return snapshot, journal.read_bytes()
+        return snapshot, read_regular(journal)
     except FileNotFoundError:
         return snapshot, b""
     except OSError as exc:
-        raise SaveError(f"{journal}: cannot read ({exc.strerror})") from None
+        raise SaveError(f"{journal}: cannot read ({exc.strerror or exc})") from None
+
+
+def cut_torn_tail(path: Path) -> None:
+    """Drop a journal's last line if a crash left it without its newline, so that
+    the next event is not appended onto it. Only the writer may (it holds the lock)."""
+    journal = journal_path(path)
+    try:
+        fd = os.open(journal, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            start = max(0, size - MAX_SAVE_BYTES)
+            whole = os.pread(fd, size - start, start)
+            os.ftruncate(fd, start + whole.rfind(b"\n") + 1)
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def parse_save(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:

@@ -101,6 +101,7 @@ class Session:
     def _hash_files(self) -> None:
         if self._files is None:
             assert self.path is not None
+            saves.cut_torn_tail(self.path)  # a crash's half line: never append onto it
             snapshot, journal = saves.read_files(self.path)
             self._files = savecache.fingerprint(snapshot, journal)
             self._journal_bytes = len(journal)

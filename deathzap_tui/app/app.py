@@ -219,7 +219,7 @@ class DeathzapApp(App[None]):
     def poll_save(self) -> None:
         """Re-read a watched save if the writer saved it, and show the new state."""
         from deathzap_tui import saves
-        from deathzap_tui.app.screens.battle import BattleScreen
+        from deathzap_tui.app.screens.battle import LOG_EVENTS, BattleScreen
 
         session = self.session
         source = getattr(session, "source", None)
@@ -236,7 +236,7 @@ class DeathzapApp(App[None]):
         session.game = game
         for screen in self.screen_stack:
             if isinstance(screen, BattleScreen) and screen.is_mounted:
-                screen.log_replace(session.narrative())
+                screen.log_replace(session.narrative(last=LOG_EVENTS))
                 screen.refresh_board()
 
     def open_setup(self, plan: GamePlan) -> None:

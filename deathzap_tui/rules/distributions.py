@@ -8,7 +8,7 @@ tests check them against exact :class:`fractions.Fraction` arithmetic.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 _COMB_LIMIT = 1000
@@ -88,15 +88,19 @@ def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
     return out
 
 
+def sum_of(dists: Iterable[Sequence[float]]) -> list[float]:
+    """The distribution of a sum of independent counts, each given as a distribution."""
+    total = [1.0]
+    for dist in dists:
+        total = convolve(total, dist)
+    return total
+
+
 def dice_sum_pmf(n: int, sides: int = 6) -> list[float]:
     """``[P(S = 0), ..., P(S = n * sides)]`` for ``S`` the pips of ``n`` dice."""
     if n < 0:
         raise ValueError("n must be >= 0")
-    die = [0.0] + [1.0 / sides] * sides
-    out = [1.0]
-    for _ in range(n):
-        out = convolve(out, die)
-    return out
+    return sum_of([[0.0] + [1.0 / sides] * sides] * n)
 
 
 def mean(dist: Sequence[float]) -> float:

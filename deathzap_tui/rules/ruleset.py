@@ -72,14 +72,14 @@ END = "end"
 """Intent group: end the game (by agreement)."""
 OTHER = "other"
 """Intent group: anything else the ruleset offers (interrupts, passing...)."""
-GROUPS = (SETUP, ADVANCE, UNIT, END, OTHER)
 
 
 @dataclass(frozen=True)
 class IntentOption:
     """Something that can be done now, as shown in menus and the command palette.
 
-    ``group`` (one of :data:`GROUPS`) is what the app keys on; the intent's ``type``
+    ``group`` (:data:`SETUP`, :data:`ADVANCE`, :data:`UNIT`, :data:`END` or
+    :data:`OTHER`) is what the app keys on; the intent's ``type``
     stays the ruleset's own word."""
 
     intent: Mapping[str, Any]
@@ -336,8 +336,7 @@ class PackageRuleset(Ruleset):
         return self.part("force", "force_warnings")(force)
 
     def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
-        counts = getattr(importlib.import_module(f"{self.package}.force"), "force_counts",
-                         None)
+        counts = self.optional_part("force", "force_counts")
         return () if counts is None else counts(force)
 
     def option_specs(self) -> tuple[OptionSpec, ...]:

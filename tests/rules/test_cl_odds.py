@@ -684,3 +684,30 @@ def test_monte_carlo_of_the_engine_melee_agrees_cl_s6_r4() -> None:
     counts = Counter(c for c, _ in seen)
     counts["panicked"] = sum(p for _, p in seen)
     check(counts, trials, {**dict(enumerate(odds.casualties)), "panicked": odds.p_break})
+
+
+def test_a_melee_too_large_for_the_key_handler_shows_no_odds_cl_s6() -> None:
+    """The panel computes in the key handler: past PANEL_WORK it shows none rather than
+    stall the keys; the command line takes more, then says the melee is too large."""
+    from deathzap_tui.rules.classic.odds import PANEL_WORK, melee_work, odds_from_facts
+
+    fact = {"kind": "melee", "target": "black.0", "stage": "declared",
+            "groups": [[120, 1]], "defenders": [[60, 3], [60, 4]]}
+    assert melee_work([(120, 1)], [(60, 3), (60, 4)]) > PANEL_WORK
+    assert odds_from_facts(fact) is None
+    fact.update(groups=[[6, 4]], defenders=[[5, 6]])
+    assert odds_from_facts(fact) is not None
+
+
+def test_the_command_line_refuses_a_melee_too_large_to_work_out(capsys) -> None:
+    argv = ["odds", "--ruleset", "classic", "--melee", "--attacker-type", "monsters",
+            "--attacker-figures", "10000", "--target-type", "infantry", "--figures", "50"]
+    assert main(argv) == 2
+    assert "too large to work out exactly" in capsys.readouterr().err
+
+
+def test_figures_from_files_cannot_exceed_the_unit(capsys) -> None:
+    assert main(["odds", "--attacker", f"{RED}:1", "--target", f"{BLACK}:1",
+                 "--cover", "open", "--figures", "500"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith("--figures 500: the unit has 4 figures")

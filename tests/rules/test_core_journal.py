@@ -106,3 +106,56 @@ def test_the_watch_stamp_changes_with_the_journal(session: Session) -> None:
     before = saves.stamp(session.path)
     session.undo()
     assert saves.stamp(session.path) != before
+
+
+def test_after_a_crash_the_next_writer_cuts_the_torn_line_before_appending(
+        session: Session) -> None:
+    """A crash mid-write leaves half a line; the writer who resumes must not append
+    onto it (which would make one bad line in the middle: a broken save)."""
+    assert session.path is not None
+    journal = _journal(session)
+    with journal.open("ab") as f:
+        f.write(b'{"n": 99, "kind": "resol')
+    resumed = Session.resume(session.path)
+    rnd = random.Random(5)
+    for _ in range(3):
+        play_random_action(resumed.game, rnd)
+    again = saves.load_game(session.path)
+    assert again.state == resumed.game.state and len(again.log) == len(resumed.game.log)
+
+
+@pytest.mark.parametrize("what", ["fifo", "link", "device"])
+def test_a_save_file_that_is_not_a_regular_file_is_refused(
+        session: Session, tmp_path: Path, what: str) -> None:
+    """A saves folder is not to be trusted: a journal or cache that is a link, a FIFO
+    or a device gives a clear error (or is ignored), never a hang or a traceback."""
+    import os
+
+    assert session.path is not None
+    journal, cache = _journal(session), saves.cache_path(session.path)
+    journal.unlink()
+    if what == "fifo":
+        os.mkfifo(journal)
+    elif what == "link":
+        (tmp_path / "elsewhere").write_text("x\n")
+        journal.symlink_to(tmp_path / "elsewhere")
+    else:
+        journal.symlink_to("/dev/zero")
+    with pytest.raises(SaveError, match="journal: cannot read"):
+        saves.load_game(session.path)
+    journal.unlink()
+    cache.unlink(missing_ok=True)
+    cache.symlink_to("/dev/zero")
+    saves.load_game(session.path)  # a cache that is not a file is only ignored
+
+
+def test_an_event_is_never_appended_through_a_link(session: Session, tmp_path: Path) -> None:
+    assert session.path is not None
+    journal = _journal(session)
+    journal.unlink()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    journal.symlink_to(victim)
+    with pytest.raises(OSError):
+        saves.append_event(session.path, 0, session.game.log[0])
+    assert victim.read_text() == "keep me\n"

@@ -120,3 +120,16 @@ def test_a_finished_game_keeps_no_cache(tmp_path: Path, monkeypatch: pytest.Monk
     s.game.play({"type": "end"}, [])
     assert s.over and not saves.cache_path(s.path).exists()
     assert not saves.journal_path(s.path).exists()
+
+
+def test_a_key_others_could_read_is_not_used(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.paths import cache_key
+
+    key = tmp_path / "deep" / "cache.key"
+    monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(key))
+    made = cache_key()
+    assert made is not None and len(made) == 32 and cache_key() == made
+    assert key.stat().st_mode & 0o777 == 0o600
+    key.chmod(0o644)
+    assert cache_key() is None

@@ -40,7 +40,7 @@ exact fractions and against a seeded Monte Carlo of the engine.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -51,9 +51,10 @@ from deathzap_tui.rules.distributions import (
     binomial_pmf,
     capped_binomial_rows,
     carried_weapons,
-    convolve,
     dice_sum_pmf,
+    mean,
     p_success,
+    sum_of,
 )
 from deathzap_tui.rules.odds import Odds, flag
 
@@ -142,17 +143,6 @@ def _capped(dist: Sequence[float], cap: int) -> list[float]:
     return out
 
 
-def _mean(dist: Sequence[float]) -> float:
-    return math.fsum(k * p for k, p in enumerate(dist))
-
-
-def _sum_of(dists: Iterable[Sequence[float]]) -> list[float]:
-    total = [1.0]
-    for dist in dists:
-        total = convolve(total, dist)
-    return total
-
-
 def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int = 0, *,
                   hits: int | None = None, failed_saves: int | None = None) -> Odds:
     """Exact odds of weapon groups firing at a unit of ``figures`` living figures with
@@ -189,12 +179,12 @@ def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int
             hit_dists.append(binomial_pmf(v.dice, v.p_hit))
             failed_dists.append(binomial_pmf(v.dice, v.p_hit * pc))
     room = figures - pending
-    casualties = _capped(_sum_of(failed_dists), room)
+    casualties = _capped(sum_of(failed_dists), room)
     p_break = math.fsum(p * p_suppressed(room - c, pending + c)
                         for c, p in enumerate(casualties))
-    hit_dist = _sum_of(hit_dists)
+    hit_dist = sum_of(hit_dists)
     return Odds(kind="shooting", figures=room, casualties=tuple(casualties),
-                hits=tuple(hit_dist), hits_mean=_mean(hit_dist), damage_step=False,
+                hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
                 p_break=p_break, **SHOOTING_BREAK)
 
 
@@ -212,7 +202,7 @@ def group_hits(dice: int, power: int) -> list[float]:
 
 def melee_hits(groups: Sequence[tuple[int, int]]) -> list[float]:
     """A side's hits: the sum over its ``(dice, power)`` groups (CL §6)."""
-    return _sum_of(group_hits(dice, power) for dice, power in groups)
+    return sum_of(group_hits(dice, power) for dice, power in groups)
 
 
 def spread(hits: int, types: int) -> list[int]:
@@ -236,7 +226,7 @@ def melee_casualties(hits: Sequence[float], defenders: Sequence[tuple[int, int]]
     for h, ph in enumerate(hits):
         if not ph:
             continue
-        dist = _sum_of(row[n] for row, n in zip(rows, spread(h, len(defenders)),
+        dist = sum_of(row[n] for row, n in zip(rows, spread(h, len(defenders)),
                                                  strict=True))
         for c, p in enumerate(dist):
             out[c] += ph * p
@@ -252,6 +242,22 @@ def _check_melee(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[in
         raise ValueError("melee dice are 0 or more and power 1 or more (CL §2)")
     if any(figures < 0 for figures, _ in defenders):
         raise ValueError("defending figures are 0 or more")
+
+
+PANEL_WORK = 8_000
+"""The largest melee the odds panel works out, in possible hits x defending figures:
+about 15 ms on this machine, and the panel computes in the key handler (issue 4's
+20 ms budget). A larger melee shows no odds rather than stalling the keys."""
+CLI_WORK = 200_000
+"""The largest melee ``deathzap odds`` works out (about half a second)."""
+
+
+def melee_work(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]],
+               ) -> int:
+    """What an exact melee answer costs: the most hits the attack can score (CL §6)
+    times the defending figures."""
+    return (sum(dice * 6 // max(power, 1) for dice, power in groups)
+            * max(1, sum(figures for figures, _save in defenders)))
 
 
 def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]], *,
@@ -284,7 +290,7 @@ def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
             for x, px in enumerate(casualties) if px and x < mine
             for y, py in enumerate(back) if py and y < theirs)
     return Odds(kind="melee", figures=len(casualties) - 1, casualties=tuple(casualties),
-                hits=tuple(hit_dist), hits_mean=_mean(hit_dist), damage_step=False,
+                hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
                 p_break=p_break, **MELEE_BREAK)
 
 
@@ -310,7 +316,7 @@ def _pairs(value: Any, key: str) -> list[tuple[int, int]]:
         raise ValueError(f"facts[{key!r}] is not a list of number pairs") from None
 
 
-def odds_from_facts(facts: Mapping[str, Any]) -> Odds:
+def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
     """Odds from the engine's ``ctx.facts["attack"]`` (see ``combat``), given the dice
     rolled so far.
 
@@ -337,8 +343,11 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds:
         if stage not in MELEE_STAGES:
             raise ValueError(f"unknown stage {stage!r}; expected one of {MELEE_STAGES}")
         hits = _known(facts, "hits") if stage != "declared" else None
-        return melee_odds(_pairs(facts.get("groups"), "groups"),
-                          _pairs(facts.get("defenders"), "defenders"), hits=hits)
+        groups, defenders = _pairs(facts.get("groups"), "groups"), _pairs(
+            facts.get("defenders"), "defenders")
+        if melee_work(groups, defenders) > PANEL_WORK:
+            return None
+        return melee_odds(groups, defenders, hits=hits)
     raise ValueError(f"unknown attack kind {kind!r}; expected shooting or melee")
 
 
@@ -450,6 +459,9 @@ def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
                       f"{who}{_figures(figures, type_id)}{why}: {_dice(figures * attacks)}, "
                       f"pips / {power}, save {stats.save}+"))
     (a_group, a_def, a_line), (t_group, t_def, t_line) = sides
+    if max(melee_work([a_group], [t_def]), melee_work([t_group], [a_def])) > CLI_WORK:
+        raise ValueError("that melee is too large to work out exactly here: give fewer "
+                         "figures")
     odds = melee_odds([a_group], [t_def], hits=hits, reply=([t_group], [a_def]))
     lines = [f"Melee (CL §6): attacker {a_line}", f"  target {t_line}",
              "  end of melee: D6 x (figures left + enemy killed) each; the lower is "
@@ -459,8 +471,15 @@ def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
 
 # --------------------------------------------------------------------------- force files
 def _count(settings: Mapping[str, Any], key: str, default: int) -> int:
+    """A figure count from the command line: at most the unit's ``default`` (all of
+    its figures), since it counts the figures still living."""
     value = settings.get(key)
-    return default if value is None else int(value)
+    if value is None:
+        return default
+    if not 0 <= int(value) <= default:
+        flag = "--" + key.replace("_", "-")
+        raise ValueError(f"{flag} {value}: the unit has {default} figures")
+    return int(value)
 
 
 MELEE_ONLY = ("target_panicked", "attacker_figures")
