@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from joined_helpers import run, until
+from joined_helpers import answer_while, run, until
 from referee_harness import HostThread, connecting, hosting
 from test_joined_app import Responder, api_move, screen_text
 
@@ -99,19 +99,8 @@ async def test_joined_classic_turn(cl_host, cl_clients) -> None:
             await synced()
             option = next(o for o in await asyncio.to_thread(black.intents)
                           if o.group == group and o.side in (None, "black"))
-            task = asyncio.ensure_future(asyncio.to_thread(api_move, black, option))
-            deadline = time.monotonic() + 60
-            while not task.done():
-                assert time.monotonic() < deadline, f"black's {option.label} never finished"
-                screen = app.screen
-                if isinstance(screen, JoinedWizardScreen) and isinstance(
-                        screen.resolution.step, Question | DiceRequest):
-                    assert not screen.token.mine and screen.token.by == "black"
-                    answered_in_app += 1
-                    await pilot.press("ctrl+r" if isinstance(screen.resolution.step,
-                                                             DiceRequest) else "enter")
-                await pilot.pause(0.02)
-            await task
+            answered_in_app += await answer_while(
+                pilot, app, lambda: api_move(black, option), option.label)
 
         assert clock(red) == (0, "", "")
         await red_key("d")  # impetus: red rolls red's die, black's responder black's

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from dz3play import force_names, play_intent
-from joined_helpers import run, until
+from joined_helpers import answer_while, run, until
 
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.net.wire import Waiting
@@ -128,19 +128,8 @@ async def test_joined_app_shows_the_other_players_moves_and_answers_their_saves(
                 continue
             option = (acts or draws)[0]
             before = red.events
-            task = asyncio.ensure_future(asyncio.to_thread(api_move, black, option))
-            deadline = time.monotonic() + 60
-            while not task.done():
-                assert time.monotonic() < deadline, f"black's {option.label} never finished"
-                screen = app.screen
-                if isinstance(screen, JoinedWizardScreen) and isinstance(
-                        screen.resolution.step, Question | DiceRequest):
-                    assert not screen.token.mine and screen.token.by == "black"
-                    answered_in_app += 1
-                    await pilot.press("ctrl+r" if isinstance(screen.resolution.step,
-                                                             DiceRequest) else "enter")
-                await pilot.pause(0.02)
-            await task
+            answered_in_app += await answer_while(
+                pilot, app, lambda o=option: api_move(black, o), option.label)
             moves += 1
             # The other player's move appears in red's terminal.
             await until(pilot, lambda b=before: red.events > b
