@@ -6,10 +6,22 @@ import pytest
 from dz3_fixtures import ROLL, act, battle, draw, notes
 
 from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.steps import Dice, DiceRequest, Question, Refused
 
 ADV = {"type": "activate", "unit": "red.0", "action": "advance"}
 BRAVO = {"type": "activate", "unit": "red.1", "action": "advance"}
+
+
+def black_to_act() -> Game:
+    """The battle with its last two cards taken back, then a joker (tokens off) and
+    the ace of clubs: Black activates one unit with every unit ready."""
+    g = battle()
+    g.undo()
+    g.undo()
+    draw(g, "JOKER1")
+    draw(g, "AC")
+    return g
 
 
 @pytest.mark.parametrize(("cover", "target"), [("open", 3), ("soft", 4), ("hard", 5)])
@@ -144,11 +156,7 @@ def test_default_casualty_is_never_the_leader_dz3_s6_s11() -> None:
     figure whose loss costs least: never a leader (its morale bonus, DZ3 §11, and
     its command points, DZ3-R14) while another figure is left, and the cheapest
     weapons first (DZ3 §13: Small Arms before the Destroyer)."""
-    g = battle()
-    g.undo()
-    g.undo()
-    draw(g, "JOKER1")
-    draw(g, "AC")
+    g = black_to_act()
     steps = act(g, {"type": "activate", "unit": "black.1", "action": "advance"}, {
         "shoot.target": "red.0", "shoot.cover.red.0": "open",
         "shoot.1.hit": "=5", "shoot.1.shields": "44444", "shoot.1.saves": "11",
@@ -162,11 +170,7 @@ def test_default_casualty_is_never_the_leader_dz3_s6_s11() -> None:
 
 
 def test_identical_figures_are_removed_without_a_question() -> None:
-    g = battle()
-    g.undo()
-    g.undo()
-    draw(g, "JOKER1")
-    draw(g, "AC")
+    g = black_to_act()
     steps = act(g, {"type": "activate", "unit": "black.0", "action": "advance"}, {
         "shoot.target": "red.1", "shoot.cover.red.1": "open",
         "shoot.1.hit": "=6", "shoot.1.shields": "444444", "shoot.1.saves": "1111",
