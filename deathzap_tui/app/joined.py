@@ -38,6 +38,7 @@ from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.screens.wizard import WizardScreen
 from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import Dice, DiceRequest, Question, Refused
@@ -264,6 +265,8 @@ class JoinedBattleScreen(BattleScreen):
     def __init__(self) -> None:
         super().__init__()
         self._shown_narrative: list[str] = []
+        self._shown_update = -1
+        """The session's narrative update the logs show (``narrative_since``)."""
         self._status: Text | None = None
 
     def compose(self) -> ComposeResult:
@@ -271,16 +274,25 @@ class JoinedBattleScreen(BattleScreen):
         yield from super().compose()
 
     def on_mount(self) -> None:
-        self._shown_narrative = self.session.narrative()
+        self._follow_narrative()
         self.show_status()
 
     def remote_changed(self) -> None:
-        narrative = self.session.narrative()
-        if narrative != self._shown_narrative:
-            self._shown_narrative = narrative
-            self.log_replace(narrative)
+        self._follow_narrative()
         self.refresh_board()
         self.show_status()
+
+    def _follow_narrative(self) -> None:
+        """Bring the logs up to the session's narrative, writing only what changed."""
+        update, keep, add = self.session.narrative_since(self._shown_update)
+        if update == self._shown_update:
+            return
+        self._shown_update = update
+        del self._shown_narrative[keep:]
+        self._shown_narrative += add
+        for log in self.query(EventLog):
+            log.drop_lines(len(log.lines) - keep)
+            log.add(add)
 
     def show_status(self) -> None:
         text = status_text(self.session)

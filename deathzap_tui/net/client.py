@@ -22,6 +22,7 @@ discards an action its player had not finished when the connection dropped; the
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import queue
@@ -156,6 +157,11 @@ class RemoteAction:
         self.resolution._apply(p)
 
 
+KEPT_UPDATES = 256
+"""Narrative updates remembered for :meth:`RemoteSession.narrative_since`; a reader
+further behind is sent the whole narrative again."""
+
+
 class RemoteSession:
     """The facade of :class:`~deathzap_tui.session.Session` over a referee connection.
 
@@ -184,6 +190,10 @@ class RemoteSession:
         self._view: BoardView | None = None
         self._intents: list[IntentOption] = []
         self._narrative: list[str] = []
+        self._told = 0
+        """How many narrative updates have been applied (see :meth:`narrative_since`)."""
+        self._keeps: collections.deque[int] = collections.deque(maxlen=KEPT_UPDATES)
+        """The lines each recent update kept, newest last."""
         self._ruleset: Ruleset | None = None
         self.game = _RemoteGame()
         """Only ``game.red.name`` / ``game.black.name`` (the forces' names)."""
@@ -303,6 +313,17 @@ class RemoteSession:
         """The narrative the referee sent this player (always the whole of it: the
         referee counts lines, not events, so ``last`` is accepted and ignored)."""
         return list(self._narrative)
+
+    def narrative_since(self, seen: int) -> tuple[int, int, list[str]]:
+        """What changed in the narrative for a reader who has seen it as of update
+        ``seen`` (-1: nothing yet): ``(update now, lines to keep, lines to add)``.
+        Costs only the change, so a terminal follows a long game at no growing cost."""
+        with self._lock:
+            back = self._told - seen
+            if back == 0:
+                return self._told, len(self._narrative), []
+            keep = min(list(self._keeps)[-back:]) if 0 < back <= len(self._keeps) else 0
+            return self._told, keep, self._narrative[keep:]
 
     # --- beyond the local facade -----------------------------------------------------
     @property
@@ -454,12 +475,19 @@ class RemoteSession:
         intents = [intent_from_data(o) for o in msg["intents"]]
         p = msg.get("pending")
         with self._lock:
-            nar = msg["narrative"]
-            self._narrative = self._narrative[: nar["keep"]] + list(nar["add"])
+            self._apply_narrative(msg["narrative"]["keep"], msg["narrative"]["add"])
             self._view, self._intents, self._snap, self.seq = view, intents, msg, msg["seq"]
             self._apply_pending(p)
             self._changed.notify_all()
         self._events.put(self)
+
+    def _apply_narrative(self, keep: int, add: list[str]) -> None:
+        """The referee's narrative update (under the lock): keep ``keep`` lines, add
+        ``add``."""
+        del self._narrative[keep:]
+        self._narrative.extend(add)
+        self._keeps.append(keep)
+        self._told += 1
 
     def _apply_pending(self, p: Mapping[str, Any] | None) -> None:
         """The action in progress as the referee last described it (under the lock):

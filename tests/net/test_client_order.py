@@ -69,3 +69,27 @@ def test_begin_returns_a_dropped_action_as_discarded() -> None:
         assert action.discarded and session.pending_action() is None
     finally:
         session._loop.close()
+
+
+def test_a_terminal_follows_the_narrative_by_its_changes_only() -> None:
+    """Each update keeps some lines and adds others; a reader behind by any number of
+    updates gets exactly what changed since it last looked (issue 11: a long game
+    costs a joined terminal no more per move)."""
+    session = RemoteSession("/nonexistent/referee.sock", "red")
+    try:
+        shown: list[str] = []
+        seen = -1
+        updates = [(0, ["a", "b"]), (2, ["c"]), (1, ["x", "y"]), (3, []), (3, ["z"])]
+        for i, (keep, add) in enumerate(updates):
+            with session._lock:
+                session._apply_narrative(keep, add)
+            if i % 2:  # the terminal looks now and then, not after every update
+                seen, kept, added = session.narrative_since(seen)
+                shown[kept:] = added
+                assert shown == session.narrative()
+        seen, kept, added = session.narrative_since(seen)
+        shown[kept:] = added
+        assert shown == session.narrative() == ["a", "x", "y", "z"]
+        assert session.narrative_since(seen) == (seen, 4, [])
+    finally:
+        session._loop.close()
