@@ -411,14 +411,18 @@ def list_saves(directory: Path | None = None) -> list[SaveInfo]:
     directory = directory or saves_dir()
     out = []
     for path in sorted(directory.glob("*.toml")):
-        modified = dt.datetime.fromtimestamp(path.stat().st_mtime)
+        stamps = [p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()]
+        modified = dt.datetime.fromtimestamp(max(stamps, default=0))
         try:
-            data = read_save_data(path)
+            # The journal's events are counted, not parsed: a listing costs no more
+            # for a long game (a journal line is one event).
+            snapshot, journal = read_files(path)
+            data = parse_save(path, snapshot, b"")
             forces = data.get("forces", {})
+            events = len(data.get("events", [])) + journal.count(b"\n")
             out.append(SaveInfo(path, str(forces.get("red", {}).get("name", "?")),
                                 str(forces.get("black", {}).get("name", "?")),
-                                str(data.get("ruleset", "?")), len(data.get("events", [])),
-                                modified))
+                                str(data.get("ruleset", "?")), events, modified))
         except (SaveError, AttributeError) as exc:
             out.append(SaveInfo(path, "?", "?", "?", 0, modified, problem=str(exc)))
     return sorted(out, key=lambda s: s.modified, reverse=True)

@@ -21,7 +21,6 @@ FORCES = Path(__file__).resolve().parents[1] / "forces"
 RED, BLACK = FORCES / "demo-ashfall-legion.toml", FORCES / "demo-vanta-syndicate.toml"
 
 
-
 def play(session: Session, intent: dict[str, Any]) -> None:
     """Play ``intent``: every die rolled, every question at its default."""
     action = session.begin(intent)
@@ -71,7 +70,8 @@ def test_resume_an_unknown_save_lists_the_saves(saves_dir: Path,
     assert err[0] == f"deathzap resume: no save named evening-gaem in {saves_dir.resolve()}"
     assert err[1] == f"  the saves in {saves_dir}, newest first:"
     game = next(line for line in err if "evening-game" in line)
-    when = dt.datetime.fromtimestamp((saves_dir / "evening-game.toml").stat().st_mtime)
+    files = (saves_dir / "evening-game.toml", saves_dir / "evening-game.toml.journal")
+    when = dt.datetime.fromtimestamp(max(p.stat().st_mtime for p in files))
     assert game.endswith(f"Ashfall Legion vs Vanta Syndicate, deathzap3, 1 event, "
                          f"{when:%Y-%m-%d %H:%M}")
     assert any("broken" in line and "unreadable" in line for line in err)

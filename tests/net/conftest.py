@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from deathzap_tui.net.client import RemoteSession
 
 
-
 @pytest.fixture
 def new_session(saves_dir: Path, tmp_path: Path):
     from deathzap_tui.session import Session

@@ -92,7 +92,6 @@ def narrative(game: Game) -> list[str]:
     return [n.text for _e, res in game.replay(effective(game.log)) for n in res.ctx.notes]
 
 
-
 def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
                        dice: Callable[[DiceRequest], Any] = roll_for_me) -> bool:
     """A random legal intent, every step answered at random (``dice`` for dice). With

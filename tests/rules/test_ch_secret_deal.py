@@ -42,7 +42,6 @@ def deals_from_the_public_seed() -> None:
     """Overrides the suite's fixture of that name: games here get secret deal seeds."""
 
 
-
 def game(seed: int = 7, deal_seed: int | None = DEAL_SEED, log=()) -> Game:
     red, black = (load_force(p).force for p in (RED, BLACK))
     return Game(RULESET, red, black, RULESET.options(), seed, log, deal_seed=deal_seed)

@@ -27,8 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "cl_game.txt"
 
 
-
-
 def play_scripted_game() -> Session:
     session = Session.new(FORCES / "cl-red-dawn-irregulars.toml",
                           FORCES / "cl-black-maw-brood.toml", seed=2026,

@@ -24,8 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "dz3_game.txt"
 
 
-
-
 def play_scripted_game() -> Session:
     session = Session.new(ROOT / "forces" / "mortans-men.toml",
                           ROOT / "forces" / "gutter-saints.toml",
