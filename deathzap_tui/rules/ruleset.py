@@ -195,6 +195,11 @@ class Ruleset(ABC):
         Empty if the ruleset offers none."""
         return ()
 
+    def force_template(self) -> str:
+        """A whole force file of one weapon and one unit, to start typing a unit in by
+        hand (quick resolve); "" if the ruleset offers none."""
+        return ""
+
     # --- games --------------------------------------------------------------
     @abstractmethod
     def option_specs(self) -> tuple[OptionSpec, ...]: ...
@@ -338,6 +343,9 @@ class PackageRuleset(Ruleset):
     def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
         counts = self.optional_part("force", "force_counts")
         return () if counts is None else counts(force)
+
+    def force_template(self) -> str:
+        return str(self.optional_part("force", "TEMPLATE") or "")
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return self.part("options", "OPTION_SPECS")

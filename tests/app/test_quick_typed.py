@@ -6,21 +6,22 @@ from __future__ import annotations
 import pytest
 from app_helpers import aiotest, keys_for
 
-from deathzap_tui.app.templates import TEMPLATES, fallback, template
+from deathzap_tui.app.templates import fallback, template
 from deathzap_tui.forcefile import force_from_text
 from deathzap_tui.rules import registry
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(TEMPLATES))
-def test_every_template_is_a_valid_one_unit_force(ruleset_id) -> None:
-    loaded = force_from_text(TEMPLATES[ruleset_id], f"<template {ruleset_id}>")
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_every_ruleset_has_a_template_that_is_a_valid_one_unit_force(ruleset_id) -> None:
+    text = registry.get(ruleset_id).force_template()
+    assert text and template(ruleset_id) == text
+    loaded = force_from_text(text, f"<template {ruleset_id}>")
     assert loaded.ruleset.id == ruleset_id
     assert loaded.warnings == []
     assert len(loaded.force.units) == 1
 
 
-def test_every_known_ruleset_has_a_template() -> None:
-    assert set(TEMPLATES) == set(registry.ids())
+def test_an_unknown_ruleset_gets_the_fallback() -> None:
     assert template("no-such-ruleset") == fallback("no-such-ruleset")
 
 
@@ -39,14 +40,14 @@ async def _type_the_target(pilot, app) -> object:
     await pilot.pause()
     area = app.screen.query_one("#target-text", TextArea)
     assert app.screen.focused is area
-    assert area.text == TEMPLATES["deathzap3"]
+    assert area.text == template("deathzap3")
     assert not app.screen.query_one("#target-file-row").display
     return area
 
 
 async def _edit_shields(pilot, value: str) -> None:
     """Cursor from the top to the end of the ``shields =`` line; replace the number."""
-    row = _line_of(TEMPLATES["deathzap3"], "shields =")
+    row = _line_of(template("deathzap3"), "shields =")
     await pilot.press("ctrl+home", *["down"] * row, "end", "backspace", *value)
 
 

@@ -179,3 +179,20 @@ def force_counts(force: Force) -> tuple[tuple[str, int], ...]:
                    for w in f.weapons)
     return (*((tables.TYPES[t].name, figures[t]) for t in tables.FIGURE_TYPES if figures[t]),
             *((f"{tables.WEAPONS[c].name} guns", guns[c]) for c in tables.WEAPONS if guns[c]))
+
+
+TEMPLATE = """\
+name = "Typed force"
+ruleset = "classic"
+
+[[units]]
+name = "Typed unit"
+type = "infantry"      # infantry | heavy-infantry | beasts | big-beasts
+                       # | light-vehicles | vehicles | monsters
+figures = [            # guns: basic | advanced | auto-heavy | heavy | radius
+  { name = "Sergeant", weapons = ["basic"], general = true },
+  { name = "Trooper", count = 4, weapons = ["basic"] },
+]
+"""
+"""A whole force file with one weapon and one unit, to start a unit typed in by hand
+(quick resolve): small enough to edit at 80x24; it must parse without problems."""

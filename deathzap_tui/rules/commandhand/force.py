@@ -180,3 +180,27 @@ def force_warnings(force: Force) -> list[Problem]:
     out += unused_warnings(force.weapons, used, "weapons")
     out += duplicate_name_warnings(u.name for u in force.units)
     return out
+
+
+TEMPLATE = """\
+name = "Typed force"
+ruleset = "command-hand"
+command_rating = 3
+
+[weapons.gun]
+shots_near = 1
+shots_far = 1          # 0 = cannot reach beyond 12"
+to_damage = { open = 4, soft = 5, hard = 6 }
+
+[[units]]
+name = "Typed unit"
+run = 8
+walk = 4
+melee_attacks = 1
+melee_damage = 4
+shields = 3
+recharge = 1
+figures = [ { name = "Trooper", count = 4, weapons = ["gun"] } ]
+"""
+"""A whole force file with one weapon and one unit, to start a unit typed in by hand
+(quick resolve): small enough to edit at 80x24; it must parse without problems."""

@@ -257,3 +257,24 @@ def force_warnings(force: Force) -> list[Problem]:
     out += unused_warnings(force.weapons, used, "weapons")
     out += duplicate_name_warnings(u.name for u in force.units)
     return out
+
+
+TEMPLATE = """\
+name = "Typed force"
+ruleset = "deathzap3"
+
+[weapons.gun]
+shots = 1
+power = "light"        # light | medium | heavy
+
+[[units]]
+name = "Typed unit"
+skill = "regular"      # basic | regular | elite
+move = 6
+melee_attacks = 1
+shield_strength = "light"
+shields = 6
+figures = [ { name = "Trooper", count = 5, weapons = ["gun"] } ]
+"""
+"""A whole force file with one weapon and one unit, to start a unit typed in by hand
+(quick resolve): small enough to edit at 80x24; it must parse without problems."""
