@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.app.flow import new_session, quick_setup
+from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.steps import DiceRequest, Question
 from deathzap_tui.saves import unique_save_path
 
@@ -96,3 +98,10 @@ def aiotest(fn: Any) -> Any:
         return asyncio.run(fn(*args, **kwargs))
 
     return wrapper
+
+
+def copy_forces(workdir: Path, names: tuple[str, str]) -> tuple[Path, Path]:
+    """Copies of two shipped forces (red, black) in the test's forces/."""
+    red, black = (shutil.copy(PROJECT_ROOT / "forces" / n, workdir / "forces" / n)
+                  for n in names)
+    return Path(red), Path(black)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
+from app_helpers import copy_forces
+
 from deathzap_tui.app.app import GamePlan
 from deathzap_tui.app.flow import new_session, quick_setup
-from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.session import Session
 
@@ -23,11 +23,7 @@ CH_SEED = 7
 
 def ch_forces(workdir: Path) -> tuple[Path, Path]:
     """Copies of the two shipped Command Hand forces in the test's forces/."""
-    out = []
-    for name in CH_FORCES:
-        shutil.copy(PROJECT_ROOT / "forces" / name, workdir / "forces" / name)
-        out.append(workdir / "forces" / name)
-    return out[0], out[1]
+    return copy_forces(workdir, CH_FORCES)
 
 
 def ch_session(red: Path, black: Path, seed: int = CH_SEED, save: str = "ch") -> Session:

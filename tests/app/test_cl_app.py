@@ -4,11 +4,10 @@ battle screen shows its phase track (no deck) at both sizes, and one whole turn
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from app_helpers import aiotest, battle_app, finish_wizard
+from app_helpers import aiotest, battle_app, copy_forces, finish_wizard
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
@@ -18,7 +17,6 @@ from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.widgets.clock import ClockWidget
 from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
-from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.session import Session
 
@@ -33,11 +31,7 @@ LARGE = (120, 40)
 @pytest.fixture
 def cl_paths(workdir: Path) -> tuple[Path, Path]:
     """Copies of the two shipped Classic forces in the test's forces/."""
-    out = []
-    for name in CL_FORCES:
-        shutil.copy(PROJECT_ROOT / "forces" / name, workdir / "forces" / name)
-        out.append(workdir / "forces" / name)
-    return out[0], out[1]
+    return copy_forces(workdir, CL_FORCES)
 
 
 def cl_session(red: Path, black: Path, *, impetus: bool = True) -> Session:
