@@ -10,22 +10,13 @@ from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
-
-
-def uname(state: State, unit: UnitState) -> str:
-    """"Red Strike Team"; a name repeated within a side gets its position ("#2")."""
-    same = [u for u in state.units[unit.side] if u.name == unit.name]
-    suffix = f" #{same.index(unit) + 1}" if len(same) > 1 else ""
-    return f"{side_name(unit.side)} {unit.name}{suffix}"
+from deathzap_tui.rules.units import in_play as in_play
+from deathzap_tui.rules.units import uname as uname
 
 
 def inches(state: State, n: int) -> str:
     """A distance as the players measure it: doubled with CH-R1."""
     return f'{n * state.factor}"'
-
-
-def in_play(state: State, side: str) -> list[UnitState]:
-    return [u for u in state.units[side] if u.in_play]
 
 
 def reset_tokens(state: State) -> None:

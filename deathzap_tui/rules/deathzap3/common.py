@@ -16,21 +16,9 @@ from deathzap_tui.rules.narration import faces_text as faces_text
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
-
-
-def uname(state: State, unit: UnitState) -> str:
-    """"Red Squad 1"; a name repeated within a side gets its position ("#2")."""
-    same = [u for u in state.units[unit.side] if u.name == unit.name]
-    suffix = f" #{same.index(unit) + 1}" if len(same) > 1 else ""
-    return f"{side_name(unit.side)} {unit.name}{suffix}"
-
-
-def disengage_all(state: State, unit: UnitState) -> None:
-    """Forget every base contact involving ``unit``."""
-    for other in state.all_units():
-        if unit.id in other.engaged:
-            other.engaged.remove(unit.id)
-    unit.engaged.clear()
+from deathzap_tui.rules.units import disengage as disengage_all
+from deathzap_tui.rules.units import in_play as in_play
+from deathzap_tui.rules.units import uname as uname
 
 
 def unit_gone(ctx: Context, unit: UnitState, how: str) -> None:
@@ -50,10 +38,6 @@ def unit_gone(ctx: Context, unit: UnitState, how: str) -> None:
     disengage_all(state, unit)
     word = "fled" if how == "fled" else "destroyed"
     add_vp(ctx, other_side(unit.side), tables.VP_DESTROYED, f"{uname(state, unit)} {word}")
-
-
-def in_play(state: State, side: str) -> list[UnitState]:
-    return activations.in_play(state.units[side])  # type: ignore[return-value]
 
 
 def reset_tokens(state: State) -> None:
