@@ -12,6 +12,12 @@ Then Deathzap Classic (``rules/classic/odds.py``, CL §5, §6): shooting with su
 and melee (sums of pips floored per figure type, spread over defender types), each
 the panel's one-direction case and the CLI's both-directions case; goal < 20 ms (the
 panel computes inline, ``app/oddsview.py``).
+
+Then Deathzap Plasmashok (``rules/plasmashok/odds.py``, PS §4, §5): blocking dice as
+a mixture over the distinct faces of the defence and size rolls, the groups
+convolved inside it; "12 attack dice, strength 2, size 6, defence 4" is the issue's
+case, goal < 20 ms. Cold: the cached binomial rows cleared before each run (the
+panel's first refresh of an attack); warm: the panel's later refreshes.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from deathzap_tui.rules.deathzap3.odds import (
     Target,
     attack_odds,
 )
+from deathzap_tui.rules.plasmashok import odds as plasmashok
 
 CASES = [
     # name, attack, target: elite heavy weapons (2+ to hit, 2+ vs light shields) are the
@@ -69,6 +76,35 @@ CLASSIC_CASES = [
      lambda: melee_odds([(20, 6), (20, 3), (10, 2)], [(10, 6), (10, 4), (10, 3)],
                         reply=([(10, 6), (10, 5), (20, 2)], [(20, 6), (10, 4), (5, 5)]))),
 ]
+
+
+_PS = plasmashok.Group
+PLASMASHOK_CASES = [
+    ("PS §5: 12 attack dice, strength 2, size 6, defence 4 (save 5+, 6 models)",
+     lambda: plasmashok.shooting_odds(_PS(12, 2, 1), 4, 6, 5, 6)),
+    ("PS §5: the same from facts, defence dice known (panel after step 2)",
+     lambda: plasmashok.odds_from_facts({
+         "kind": "shooting", "groups": [{"dice": 12, "strength": 2, "damage": 1}],
+         "defence": 4, "size": 6, "save": 5, "models": 6, "stage": "strength",
+         "attack_faces": [[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]],
+         "defence_faces": [1, 1, 4, 6], "strength_faces": []})),
+    ("PS §5: a vehicle's 3 weapons (8x2x2, 1x6x3, 6x2x1) -> a monster",
+     lambda: plasmashok.shooting_odds([_PS(8, 2, 2), _PS(1, 6, 3), _PS(6, 2, 1)], 5, 6, 3,
+                                      1, 12)),
+    ("PS §5: 40 Arc dice + 12 (strength 2) -> 20 infantry",
+     lambda: plasmashok.shooting_odds([_PS(40, 2, 1), _PS(12, 2, 1)], 3, 20, 5, 20)),
+    ("PS §5: 50 dice of strength 6 (the panel's limit, PANEL_WORK)",
+     lambda: plasmashok.shooting_odds(_PS(50, 6, 1), 5, 6, 3, 1, 12)),
+    ("PS §4: special combat 3 dice against 5",
+     lambda: plasmashok.special_odds(3, 5, 5)),
+]
+
+
+def _cold(call):
+    def run():
+        plasmashok._binomial.cache_clear()
+        return call()
+    return run
 
 
 def _p(target: int) -> Fraction:
@@ -160,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, call in CLASSIC_CASES:
         med, p95 = figures(timed(call, args.repeat)[0])
         print(f"  {name:72s} {med:7.3f} {p95:7.3f}")
+    print("\nDeathzap Plasmashok (median / p95, ms; cold, then warm)")
+    for name, call in PLASMASHOK_CASES:
+        cmed, cp95 = figures(timed(_cold(call), args.repeat // 4 or 1)[0])
+        med, p95 = figures(timed(call, args.repeat // 4 or 1)[0])
+        print(f"  {name:72s} {cmed:7.3f} {cp95:7.3f}   {med:7.3f} {p95:7.3f}")
     return 0
 
 

@@ -3,6 +3,7 @@ the app's odds panel. No Textual, no Rich: plain strings and numbers.
 
 Everything takes an :class:`~deathzap_tui.rules.odds.Odds`: ``kind``, ``figures``,
 ``casualties`` (list indexed by count), ``hits`` (the hits distribution, or ``None``),
+``damage`` and ``wounds`` (their distributions, or ``None``),
 ``p_break`` (``None``: none in this edition, or unknown) and the labels saying what it
 is, ``p_break_with_leader`` and ``vehicle`` (damage-table outcomes, or ``None``).
 """
@@ -123,18 +124,42 @@ def bar_rows(rows: Sequence[tuple[str, float]], width: int) -> list[tuple[str, s
 def unit_rows(odds: Any) -> list[tuple[str, float | None]]:
     """The headline chances for a unit of figures (not a vehicle), long labels.
     ``p_break`` may be ``None`` (none in the edition, or the target's morale unknown):
-    :func:`pct` shows it as "unknown". "Unit gone" only where ``p_break`` takes the
-    unit off the table (otherwise it is "wiped out" again)."""
-    rows: list[tuple[str, float | None]] = [
-        ("P(at least one casualty)", odds.p_any_casualty),
-        ("P(wiped out)", odds.p_wiped_out),
-        (f"P({odds.break_text})", odds.p_break),
-    ]
+    :func:`pct` shows it as "unknown"; an empty ``break_text`` leaves the row out (the
+    edition has no after-effect of one attack). "Unit gone" only where ``p_break``
+    takes the unit off the table (otherwise it is "wiped out" again). Odds with a
+    ``wounds`` distribution start with P(at least one wound)."""
+    rows: list[tuple[str, float | None]] = []
+    if odds.wounds is not None:
+        rows.append(("P(at least one wound)", odds.p_any_wound))
+    rows += [("P(at least one casualty)", odds.p_any_casualty),
+             ("P(wiped out)", odds.p_wiped_out)]
+    if odds.break_text:  # empty: the edition has no after-effect of one attack
+        rows.append((f"P({odds.break_text})", odds.p_break))
     if odds.p_break_with_leader is not None:
         rows.append((f"P({odds.break_label}), leader near", odds.p_break_with_leader))
     if odds.break_removes:
         rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
     return rows
+
+
+def means(odds: Any) -> list[tuple[str, float]]:
+    """``(name, expected value)`` of the ``damage`` and ``wounds`` distributions the
+    odds carry (none for editions without them)."""
+    out = []
+    if odds.damage is not None:
+        out.append(("damage", odds.mean_damage))
+    if odds.wounds is not None:
+        out.append(("wounds", odds.mean_wounds))
+    return out
+
+
+def charts(odds: Any, max_rows: int) -> list[tuple[str, list[tuple[str, float]]]]:
+    """``(title, rows)`` of the distributions shown before the casualties: hits,
+    damage and wounds, each where the odds carry it, tails grouped into at most
+    ``max_rows`` rows (:func:`count_rows`)."""
+    found = [("Hits", odds.hits), ("Damage", odds.damage), ("Wounds", odds.wounds)]
+    return [(name, count_rows(dist, max_rows=max_rows)) for name, dist in found
+            if dist is not None]
 
 
 def vehicle_rows(vehicle: Any, *, short: bool = False) -> list[tuple[str, float]]:

@@ -63,7 +63,7 @@ def test_points_json_one_file(capsys: pytest.CaptureFixture[str]) -> None:
 def test_points_json_several_files_is_a_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["points", "--json", *SHIPPED]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [d["force"] for d in data][-1] == "Mortan's Men"
+    assert [d["force"] for d in data][SHIPPED.index(MORTAN)] == "Mortan's Men"
     assert len(data) == len(SHIPPED)
 
 

@@ -35,7 +35,7 @@ BENCHMARK = (
 ever takes over 20 ms."""
 
 KIND_WORDS = {"shooting": "shooting", "melee": "melee", "explosion": "explosion",
-              "morale": "morale test"}
+              "morale": "morale test", "special": "special combat"}
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,17 @@ def _attack_list(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return attacks
 
 
+def _group_names(fact: Mapping[str, Any]) -> str:
+    """The weapons of an attack that lists weapon groups (``"groups": [{"weapon":
+    ...}, ...]``) rather than naming one ``weapon``: ``"Rifle, Heavy Weapon"``."""
+    groups = fact.get("groups") or ()
+    names = [str(g.get("weapon", "")) for g in groups if isinstance(g, Mapping)]
+    return ", ".join(n for n in names if n)
+
+
 def _what(fact: Mapping[str, Any]) -> str:
     kind = str(fact.get("kind", "") or "")
-    weapon = clean(fact.get("weapon", "") or "", oneline=True)
+    weapon = clean(fact.get("weapon", "") or _group_names(fact), oneline=True)
     words = KIND_WORDS.get(kind, clean(kind, oneline=True))
     if weapon == words:  # a melee fact naming its weapon "melee"
         return words

@@ -28,7 +28,8 @@ from typing import Any
 
 BAR_WIDTH = 40
 HIT_ROWS = 16
-"""At most this many rows in the hits chart (long tails are grouped into ranges)."""
+"""At most this many rows in the hits, damage and wounds charts (long tails are grouped
+into ranges)."""
 
 
 class UsageError(ValueError):
@@ -242,7 +243,8 @@ def as_text(odds: Any, title: list[str]) -> str:
         lines.append(f"Expected hits {odds.hits_mean:.2f}, damage {odds.damage_mean:.2f}, "
                      f"shields left {odds.mean_shields_left:.2f}")
     else:
-        lines.append(f"Expected hits {odds.hits_mean:.2f}")
+        lines.append(f"Expected hits {odds.hits_mean:.2f}" + "".join(
+            f", {name} {value:.2f}" for name, value in ot.means(odds)))
     rows: list[tuple[str, float | None]]
     if odds.vehicle is not None:
         rows = list(ot.vehicle_rows(odds.vehicle))
@@ -253,9 +255,8 @@ def as_text(odds: Any, title: list[str]) -> str:
     lines.append(f"Expected casualties {odds.mean_casualties:.2f} of {odds.figures}")
     rows = ot.unit_rows(odds)
     lines += [f"{label:34s} {_pct(p):>7}" for label, p in rows]
-    charts = [("Casualties", [(str(k), p) for k, p in enumerate(odds.casualties)])]
-    if odds.hits is not None:
-        charts.insert(0, ("Hits", ot.count_rows(odds.hits, max_rows=HIT_ROWS)))
+    charts = [*ot.charts(odds, HIT_ROWS),
+              ("Casualties", [(str(k), p) for k, p in enumerate(odds.casualties)])]
     for name, table in charts:
         lines += ["", name]
         pad = max(3, *(len(label) for label, _ in table))

@@ -15,13 +15,16 @@ CLI and the panel need no ruleset branch:
   with :attr:`Odds.break_label` / :attr:`Odds.break_text` saying what it is
   ("breaks" on morale in DZ3 §10, "panicked" by suppression in Classic CL §5) and
   :attr:`Odds.break_removes` whether it takes the unit off the table (DZ3: it flees);
-* ``vehicle``: DZ3 §9 damage-table outcomes for a vehicle target.
+* ``vehicle``: DZ3 §9 damage-table outcomes for a vehicle target;
+* ``damage`` and ``wounds``: the whole distributions of the points of damage and of
+  the wounds, where the edition counts both and a model takes several wounds (PS §5:
+  damage, then one shield save per point, each failure a wound).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +66,24 @@ class Odds:
     break_removes: bool = True
     """The unit is gone when it happens (a DZ3 unit that breaks flees); ``False``
     where it stays on the table (a Classic panicked unit)."""
+    damage: tuple[float, ...] | None = None
+    """The distribution of the points of damage (``damage[k]`` = P(k points)), or
+    ``None`` where the edition does not show it."""
+    wounds: tuple[float, ...] | None = None
+    """The distribution of the wounds after saves, or ``None``; ``casualties`` then
+    counts the whole models those wounds remove."""
+
+    @property
+    def mean_damage(self) -> float:
+        return math.fsum(k * p for k, p in enumerate(self.damage or ()))
+
+    @property
+    def mean_wounds(self) -> float:
+        return math.fsum(k * p for k, p in enumerate(self.wounds or ()))
+
+    @property
+    def p_any_wound(self) -> float:
+        return math.fsum((self.wounds or ())[1:])
 
     @property
     def mean_shields_left(self) -> float:
@@ -110,6 +131,13 @@ class Odds:
             out["p_break_with_leader"] = self.p_break_with_leader
         if self.vehicle is not None:
             out["vehicle"] = dict(self.vehicle)
+        if self.damage is not None:
+            out["damage"] = list(self.damage)
+            out["mean_damage"] = self.mean_damage
+        if self.wounds is not None:
+            out["wounds"] = list(self.wounds)
+            out["mean_wounds"] = self.mean_wounds
+            out["p_any_wound"] = self.p_any_wound
         return out
 
 
@@ -117,6 +145,15 @@ class Odds:
 def flag(dest: str) -> str:
     """``leader_near`` -> ``--leader-near``: the ``deathzap odds`` flag of a setting."""
     return "--" + dest.replace("_", "-")
+
+
+def refuse(settings: Mapping[str, Any], keys: Sequence[str], why: str) -> None:
+    """For the rulesets' ``odds_cli`` hooks: raise ``ValueError`` if any of the
+    settings ``keys`` (another mode's: shooting flags in melee, ...) is given."""
+    given = [flag(k) for k in keys if settings.get(k) not in (None, False)]
+    if given:
+        raise ValueError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for "
+                         f"{why}; leave {'it' if len(given) == 1 else 'them'} out")
 
 
 def need(args: Any, *names: str) -> None:

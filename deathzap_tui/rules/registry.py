@@ -11,6 +11,7 @@ _PLUGINS: dict[str, str] = {
     "deathzap3": "deathzap_tui.rules.deathzap3",
     "command-hand": "deathzap_tui.rules.commandhand",
     "classic": "deathzap_tui.rules.classic",
+    "plasmashok": "deathzap_tui.rules.plasmashok",
 }
 """ruleset id -> module exposing ``RULESET``. Add a line here to add a ruleset."""
 

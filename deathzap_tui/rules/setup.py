@@ -1,9 +1,10 @@
 """Set-up pieces shared by the Deathzap-family rulesets: the order of the pre-game
-steps (:class:`SetupSequence`), the roll-off (DZ3 §1 / CH §1 / CL §1) and the five
-objectives (DZ3 §1; CH-R5 objectives option, as DZ3 §1).
+steps (:class:`SetupSequence`), the roll-off (DZ3 §1 / CH §1 / CL §1 / PS §1), the
+base-line roll-off (CL §1 / PS §1) and the five objectives (DZ3 §1; CH-R5 objectives
+option, as DZ3 §1).
 
-These ask and narrate only what both rulesets ask and narrate alike; each ruleset
-words its own edge question and its own summary, and cites its own rule ids.
+These ask and narrate only what the rulesets using them ask and narrate alike; DZ3 and
+CH word their own edge question and summary, and each ruleset cites its own rule ids.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from deathzap_tui.rules.narration import Gen, side_name
-from deathzap_tui.rules.ruleset import SETUP, IntentOption
+from deathzap_tui.rules.ruleset import SETUP, IntentOption, other_side
 from deathzap_tui.rules.statebase import ObjectiveState
-from deathzap_tui.rules.steps import Context, DiceRequest, Maker, Question, Refused
+from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Maker, Question, Refused
 
 
 def roll_off(ctx: Context, why: str, rule: str) -> Gen:
@@ -34,6 +35,31 @@ def roll_off(ctx: Context, why: str, rule: str) -> Gen:
         ctx.say("A tie: roll again.")
         n += 1
     return "red" if rolls["red"] > rolls["black"] else "black"
+
+
+def base_line_rolloff(ctx: Context, edges: Sequence[str], zone: int, pieces: str,
+                      rule: str) -> Gen:
+    """CL §1 / PS §1: each side rolls a die (ties roll again); the winner picks its
+    base-line edge among the two ``edges`` and deploys first, the other side takes the
+    opposite edge; every one of its ``pieces`` ("figure", "model") starts within
+    ``zone`` inches of it. Sets the state's ``first`` and ``edges``; returns the
+    winner."""
+    state = ctx.state
+    winner = yield from roll_off(ctx, "the higher roll picks a base-line edge and "
+                                 "deploys first", rule)
+    edge = yield Question(
+        "edge", f"{side_name(winner)} won the roll-off: which edge is their base line?",
+        tuple(Choice(e, e.capitalize()) for e in edges), rule=rule, side=winner,
+        default=edges[1])
+    loser = other_side(winner)
+    state.first = winner
+    state.edges[winner] = edge
+    state.edges[loser] = next(e for e in edges if e != edge)
+    ctx.say(f"{side_name(winner)}'s base line is the {edge} edge, {side_name(loser)}'s the "
+            f"{state.edges[loser]} edge. {side_name(winner)} deploys first, then "
+            f"{side_name(loser)}; every {pieces} starts within {zone}\" of its own edge "
+            f"({rule}).")
+    return winner
 
 
 def ask_objectives(count: int, depth: int, defaults: Sequence[int], edge: str,

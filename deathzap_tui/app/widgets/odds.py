@@ -6,7 +6,7 @@ Layout (styles in ``screens/wizard.tcss``):
 * **under 120 columns** (80x24 included) the panel is a strip between the history
   and the step: two lines per target, every number the issue asks for (expected
   hits, with their distribution where the ruleset gives one, damage, shields left,
-  casualties; P(at least one casualty), P(wiped out), P(breaks) with and without a
+  wounds, casualties; P(at least one casualty), P(wiped out), P(breaks) with and without a
   leader near, or whatever the ruleset's ``p_break`` is, such as P(panicked); or the
   vehicle's damage-table outcomes) and the whole casualty distribution as a one-line
   sparkline. At 80x24 the step box
@@ -37,7 +37,8 @@ from deathzap_tui.app.oddsview import OddsEntry, signature
 BAR_WIDTH = 22
 """Cells for the longest bar in the detail view (the side column is 46 wide)."""
 DETAIL_FIXED = 5
-"""Lines of the detail view above the bar chart: header, expected, chances (2), title."""
+"""Lines of the detail view above the bar chart: header, expected, chances (2), title
+(and :func:`wounds_line` where the odds carry wounds)."""
 
 
 def _num(x: float) -> str:
@@ -47,7 +48,9 @@ def _num(x: float) -> str:
 def _as_declared(entry: OddsEntry) -> str:
     if not entry.current:
         return "next"
-    return "as declared" if entry.stage in ("declared", "hit") else "given the dice so far"
+    # the first roll still to come: nothing rolled yet
+    return ("as declared" if entry.stage in ("declared", "hit", "attack")
+            else "given the dice so far")
 
 
 def header(entry: OddsEntry) -> Text:
@@ -78,6 +81,7 @@ def expected(odds: Any) -> str:
     if odds.kind == "morale":
         return f"Morale test: {odds.figures} dice"
     parts = [_hits(odds)]
+    parts += [f"{name} {_num(value)}" for name, value in ot.means(odds)]
     if odds.damage_step:
         parts += [f"damage {_num(odds.damage_mean)}",
                   f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
@@ -104,6 +108,8 @@ def chances(odds: Any, *, short: bool) -> list[str]:
         return [f"{label} {p(v)}" for label, v in ot.vehicle_rows(odds.vehicle, short=True)
                 if label not in ("killed", "explodes") or not short]
     out = [f"≥1 casualty {p(odds.p_any_casualty)}", f"wiped out {p(odds.p_wiped_out)}"]
+    if odds.wounds is not None:
+        out.insert(0, f"≥1 wound {p(odds.p_any_wound)}")
     if odds.p_break is not None:
         out.append(_break_text(odds, short))
     return out
@@ -115,6 +121,18 @@ def spark_line(odds: Any) -> Text:
     out.append(ot.spark(odds.casualties), style="bold")
     out.append(f" {len(odds.casualties) - 1}", style="dim")
     return out
+
+
+def wounds_line(odds: Any) -> list[Text]:
+    """``wounds 0 ▂▆█▅▂ 9``: the wounds distribution in one line, for odds that carry
+    one (several wounds per model: the casualties alone hide them); else nothing."""
+    if odds.wounds is None:
+        return []
+    lo, line, hi = ot.spark_span(odds.wounds)
+    out = Text(f"wounds {lo} ", style="dim")
+    out.append(line, style="bold")
+    out.append(f" {hi}", style="dim")
+    return [out]
 
 
 def brief(entry: OddsEntry) -> list[Text]:
@@ -161,6 +179,7 @@ def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH) -> list[Tex
         lines.append(Text(" · ".join(phrases[2:])))
     if odds.kind == "morale":
         return lines
+    lines += wounds_line(odds)
     lines.append(Text("Casualties", style="bold"))
     table = ot.count_rows(odds.casualties, max_rows=max(rows, 3))
     pad = max(len(label) for label, _ in table)
@@ -215,7 +234,8 @@ def panel_text(entries: Sequence[OddsEntry], *, full: bool, height: int = 0,
         if full and not side:
             lines += columns(first, max(height - len(rest), 0), width or 78)
         elif full:
-            room = height - DETAIL_FIXED - 3 * len(rest) if height else 11
+            room = (height - DETAIL_FIXED - len(wounds_line(first.odds)) - 3 * len(rest)
+                    if height else 11)
             bar_width = max(6, min(BAR_WIDTH, width - 16)) if width else BAR_WIDTH
             lines += detail(first, rows=min(11, max(room, 3)), width=bar_width)
         else:

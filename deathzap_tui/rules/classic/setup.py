@@ -6,30 +6,18 @@ from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.state import FigureState, State
 from deathzap_tui.rules.classic.victory import check_victory
 from deathzap_tui.rules.narration import Gen, side_name
-from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.setup import roll_off
+from deathzap_tui.rules.ruleset import SIDES
+from deathzap_tui.rules.setup import base_line_rolloff
 from deathzap_tui.rules.steps import Choice, Context, Question
 
 
 def rolloff(ctx: Context) -> Gen:
     """CL §1: each side rolls a die (ties roll again); the winner picks its base-line
-    edge and deploys first, the other side takes the opposite edge."""
-    state: State = ctx.state
-    winner = yield from roll_off(ctx, "the higher roll picks a base-line edge and "
-                                 "deploys first", "CL §1")
-    edge = yield Question(
-        "edge", f"{side_name(winner)} won the roll-off: which edge is their base line?",
-        tuple(Choice(e, e.capitalize()) for e in tables.EDGES), rule="CL §1", side=winner,
-        default=tables.EDGES[1])
-    loser = other_side(winner)
-    state.first = winner
-    state.edges[winner] = edge
-    state.edges[loser] = next(e for e in tables.EDGES if e != edge)
-    state.stage = "general"
-    ctx.say(f"{side_name(winner)}'s base line is the {edge} edge, {side_name(loser)}'s the "
-            f"{state.edges[loser]} edge. {side_name(winner)} deploys first, then "
-            f"{side_name(loser)}; every figure starts within {tables.DEPLOYMENT_ZONE}\" of "
-            "its own edge (CL §1).")
+    edge and deploys first, the other side takes the opposite edge. Then the generals
+    are named."""
+    yield from base_line_rolloff(ctx, tables.EDGES, tables.DEPLOYMENT_ZONE, "figure",
+                                 "CL §1")
+    ctx.state.stage = "general"
 
 
 def general_choices(state: State, side: str) -> tuple[Choice, ...]:

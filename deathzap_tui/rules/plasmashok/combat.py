@@ -1,0 +1,293 @@
+"""Deathzap Plasmashok special combat (PS §4) and shooting (PS §5).
+
+Two resolution fragments the engine calls for one unit of the bracket under way:
+
+- :func:`special`: the unit's special-combat attack; every attack die whose face none
+  of the defender's dice shows is a wound (no saves).
+- :func:`shoot`: the unit's weapons, each weapon group at a target of its own or
+  holding fire; all the groups at one target are rolled together through the shared
+  pipeline of :mod:`.attack`.
+
+The wounds wait on the target's ``pending`` count until the bracket ends
+(:func:`.casualties.end_of_bracket`, PS §3). Whether a unit may act is
+:func:`special_refusal` / :func:`shoot_refusal` (unit-level reasons; the engine adds
+the phase, bracket and owner) and the fragments trust it. Facts for the odds panel
+are described in :mod:`.attack`; special combat's are::
+
+    {"kind": "special", "target": "black.0", "dice": 2, "defence": 3,
+     "models": 5, "wounds_per_model": 1, "wounded": 0, "pending": 0,
+     "stage": "attack" | "defence" | "done",
+     "attack_faces": [...], "defence_faces": [...], "wounds": 1}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from deathzap_tui.rules.narration import Gen, faces_text, plural
+from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.attack import (
+    Attack,
+    actor,
+    already_acted,
+    declare,
+    resolve,
+    roll_faces,
+)
+from deathzap_tui.rules.plasmashok.casualties import wounded
+from deathzap_tui.rules.plasmashok.common import free_of_contact, uname
+from deathzap_tui.rules.plasmashok.state import State, UnitState
+from deathzap_tui.rules.plasmashok.tables import WeaponProfile
+from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.steps import Choice, Context, Question
+
+HOLD = "hold"
+"""Target answer: this weapon group holds its fire."""
+NO_MORE = "no"
+"""Blast answer: no other unit is under the Radius Weapon's blast."""
+DEFAULT_DISTANCE = 12
+"""What Enter answers to the distance question (the players measure)."""
+MAX_DISTANCE = 120
+FULL_STEP = f'full {tables.RANGE_STEP}" step'
+COVER_CHOICES = (Choice("open", "Open"), Choice("soft", "Soft cover (+1 defence die)"),
+                 Choice("hard", "Hard cover (+2 defence dice)"))
+
+
+# --- special combat (PS §4) -----------------------------------------------------------
+
+
+def special_refusal(state: State, unit_id: str) -> str:
+    """Why ``unit_id`` may not make a special-combat attack now ("" if it may):
+    unit-level reasons only (PS §4)."""
+    unit, why = actor(state, unit_id)
+    if unit is None:
+        return why
+    if unit.acted:
+        return already_acted(state, unit)
+    if not unit.special:
+        return f"{uname(state, unit)} has no special combat (PS §4)"
+    if not any(u.in_play for u in state.units[other_side(unit.side)]):
+        return "no enemy unit is left to target (PS §4)"
+    return ""
+
+
+def special(ctx: Context, unit_id: str) -> Gen:
+    """One unit's special-combat attack (PS §4, app reading 5): the attacker rolls its
+    special-combat value in dice, the target its own value + 2; each attack die whose
+    face appears nowhere among the defence dice is one wound, with no save. Any enemy
+    unit in play may be targeted (the players judge the 12" range); cover, range and
+    size do not count, and units in contact may take part."""
+    state: State = ctx.state
+    unit = state.unit(unit_id)
+    name = uname(state, unit)
+    enemies = [u for u in state.units[other_side(unit.side)] if u.in_play]
+    target = enemies[0]
+    if len(enemies) > 1:
+        answer = yield Question(
+            "special.target", f"{name}: special-combat attack at which enemy unit (within "
+            f"{tables.SPECIAL_RANGE}\", the players judge)?",
+            tuple(Choice(u.id, uname(state, u)) for u in enemies), rule="PS §4",
+            side=unit.side, default=target.id)
+        target = state.unit(answer)
+    unit.acted = True
+    tname = uname(state, target)
+    defence = target.special + tables.SPECIAL_DEFENCE_BONUS
+    fact: dict[str, Any] = {
+        "kind": "special", "target": target.id, "dice": unit.special, "defence": defence,
+        "models": target.figures_left, "wounds_per_model": target.stats.wounds,
+        "wounded": wounded(target), "pending": target.pending, "stage": "attack"}
+    ctx.facts.setdefault("attacks", []).append(fact)
+    ctx.facts["attack"] = fact
+    ctx.say(f"{name} attacks {tname} in special combat (PS §4).")
+    attack = yield from roll_faces(
+        ctx, "special.attack", unit.special, f"{name}: special-combat dice at {tname}",
+        f"{name}'s special combat {unit.special}", "PS §4", unit.side)
+    fact.update(attack_faces=list(attack), stage="defence")
+    guard = yield from roll_faces(
+        ctx, "special.defence", defence, f"{tname}: special-combat defence dice",
+        f"{tname}'s special combat {target.special} + {tables.SPECIAL_DEFENCE_BONUS}", "PS §4",
+        target.side)
+    through = [f for f in attack if f not in guard]
+    matched = sorted(set(attack) - set(through))
+    fact.update(defence_faces=list(guard), wounds=len(through), stage="done")
+    target.pending += len(through)
+    ctx.say(f"Special combat: {name} rolls {faces_text(attack)}, {tname} defends with "
+            f"{faces_text(guard)}: "
+            + (f"the {faces_text(tuple(matched))} {'is' if len(matched) == 1 else 'are'} "
+               "matched; " if matched else "nothing is matched; ")
+            + f"{plural(len(through), 'wound')}, no save (PS §4).")
+    if through:
+        ctx.say(f"{tname}: {plural(target.pending, 'wound')} pending, removed at the end of "
+                "the bracket (PS §3).")
+
+
+# --- shooting (PS §5) -----------------------------------------------------------------
+
+
+def weapon_groups(state: State, unit: UnitState) -> dict[str, int]:
+    """Weapon id -> weapons carried by the unit's living models, in force order; a
+    model listing a weapon twice carries two (PS §5: every weapon fires)."""
+    return dict(Counter(w for f in unit.alive_figures for w in f.weapons))
+
+
+def shooting_targets(state: State, unit: UnitState) -> list[UnitState]:
+    """Enemy units that may be shot: in play and not held by a base contact (PS §5)."""
+    return [u for u in state.units[other_side(unit.side)]
+            if u.in_play and free_of_contact(state, u)]
+
+
+def shoot_refusal(state: State, unit_id: str) -> str:
+    """Why ``unit_id`` may not shoot now ("" if it may): unit-level reasons (PS §5)."""
+    unit, why = actor(state, unit_id)
+    if unit is None:
+        return why
+    name = uname(state, unit)
+    if not weapon_groups(state, unit):
+        return f"{name} has no weapons"
+    if not free_of_contact(state, unit):
+        return (f"{name} is in base contact and not at least double the size of every unit "
+                "it touches: it cannot shoot (PS §5)")
+    if unit.acted:
+        return already_acted(state, unit)
+    if not shooting_targets(state, unit):
+        return ("no enemy unit may be shot: units in base contact cannot be shot unless at "
+                "least double the size of every unit they touch (PS §5)")
+    return ""
+
+
+class _Volley:
+    """The declarations of one unit's shooting: where each target is (cover and
+    distance, asked once per target) and the attacks, one per target, in the order
+    their first weapon group was aimed (PS §5; app reading 6)."""
+
+    def __init__(self, ctx: Context, unit: UnitState) -> None:
+        self.ctx = ctx
+        self.state: State = ctx.state
+        self.unit = unit
+        self.name = uname(self.state, unit)
+        self.where: dict[str, tuple[str, int]] = {}
+        self.attacks: dict[str, Attack] = {}
+
+    def locate(self, target: UnitState, distance: int | None = None) -> Gen:
+        """``(cover, distance)`` of ``target``, asking what is not known yet; a unit
+        under a blast shares the aimed-at unit's ``distance`` (app reading 6)."""
+        if target.id in self.where:
+            return self.where[target.id]
+        tname = uname(self.state, target)
+        cover = yield Question(
+            f"cover.{target.id}", f"{self.name} shoots at {tname}: what cover is it in? If "
+            "it is split between covers, use the one most of its models are in.",
+            COVER_CHOICES, rule="PS §5 step 2", side=self.unit.side, default="open")
+        if distance is None:
+            distance = yield Question(
+                f"distance.{target.id}", f"Distance from {self.name} to {tname} in whole "
+                f"inches (one more defence die per full {tables.RANGE_STEP}\")?",
+                minimum=0, maximum=MAX_DISTANCE, rule="PS §5 step 2", side=self.unit.side,
+                default=DEFAULT_DISTANCE)
+        self.where[target.id] = (cover, distance)
+        return cover, distance
+
+    def add(self, target: UnitState, weapon: WeaponProfile, dice: int, why: str) -> None:
+        """A weapon group's ``dice`` at ``target``: joins the attack at that target
+        (one defence and one size roll for all of them, app reading 6)."""
+        attack = self.attacks.get(target.id)
+        if attack is None:
+            cover, distance = self.where[target.id]
+            defence, dwhy = shooting_defence(target, cover, distance)
+            attack = declare(self.ctx, "shooting", target, defence, dwhy,
+                             n=len(self.attacks) + 1)
+            self.attacks[target.id] = attack
+        attack.add(weapon.name, dice, weapon.strength, weapon.damage, why)
+
+    def blast(self, weapon: WeaponProfile, guns: int, aimed: UnitState, distance: int,
+              enemies: list[UnitState]) -> Gen:
+        """A Radius Weapon (PS §5, app reading 6): per unit under the blast, its models
+        within 3" of the aimed-at model x guns; further units may be named, each its
+        own target (its cover asked, the distance shared)."""
+        under = [aimed]
+        target = aimed
+        while True:
+            tname = uname(self.state, target)
+            living = target.figures_left
+            models = yield Question(
+                f"radius.{weapon.id}.{target.id}", f"{weapon.name} x{guns}: how many of "
+                f"{tname}'s {plural(living, 'model')} are within {tables.RADIUS_REACH}\" of "
+                "the aimed-at model?", minimum=1, maximum=living, rule="PS §5",
+                side=self.unit.side, default=1)
+            self.add(target, weapon, guns * models,
+                     f"{plural(models, 'model')} within {tables.RADIUS_REACH}\" x "
+                     f"{plural(guns, 'weapon')}")
+            others = [u for u in enemies if u not in under]
+            if not others:
+                return
+            more = yield Question(
+                f"blast.{weapon.id}.{len(under)}", f"{weapon.name}: is another unit under the "
+                "same blast?", (*(Choice(u.id, uname(self.state, u)) for u in others),
+                                Choice(NO_MORE, "No other unit")),
+                rule="PS §5", side=self.unit.side, default=NO_MORE)
+            if more == NO_MORE:
+                return
+            target = self.state.unit(more)
+            under.append(target)
+            yield from self.locate(target, distance)
+
+
+def shooting_defence(target: UnitState, cover: str, distance: int) -> tuple[int, str]:
+    """PS §5 step 2: the target's defence dice and why ("Infantry defence 2 + 1 soft
+    cover + 1 for 7\" (one full 6\")")."""
+    base = target.stats.defence
+    extra = tables.COVER_DICE[cover]
+    far = tables.range_dice(distance)
+    why = f"{target.stats.name} defence {base}"
+    why += f" + {extra} {cover} cover" if extra else " in the open"
+    if far:
+        why += f" + {far} for {distance}\" ({plural(far, FULL_STEP)})"
+    return base + extra + far, why
+
+
+def shoot(ctx: Context, unit_id: str) -> Gen:
+    """One unit's shooting (PS §5, app reading 6): each weapon group picks a target or
+    holds fire (the previous group's choice is the default), the cover and distance of
+    each target are asked once, a weapon beyond its ``range`` does not fire, then each
+    target's attack is rolled through the pipeline of :mod:`.attack`."""
+    state: State = ctx.state
+    unit = state.unit(unit_id)
+    volley = _Volley(ctx, unit)
+    name = volley.name
+    enemies = shooting_targets(state, unit)
+    choices = (*(Choice(u.id, uname(state, u)) for u in enemies), Choice(HOLD, "Hold fire"))
+    previous = enemies[0].id
+    for wid, guns in weapon_groups(state, unit).items():
+        weapon = state.weapons[unit.side][wid]
+        previous = yield Question(
+            f"target.{wid}", f"{name} fires {weapon.name} x{guns}: at which target?",
+            choices, rule="PS §5", side=unit.side, default=previous)
+        if previous == HOLD:
+            ctx.say(f"{name}: the {weapon.name} x{guns} holds its fire.")
+            continue
+        target = state.unit(previous)
+        _cover, distance = yield from volley.locate(target)
+        if weapon.range and distance > weapon.range:
+            ctx.say(f"{name}: {uname(state, target)} is {distance}\" away, beyond the "
+                    f"{weapon.name}'s {weapon.range}\": it does not fire (PS §5, PS-R2).")
+            continue
+        if weapon.shots == tables.SHOTS_RADIUS:
+            yield from volley.blast(weapon, guns, target, distance, enemies)
+        elif weapon.shots == tables.SHOTS_TARGET_SIZE:
+            volley.add(target, weapon, guns * target.size,
+                       f"{uname(state, target)}'s size {target.size} x "
+                       f"{plural(guns, 'weapon')}")
+        else:
+            volley.add(target, weapon, guns * int(weapon.shots),
+                       f"{plural(guns, 'weapon')} x {plural(int(weapon.shots), 'shot')}")
+    unit.acted = True
+    if not volley.attacks:
+        ctx.say(f"{name} holds its fire (PS §5).")
+        return
+    ctx.say(f"{name} shoots: " + "; ".join(
+        f"{' and '.join(g['weapon'] for g in a.fact['groups'])} at "
+        f"{uname(state, state.unit(a.target))} ({a.fact['defence']} defence dice)"
+        for a in volley.attacks.values()) + " (PS §5).")
+    for attack in volley.attacks.values():
+        yield from resolve(ctx, unit, attack, "PS §5")

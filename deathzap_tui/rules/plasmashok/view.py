@@ -1,0 +1,152 @@
+"""The Deathzap Plasmashok state as the battle screen shows it (a ``BoardView``).
+
+Plasmashok has no hidden information, so every viewer gets the same view."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.narration import plural, side_name
+from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.common import uname
+from deathzap_tui.rules.plasmashok.engine import SETUP_STEPS
+from deathzap_tui.rules.plasmashok.morale import testing
+from deathzap_tui.rules.plasmashok.state import State, UnitState
+from deathzap_tui.rules.plasmashok.turn import VERBS, act_refusal, advance_label, phase_name
+from deathzap_tui.rules.plasmashok.victory import POINTS_RULE
+from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+
+COLUMNS = ("Unit", "Type", "Trn", "Mdl", "Sz", "Sv", "W", "State")
+"""Unit, type, training bracket, models left/all, size, shield save, wounds per model,
+state: short headers, so that the names keep their room in 80 columns."""
+TYPES = {"infantry": "Infantry", "beasts": "Beasts", "light-vehicles": "Lt Vehicle",
+         "big-beasts": "Big Beast", "vehicles": "Vehicle", "monsters": "Monster"}
+"""The PS §2 types in at most ten letters."""
+TRAINING = {"elite": "Elt", "regular": "Reg", "recruit": "Rec"}
+"""The training bracket in three letters (PS §1)."""
+
+
+def wounds_cell(unit: UnitState) -> str:
+    """Wounds per model (PS §5 step 5); with a partly wounded model (app reading 1),
+    the wounds it has left of its type's: "4/6"."""
+    per_model = unit.stats.wounds
+    taken = max((f.wounds for f in unit.alive_figures), default=0)
+    return f"{per_model - taken}/{per_model}" if taken else str(per_model)
+
+
+def status(state: State, unit: UnitState) -> str:
+    """What matters about the unit now, shortest first: wiped out, wounds waiting to
+    come off (PS §3), acted in this phase, models lost this turn (PS §7), contacts."""
+    if not unit.in_play:
+        return "wiped out"
+    words = []
+    if unit.pending:
+        words.append(f"{plural(unit.pending, 'wound')} pending")
+    if unit.acted and state.step in tables.BRACKET_PHASES:
+        words.append("acted")
+    if unit.lost_turn:
+        words.append(f"lost {unit.lost_turn} this turn")
+    if unit.engaged:
+        foes = ", ".join(uname(state, state.unit(e)) for e in unit.engaged)
+        words.append(f"in contact: {foes}")
+    return ", ".join(words)
+
+
+def may_act(state: State, unit: UnitState) -> bool:
+    """The unit can do something in the phase under way."""
+    if not unit.in_play:
+        return False
+    if state.step == "movement":
+        return unit.side == state.mover and not unit.engaged
+    return state.step in tables.BRACKET_PHASES and not act_refusal(state, state.step,
+                                                                   unit.id)
+
+
+def unit_row(state: State, unit: UnitState) -> UnitRow:
+    cells = (uname(state, unit).split(" ", 1)[1], TYPES[unit.type], TRAINING[unit.training],
+             f"{unit.figures_left}/{len(unit.figures)}", str(unit.size), f"{unit.save}+",
+             wounds_cell(unit), status(state, unit))
+    return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
+                   ready=may_act(state, unit))
+
+
+def score(state: State) -> dict[str, int]:
+    """Each side's points of ENEMY models destroyed (PS §8: the other side's loss)."""
+    return {s: state.lost[other_side(s)] for s in SIDES}
+
+
+def score_lines(state: State) -> tuple[str, ...]:
+    return tuple(f"{side_name(s)} has destroyed {state.lost[other_side(s)]} of "
+                 f"{state.worth[other_side(s)]} points of {side_name(other_side(s))} models"
+                 for s in SIDES)
+
+
+def objective_lines(state: State) -> tuple[str, ...]:
+    """How the game is won (PS §8)."""
+    return (f"A side with no unit left loses; after turn {state.options['turns']} "
+            f"{POINTS_RULE} (PS §8).",)
+
+
+def prompt(state: State) -> str:
+    """What comes next, in words."""
+    if state.over:
+        return "Game over"
+    if state.stage != "battle":
+        return SETUP_STEPS.prompt(state.stage)
+    if not state.step:
+        return f"Turn {state.turn + 1}: roll off to see who moves first"
+    head = f"Turn {state.turn}, {phase_name(state.step).lower()}"
+    if state.step == "movement":
+        return (f"{head}: {side_name(state.mover)} moves (into contact), then says it has "
+                "finished")
+    if state.step == "morale":
+        count = len(testing(state))
+        return f"{head}: {plural(count, 'unit')} to test, then the turn ends"
+    verb = VERBS[state.step]
+    if state.step == "melee":
+        return (f"{head}, {state.bracket} bracket: every unit in contact must {verb}, then "
+                "end the bracket")
+    return f"{head}, {state.bracket} bracket: units {verb}, then end the bracket"
+
+
+def clock_detail(state: State) -> str:
+    """"Red moves first", "elite bracket", "elite bracket, round 2"."""
+    if state.step == "movement":
+        return f"{side_name(state.move_first)} moves first"
+    if state.step in tables.BRACKET_PHASES:
+        extra = f", round {state.melee_round}" if state.melee_round > 1 else ""
+        return f"{state.bracket} bracket{extra}"
+    return ""
+
+
+def clock(state: State) -> TurnClock:
+    return TurnClock(
+        number=state.turn,
+        limit=state.options["turns"],
+        phases=tuple(tables.PHASE_NAMES[p] for p in tables.PHASES),
+        current=tables.PHASE_NAMES.get(state.step, ""),
+        active=state.mover if state.step == "movement" else "",
+        detail=clock_detail(state))
+
+
+def result(state: State) -> str:
+    if not state.over:
+        return ""
+    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
+    return f"{words} ({state.end_reason})"
+
+
+def board_view(state: State, viewer: str | None = None) -> BoardView:
+    """The same for every ``viewer``: Plasmashok has no secrets."""
+    return BoardView(
+        columns=COLUMNS,
+        units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
+        deck=None,
+        score=score(state),
+        score_lines=score_lines(state),
+        objectives=objective_lines(state),
+        prompt=prompt(state),
+        over=state.over,
+        result=result(state),
+        clock=clock(state),
+        score_label="pts",
+        advance_label=advance_label(state),
+    )
