@@ -147,7 +147,7 @@ def means(odds: Any) -> list[tuple[str, float]]:
     odds carry (none for editions without them)."""
     out = []
     if odds.damage is not None:
-        out.append(("damage", odds.mean_damage))
+        out.append(("damage", odds.damage_mean))
     if odds.wounds is not None:
         out.append(("wounds", odds.mean_wounds))
     return out

@@ -15,7 +15,7 @@ IRON = str(FORCES / "ps-iron-choir.toml")
 VERDANT = str(FORCES / "ps-verdant-swarm.toml")
 
 
-def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ps_check_ok_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", IRON, VERDANT]) == 0
     assert capsys.readouterr().out.splitlines() == [
         f"{IRON}: OK: Iron Choir (plasmashok), 5 units, 22 models, 272 points",
@@ -23,7 +23,7 @@ def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
     ]
 
 
-def test_points_text_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ps_points_text_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     """PS §9 by hand: Choir Wardens 5 x 6 base + 5 Advanced Rifles x 4 + a Spike 2 +
     5 x 2 Advanced Shields + 1 special x 5 = 67; Line Choristers 28 + 20 = 48; Novice
     Chorus 21 + 14 = 35; Arc Skiffs 2 x (12 + 4 + 10) = 52; Cantor Engine 20 + 36 +
@@ -46,7 +46,7 @@ def test_points_text_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Warnings:" not in text
 
 
-def test_points_json_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ps_points_json_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["points", "--json", VERDANT]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["force"] == "Verdant Swarm" and data["ruleset"] == "plasmashok"
@@ -65,7 +65,7 @@ def test_points_json_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["warnings"] == [] and "3 unlocked" in data["notes"][0]
 
 
-def test_points_json_several_files(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ps_points_json_several_files_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["points", "--json", IRON, VERDANT]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [(d["force"], d["total"]) for d in data] == [("Iron Choir", 272),
@@ -87,7 +87,7 @@ def _broken(tmp_path: Path) -> tuple[Path, int, int]:
     return path, lasgun, tanks
 
 
-def test_broken_file_gives_file_line_path_message(
+def test_ps_broken_file_gives_file_line_path_message_ps_s9(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, lasgun, tanks = _broken(tmp_path)
     assert main(["check", str(path), VERDANT]) == 1
@@ -108,7 +108,7 @@ def test_broken_file_gives_file_line_path_message(
     assert captured.out == ""
 
 
-def test_rule_errors_have_lines_too_ps_s9(
+def test_ps_rule_errors_have_lines_too_ps_s9(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """PS §9: a third model with a spike in an infantry unit, at its figure line."""
     text = Path(IRON).read_text().replace(
@@ -127,7 +127,7 @@ def test_rule_errors_have_lines_too_ps_s9(
     ]
 
 
-def test_check_warnings_have_file_line_and_path(
+def test_ps_check_warnings_have_file_line_and_path_ps_s9(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """PS-R1: no melee profile; PS §5: a spike priced off the table; both warnings,
     the force still loads."""

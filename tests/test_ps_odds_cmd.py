@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from deathzap_tui.cli import main
-from deathzap_tui.rules.plasmashok.odds import Group, shooting_odds, special_odds
+from deathzap_tui.rules.plasmashok.odds import shooting_odds, special_odds
+from deathzap_tui.rules.plasmashok.oddsmath import Group
 
 FORCES = Path(__file__).resolve().parents[1] / "forces"
 CHOIR = FORCES / "ps-iron-choir.toml"
@@ -78,6 +79,7 @@ def test_ps_special_combat_from_bare_numbers_ps_s4(capsys) -> None:
                  "0", "--models", "5"]) == 0
     text = capsys.readouterr().out
     assert "3 dice against 2 dice (0 + 2)" in text and "\nWounds\n" in text
+    assert "\nExpected wounds " in text and "hits" not in text  # the dice are the wounds
 
 
 @pytest.mark.parametrize("extra,message", [

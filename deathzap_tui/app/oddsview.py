@@ -13,7 +13,9 @@ the earlier ones are done, and the ruleset hook answers for one attack at a time
 
 Cost: ``attack_odds`` is an exact float DP, ~0.1-2 ms per attack on this machine
 (see :data:`BENCHMARK`), so the panel computes synchronously in the key handler: it
-cannot make input lag and needs no worker.
+cannot make input lag and needs no worker. A refresh computes every entry, so a
+ruleset caps the cost of ONE attack at a fraction of the 20 ms (Plasmashok's
+``PANEL_WORK``: about 6 ms, three targets of a split fire or a blast near 20 ms).
 """
 
 from __future__ import annotations
@@ -29,13 +31,19 @@ BENCHMARK = (
     "split fire at 2 targets 0.20 ms, 6 dice at a vehicle 0.05 ms; one 60-shot weapon "
     "group at 10 figures 0.52 ms, 240 shots at 20 figures 3.5 ms (ruleset.attack_odds); "
     "Classic: 6 guns with suppression 0.02 ms, 6 beasts in melee 0.12 ms, 10 monsters "
-    "(hits up to 120) into 3 types of 10 figures 3 ms (benchmarks/odds.py)"
+    "(hits up to 120) into 3 types of 10 figures 3 ms; Plasmashok, no binomial row "
+    "cached, best of 40: 12 attack dice of strength 2 0.4 ms, a vehicle's 3 weapons "
+    "2.2 ms, 25 dice of strength 6 (near its PANEL_WORK) 4.7 ms idle / 8.8 ms with "
+    "the box loaded (load 6), a refresh of 3 such targets 20 ms loaded, 9 ms warm "
+    "(benchmarks/odds.py)"
 )
 """Why the panel computes inline; ``tests/app/test_oddsview.py`` fails if a refresh
 ever takes over 20 ms."""
 
 KIND_WORDS = {"shooting": "shooting", "melee": "melee", "explosion": "explosion",
-              "morale": "morale test", "special": "special combat"}
+              "morale": "morale test"}
+"""Words for the kinds of attack, where the odds do not give their own
+(:attr:`~deathzap_tui.rules.odds.Odds.kind_text`)."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +83,10 @@ def _group_names(fact: Mapping[str, Any]) -> str:
     return ", ".join(n for n in names if n)
 
 
-def _what(fact: Mapping[str, Any]) -> str:
+def _what(fact: Mapping[str, Any], odds: Any) -> str:
     kind = str(fact.get("kind", "") or "")
     weapon = clean(fact.get("weapon", "") or _group_names(fact), oneline=True)
-    words = KIND_WORDS.get(kind, clean(kind, oneline=True))
+    words = odds.kind_text or KIND_WORDS.get(kind, clean(kind, oneline=True))
     if weapon == words:  # a melee fact naming its weapon "melee"
         return words
     return f"{weapon} ({words})" if weapon and words else (weapon or words)
@@ -112,7 +120,7 @@ def odds_entries(ruleset: Any, state: Any, facts: Mapping[str, Any] | None,
         if odds is None:
             continue
         label = clean((names or {}).get(target) or target, oneline=True)
-        entry = OddsEntry(target=target, label=label, what=_what(head), odds=odds,
+        entry = OddsEntry(target=target, label=label, what=_what(head, odds), odds=odds,
                           current=head is current, stage=str(head.get("stage", "declared")),
                           queued=len(group) - 1)
         entries.append(entry)

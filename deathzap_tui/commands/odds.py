@@ -77,6 +77,7 @@ def build(parser: argparse.ArgumentParser, ruleset_id: str) -> None:
     files.add_argument("--melee", action="store_true",
                        help="the attacker attacks in melee instead of shooting")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(odds_signed=())  # the ruleset's modifiers, which may be < 0
     bare = ruleset.odds_arguments(parser)
     parser.set_defaults(odds_flags=ruleset.id,
                         odds_bare=tuple((a.option_strings[0], a.dest, a.default)
@@ -145,8 +146,10 @@ def run(args: argparse.Namespace) -> int:
 def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
     from deathzap_tui.rules import registry
 
-    for name, value in vars(args).items():  # every number the command takes is a count
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+    signed = set(getattr(args, "odds_signed", ()))
+    for name, value in vars(args).items():  # every other number is a count
+        if (isinstance(value, int) and not isinstance(value, bool) and value < 0
+                and name not in signed):
             raise UsageError(f"--{name.replace('_', '-')} must be 0 or more")
     if args.attacker or args.target:
         return _from_files(args)
@@ -239,12 +242,12 @@ def as_text(odds: Any, title: list[str]) -> str:
         lines.append(f"P(test fails: the unit breaks)  {_pct(odds.p_break):>7}")
         lines.append(f"P(test passes)                  {_pct(1 - (odds.p_break or 0)):>7}")
         return "\n".join(lines)
+    means = [("hits", odds.hits_mean)] if odds.hits_step else []
     if odds.damage_step:
-        lines.append(f"Expected hits {odds.hits_mean:.2f}, damage {odds.damage_mean:.2f}, "
-                     f"shields left {odds.mean_shields_left:.2f}")
+        means += [("damage", odds.damage_mean), ("shields left", odds.mean_shields_left)]
     else:
-        lines.append(f"Expected hits {odds.hits_mean:.2f}" + "".join(
-            f", {name} {value:.2f}" for name, value in ot.means(odds)))
+        means += ot.means(odds)
+    lines.append("Expected " + ", ".join(f"{name} {value:.2f}" for name, value in means))
     rows: list[tuple[str, float | None]]
     if odds.vehicle is not None:
         rows = list(ot.vehicle_rows(odds.vehicle))

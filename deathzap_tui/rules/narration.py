@@ -1,4 +1,5 @@
-"""Words shared by the rulesets' narration and questions: names, plurals, dice."""
+"""Words shared by the rulesets' narration, questions and help: names, plurals, lists,
+dice, help-text columns."""
 
 from __future__ import annotations
 
@@ -24,6 +25,28 @@ def card_label(code: str) -> str:
 
 def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def possessive(name: str) -> str:
+    """"Red Squad's", "Red Wardens'": a name ending in s takes the apostrophe alone."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def word_list(words: list[str]) -> str:
+    """"a, b and c" ("" for no words)."""
+    if not words:
+        return ""
+    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
+def columns(rows: list[list[str]]) -> str:
+    """Rows as text columns for the help screens: the first left-aligned, the others
+    right-aligned, each line indented by two spaces."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return "\n".join("  " + "  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                                      for c, (cell, w) in enumerate(zip(row, widths,
+                                                                        strict=True)))
+                     for row in rows)
 
 
 def faces_text(faces: tuple[int, ...]) -> str:

@@ -18,7 +18,9 @@ CLI and the panel need no ruleset branch:
 * ``vehicle``: DZ3 §9 damage-table outcomes for a vehicle target;
 * ``damage`` and ``wounds``: the whole distributions of the points of damage and of
   the wounds, where the edition counts both and a model takes several wounds (PS §5:
-  damage, then one shield save per point, each failure a wound).
+  damage, then one shield save per point, each failure a wound);
+* ``hits_step`` off: the attack has no hits of its own (its dice are the wounds);
+  ``kind_text``: the attack's kind in words, where the ruleset's id is not one.
 """
 
 from __future__ import annotations
@@ -72,10 +74,12 @@ class Odds:
     wounds: tuple[float, ...] | None = None
     """The distribution of the wounds after saves, or ``None``; ``casualties`` then
     counts the whole models those wounds remove."""
-
-    @property
-    def mean_damage(self) -> float:
-        return math.fsum(k * p for k, p in enumerate(self.damage or ()))
+    hits_step: bool = True
+    """The attack scores hits (``hits_mean``, ``hits`` mean something); ``False``
+    where its dice are the wounds themselves (PS §4 special combat): no hits shown."""
+    kind_text: str = ""
+    """The attack in words where ``kind`` alone does not say it (``"special combat"``
+    for Plasmashok's ``special``); empty: ``kind`` is the word."""
 
     @property
     def mean_wounds(self) -> float:
@@ -133,7 +137,7 @@ class Odds:
             out["vehicle"] = dict(self.vehicle)
         if self.damage is not None:
             out["damage"] = list(self.damage)
-            out["mean_damage"] = self.mean_damage
+            out["mean_damage"] = self.damage_mean  # the name beside "damage" (PS §5)
         if self.wounds is not None:
             out["wounds"] = list(self.wounds)
             out["mean_wounds"] = self.mean_wounds

@@ -12,6 +12,7 @@ _PLUGINS: dict[str, str] = {
     "command-hand": "deathzap_tui.rules.commandhand",
     "classic": "deathzap_tui.rules.classic",
     "plasmashok": "deathzap_tui.rules.plasmashok",
+    "double-tap": "deathzap_tui.rules.doubletap",
 }
 """ruleset id -> module exposing ``RULESET``. Add a line here to add a ruleset."""
 

@@ -1,5 +1,5 @@
 """Unit look-ups shared by the Deathzap-family rulesets: names as narration says them,
-the units still in play, and base contacts (melees).
+the units still in play, and base contacts (moving into contact, melees).
 
 They work on any :class:`~deathzap_tui.rules.statebase.StateBase` whose units have
 ``name``, ``side``, ``index`` and ``in_play``; contacts need an ``engaged`` list of
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from deathzap_tui.rules.narration import side_name
+from deathzap_tui.rules.narration import Gen, side_name, word_list
+from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.steps import Choice, Context, Question
 
 
 def uname(state: Any, unit: Any) -> str:
@@ -22,13 +24,48 @@ def uname(state: Any, unit: Any) -> str:
 
 def names(state: Any, units: list[Any]) -> str:
     """"Red Squad, Black Hounds and Black Brood"."""
-    words = [uname(state, u) for u in units]
-    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+    return word_list([uname(state, u) for u in units])
 
 
 def in_play(state: Any, side: str) -> list[Any]:
     """``side``'s units still on the table."""
     return [u for u in state.units[side] if u.in_play]
+
+
+def contact_target_refusal(state: Any, unit: Any, target_id: str) -> str:
+    """Why ``unit`` may not move into base contact with ``target_id`` ("" if it may):
+    the target must exist, be an enemy and still be in play (the ruleset checks the
+    mover itself)."""
+    try:
+        target = state.unit(target_id)
+    except KeyError:
+        return f"there is no unit {target_id!r}"
+    if target.side == unit.side:
+        return f"{uname(state, target)} is a friendly unit"
+    if not target.in_play:
+        return f"{uname(state, target)} is no longer in play"
+    return ""
+
+
+def make_contacts(ctx: Context, unit: Any, target: Any, rule: str) -> Gen:
+    """``unit`` moves into base contact with ``target`` and perhaps other enemy units
+    in play in the same move (asked one at a time, keys ``also.<n>``, under ``rule``);
+    the contacts are kept both ways. Returns the units touched, ``target`` first (the
+    ruleset narrates)."""
+    state = ctx.state
+    targets = [target]
+    while others := [e for e in in_play(state, other_side(unit.side)) if e not in targets]:
+        more = yield Question(
+            f"also.{len(targets)}", f"Does {uname(state, unit)} also touch another enemy unit?",
+            (Choice("none", "No other unit"), *(Choice(e.id, uname(state, e)) for e in others)),
+            rule=rule, side=unit.side, default="none")
+        if more == "none":
+            break
+        targets.append(state.unit(more))
+    for touched in targets:
+        unit.engaged.append(touched.id)
+        touched.engaged.append(unit.id)
+    return targets
 
 
 def disengage(state: Any, unit: Any) -> None:

@@ -18,28 +18,66 @@ from fixtures_common import (  # noqa: F401
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.plasmashok import RULESET, tables
 from deathzap_tui.rules.plasmashok.model import Force, Model, Unit
-from deathzap_tui.rules.plasmashok.tables import Melee
+from deathzap_tui.rules.plasmashok.tables import Melee, WeaponProfile
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.rules.steps import Dice, DiceRequest
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 NO_MELEE = ("melee.attacks", "melee.strength", "melee.damage")
+MELEE_TABLE = {"attacks": 1, "strength": 1, "damage": 1}
+"""A force file's melee table (PS §6, PS-R1)."""
+
+
+def force_data() -> dict[str, Any]:
+    """The test force file, parsed TOML (PS §9 prices in ``test_ps_points``): Rifles
+    (infantry, with a spike, PS-R2), Hounds (beasts), Skiffs (light vehicles): 2 force
+    points unlocked, 1 used (PS §9)."""
+    return {
+        "name": "Test Force", "ruleset": "plasmashok",
+        "weapons": {"spike": {"name": "Spike", "shots": 1, "strength": 2, "damage": 1,
+                              "points": 2, "range": 6}},
+        "units": [
+            {"name": "Rifles", "type": "infantry", "training": "regular", "base_cost": 5,
+             "shields": 1, "special": 1, "melee": dict(MELEE_TABLE),
+             "figures": [{"name": "Sergeant", "weapons": ["advanced-rifle", "spike"]},
+                         {"name": "Trooper", "count": 4, "weapons": ["basic-rifle"]}]},
+            {"name": "Hounds", "type": "beasts", "training": "recruit", "base_cost": 3,
+             "melee": dict(MELEE_TABLE), "figures": [{"name": "Hound", "count": 3}]},
+            {"name": "Skiffs", "type": "light-vehicles", "training": "elite",
+             "figures": [{"name": "Skiff", "count": 2,
+                          "weapons": ["heavy-repeater", "arc-weapon"]}]},
+        ],
+    }
+
+
+def make_unit(name: str, type_: str, models: Sequence[Model], *,
+              training: str = "regular", melee: Melee | None = None,
+              missing: tuple[str, ...] = NO_MELEE, shields: int = 0, special: int = 0,
+              base_cost: int = 5) -> Unit:
+    """The one unit builder of the Plasmashok tests: ``models`` of ``type_``; ``melee``
+    ``None`` keeps the type's PS-R1 profile if it has one, else leaves it unknown
+    (``missing`` naming the fields the file lacks)."""
+    profile = melee or tables.TYPES[type_].melee
+    return Unit(name, type_, training, base_cost, tuple(models), profile,
+                () if profile else missing, shields, special)
 
 
 def unit(name: str = "Squad", n: int = 5, type: str = "infantry",
          training: str = "regular", weapons: Sequence[str] = ("basic-rifle",),
          melee: tuple[int, int, int] | None = (1, 1, 1), special: int = 0,
          shields: int = 0, base_cost: int = 5) -> Unit:
-    """``n`` models of one type, each with ``weapons``; ``melee=None`` keeps the type's
-    profile if it has one (PS-R1), else leaves it unknown."""
-    profile = Melee(*melee) if melee else tables.TYPES[type].melee
+    """``n`` models of one type named "<name> <i>", each with ``weapons``;
+    ``melee=None`` keeps the type's profile if it has one (PS-R1), else leaves it
+    unknown."""
     models = tuple(Model(f"{name} {i + 1}", tuple(weapons)) for i in range(n))
-    return Unit(name, type, training, base_cost, models, profile,
-                () if profile else NO_MELEE, shields, special)
+    return make_unit(name, type, models, training=training,
+                     melee=Melee(*melee) if melee else None, special=special,
+                     shields=shields, base_cost=base_cost)
 
 
-def force(name: str, *units: Unit) -> Force:
-    return Force(name, dict(tables.WEAPONS), tuple(units))
+def force(name: str, *units: Unit, weapons: Mapping[str, WeaponProfile] = tables.WEAPONS
+          ) -> Force:
+    return Force(name, dict(weapons), tuple(units))
 
 
 def new_game(red: Force, black: Force, options: Mapping[str, Any] | None = None,

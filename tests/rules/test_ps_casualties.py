@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ps_combat_fixtures import drive, engage, keep, state_of, unit
+from ps_combat_fixtures import drive, engage, state_of, unit
 
 from deathzap_tui.rules.plasmashok.casualties import end_of_bracket, remove_models, wounded
 from deathzap_tui.rules.plasmashok.combat import shoot
+from deathzap_tui.rules.plasmashok.melee import foes
 from deathzap_tui.rules.plasmashok.model import Model
 from deathzap_tui.rules.plasmashok.state import State
 from deathzap_tui.rules.steps import ROLL, Context, Question, Resolution
@@ -76,7 +77,7 @@ def test_ps_s5_multi_wound_models_the_partly_wounded_first_app_reading_1() -> No
     # alike models: the last is taken without a question (rules/casualties.pick_casualty)
     assert [(f.alive, f.wounds) for f in walkers.figures] == [(True, 2), (False, 6)]
     assert wounded(walkers) == 2 and walkers.lost_turn == 1
-    assert "Black Walkers loses 1 model (8 wounds); a Light Vehicles model has 2 of 6" \
+    assert "Black Walkers loses 1 model (8 wounds); a Light Vehicle model has 2 of 6" \
         in run.text
     walkers.pending = 3
     again = bracket_end(run.state)
@@ -85,17 +86,28 @@ def test_ps_s5_multi_wound_models_the_partly_wounded_first_app_reading_1() -> No
     assert not again.asked  # no choice: the wounded model takes them
 
 
-def test_ps_s5_wounds_beyond_the_last_model_are_lost_and_the_unit_leaves_melee() -> None:
+def test_ps_s5_wounds_beyond_the_last_model_are_lost_the_melee_keeps_the_unit() -> None:
+    """PS §6, app reading 8: in the melee phase a wiped-out unit stays in its melee
+    (for the end-of-melee roll) but is no longer a foe."""
     s = squad_and([unit("Walkers", "light-vehicles", 1)], step="melee")
     engage(s, "red.0", "black.0")
     s.unit("black.0").figures[0].wounds = 4
     s.unit("black.0").pending = 5
     run = bracket_end(s)
     assert not run.state.unit("black.0").in_play
-    assert not run.state.unit("red.0").engaged and not run.state.unit("black.0").engaged
+    assert run.state.unit("red.0").engaged == ["black.0"]
+    assert foes(run.state, run.state.unit("red.0")) == []
     assert "3 wounds more than it could take" in run.text and "is wiped out" in run.text
     assert run.state.lost["black"] == 5 and run.state.unit("black.0").lost_melee == 1
     assert wounded(run.state.unit("black.0")) == 0
+
+
+def test_ps_s5_a_unit_wiped_out_outside_melee_leaves_its_contacts_at_once() -> None:
+    s = squad_and([unit("Walkers", "light-vehicles", 1)], step="shooting")
+    engage(s, "red.0", "black.0")
+    s.unit("black.0").pending = 6
+    run = bracket_end(s)
+    assert not run.state.unit("red.0").engaged and not run.state.unit("black.0").engaged
 
 
 def test_ps_s3_every_unit_pending_red_first_then_nothing_left() -> None:
@@ -108,21 +120,20 @@ def test_ps_s3_every_unit_pending_red_first_then_nothing_left() -> None:
     assert "No wounds to remove" in bracket_end(run.state).text
 
 
-def test_ps_s7_remove_models_the_owner_picks_returns_the_count() -> None:
+def test_ps_s7_remove_models_the_owner_picks_them() -> None:
     s = squad_and([unit("Targets", "infantry", 2, "basic-rifle",
                         extra=(Model("Gunner", ("heavy-weapon",)),))], step="morale")
 
     def rout(count: int) -> Any:
-        return keep(lambda ctx: remove_models(ctx, ctx.state.unit("black.0"), count,
-                                              "morale.black.0.rout", "PS §7"))
+        return lambda ctx: remove_models(ctx, ctx.state.unit("black.0"), count,
+                                         "morale.black.0.rout", "PS §7")
 
     run = drive(s, rout(2), {"morale.black.0.rout.1": "black.0.2"})
-    assert run.ctx.facts["result"] == 2
     assert [f.alive for f in run.state.unit("black.0").figures] == [True, False, False]
     assert run.state.unit("black.0").lost_turn == 2 and run.state.unit("black.0").lost_melee == 0
     assert "Black Targets loses 2 models (PS §7)" in run.text
     more = drive(s, rout(5))
-    assert more.ctx.facts["result"] == 3 and "is wiped out" in more.text
+    assert "loses 3 models (PS §7); Black Targets is wiped out" in more.text
 
 
 def test_ps_s5_generated_choices_replay_deterministically() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import tomli_w
+from ps_fixtures import MELEE_TABLE, force_data
 
 from deathzap_tui.app.forcelist import forces_for, pair_for
 from deathzap_tui.forcefile import force_from_text, load_force
@@ -19,6 +20,7 @@ from deathzap_tui.rules.plasmashok.force import (
     force_points,
     force_warnings,
     parse_force,
+    type_force_points,
 )
 from deathzap_tui.rules.plasmashok.help import HELP_SECTIONS
 from deathzap_tui.rules.plasmashok.model import Model
@@ -27,26 +29,10 @@ from deathzap_tui.rules.problems import InvalidInput
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 PS_FORCES = sorted(FORCES.glob("ps-*.toml"))
-MELEE = {"attacks": 1, "strength": 1, "damage": 1}
 
 
 def good() -> dict[str, Any]:
-    return {
-        "name": "Test Force", "ruleset": "plasmashok",
-        "weapons": {"spike": {"name": "Spike", "shots": 1, "strength": 2, "damage": 1,
-                              "points": 2, "range": 6}},
-        "units": [
-            {"name": "Rifles", "type": "infantry", "training": "regular", "base_cost": 5,
-             "shields": 1, "special": 1, "melee": dict(MELEE),
-             "figures": [{"name": "Sergeant", "weapons": ["advanced-rifle", "spike"]},
-                         {"name": "Trooper", "count": 4, "weapons": ["basic-rifle"]}]},
-            {"name": "Hounds", "type": "beasts", "training": "recruit", "base_cost": 3,
-             "melee": dict(MELEE), "figures": [{"name": "Hound", "count": 3}]},
-            {"name": "Skiffs", "type": "light-vehicles", "training": "elite",
-             "figures": [{"name": "Skiff", "count": 2,
-                          "weapons": ["heavy-repeater", "arc-weapon"]}]},
-        ],
-    }
+    return force_data()
 
 
 def problems(data: Any) -> dict[str, str]:
@@ -61,21 +47,27 @@ def warnings_of(data: dict[str, Any]) -> dict[str, str]:
 
 def unit(**changes: Any) -> dict[str, Any]:
     """A one-model unit of ``changes["type"]`` with a melee profile."""
-    out = {"name": "Extra", "training": "regular", "base_cost": 10, "melee": dict(MELEE),
+    out = {"name": "Extra", "training": "regular", "base_cost": 10, "melee": dict(MELEE_TABLE),
            "figures": [{"name": "M"}]}
     return {**out, **changes}
 
 
 def with_unit(**changes: Any) -> dict[str, Any]:
+    """The good force and ``unit(**changes)`` as ``units[3]``, then as many beast units
+    as its force points need (PS §9)."""
     data = good()
     data["units"].append(unit(**changes))
+    types = [u["type"] for u in data["units"]]
+    unlocked, used = type_force_points(types)
+    data["units"] += [unit(type="beasts", name=f"Pack {i + 1}")
+                      for i in range(used - unlocked)]
     return data
 
 
 # --- the shape ---------------------------------------------------------------------
 
 
-def test_the_shape_parses_ps_s1_s2_s5_s9() -> None:
+def test_ps_the_shape_parses_ps_s1_s2_s5_s9() -> None:
     data = good()
     f = parse_force(data)
     assert f.name == "Test Force" and f.ruleset == "plasmashok"
@@ -95,21 +87,34 @@ def test_the_shape_parses_ps_s1_s2_s5_s9() -> None:
     assert force_warnings(f) == []
 
 
-def test_weapon_defaults_points_name_kind_and_range_ps_s5() -> None:
+def test_ps_weapon_defaults_points_name_kind_and_range_ps_s5() -> None:
     """PS §5: a fixed-shot weapon's points default to shots x strength x damage; the
     kind defaults to heavy (PS §9), the range to none."""
     data = good()
     data["weapons"]["twin-gun"] = {"shots": 3, "strength": 2, "damage": 2}
-    data["weapons"]["pistol"] = {"shots": 1, "strength": 1, "damage": 1, "kind": "rifle"}
-    data["units"][0]["figures"][1]["weapons"] = ["pistol"]
-    data["units"][0]["figures"].append({"name": "Gunner", "weapons": ["twin-gun"]})
+    data["weapons"]["pistol"] = {"shots": 1, "strength": 1, "damage": 1}
+    data["units"][2]["figures"][0]["weapons"] = ["pistol", "twin-gun"]
     f = parse_force(data)
     assert f.weapons["twin-gun"] == WeaponProfile("twin-gun", "Twin Gun", 3, 2, 2, 12,
                                                   "heavy", 0)
-    assert f.weapons["pistol"].kind == "rifle" and f.weapons["pistol"].points == 1
+    assert f.weapons["pistol"].kind == "heavy" and f.weapons["pistol"].points == 1
 
 
-def test_variable_shots_need_points_ps_s5() -> None:
+def test_ps_s9_an_own_weapon_is_never_a_rifle() -> None:
+    """PS §9: only the table's basic and advanced rifles and repeaters are rifles; a
+    force's own weapon is heavy or super-heavy."""
+    data = good()
+    data["weapons"]["pistol"] = {"shots": 1, "strength": 1, "damage": 1, "kind": "rifle"}
+    assert problems(data) == {"weapons.pistol.kind": (
+        '"rifle": only the PS §5 table\'s basic and advanced rifles and repeaters are '
+        "rifles; a force's own weapon is heavy or super-heavy (PS §9)")}
+    data["weapons"]["pistol"]["kind"] = "super-heavy"
+    data["units"][3:] = [unit(type="vehicles", figures=[{"name": "M", "weapons": ["pistol"]}]),
+                         unit(type="beasts", name="Pack")]
+    assert parse_force(data).weapons["pistol"].kind == "super-heavy"
+
+
+def test_ps_variable_shots_need_points_ps_s5() -> None:
     """PS §5: "target-size" (Arc) and "radius" weapons have no shots x strength x
     damage price, so the file must give one."""
     data = good()
@@ -126,14 +131,14 @@ def test_variable_shots_need_points_ps_s5() -> None:
     assert not f.weapons["lash"].fixed_shots
 
 
-def test_melee_comes_from_the_type_when_the_seed_kept_one_ps_r1() -> None:
+def test_ps_melee_comes_from_the_type_when_the_seed_kept_one_ps_r1() -> None:
     data = good()
     data["units"].append(unit(type="big-beasts", base_cost=12))
-    del data["units"][-1]["melee"]
-    assert parse_force(data).units[-1].melee == Melee(4, 2, 1)
+    del data["units"][3]["melee"]
+    assert parse_force(data).units[3].melee == Melee(4, 2, 1)
 
 
-def test_no_melee_table_loads_but_cannot_fight_ps_r1() -> None:
+def test_ps_no_melee_table_loads_but_cannot_fight_ps_r1() -> None:
     data = good()
     del data["units"][0]["melee"]
     u = parse_force(data).units[0]
@@ -141,14 +146,14 @@ def test_no_melee_table_loads_but_cannot_fight_ps_r1() -> None:
     assert u.melee_missing == ("melee.attacks", "melee.strength", "melee.damage")
 
 
-def test_partial_melee_table_loads_but_cannot_fight_ps_r1() -> None:
+def test_ps_partial_melee_table_loads_but_cannot_fight_ps_r1() -> None:
     data = good()
     del data["units"][0]["melee"]["damage"]
     u = parse_force(data).units[0]
     assert u.melee is None and u.melee_missing == ("melee.damage",)
 
 
-def test_weapons_table_and_ruleset_key_are_optional() -> None:
+def test_ps_weapons_table_and_ruleset_key_are_optional_ps_s5() -> None:
     data = good()
     del data["weapons"]
     data["units"][0]["figures"][0]["weapons"] = ["advanced-rifle"]
@@ -162,7 +167,7 @@ def test_weapons_table_and_ruleset_key_are_optional() -> None:
 # --- errors, all at once, with paths -----------------------------------------------
 
 
-def test_all_errors_at_once_with_paths() -> None:
+def test_ps_all_errors_at_once_with_paths_ps_s1_s2_s9() -> None:
     data = good()
     data["weapons"]["spike"]["kind"] = "laser"
     data["weapons"]["spike"]["shots"] = "lots"
@@ -173,7 +178,7 @@ def test_all_errors_at_once_with_paths() -> None:
     data["units"][2]["figures"][0]["wepons"] = []
     found = problems(data)
     assert found["weapons.spike.kind"] == (
-        '"laser" is not a weapon kind (PS §9); use one of: rifle, heavy, super-heavy')
+        '"laser" is not a weapon kind (PS §9); use one of: heavy, super-heavy')
     assert found["weapons.spike.shots"] == (
         '"lots" is not a number of shots; use a whole number of 1 or more, '
         '"target-size" or "radius" (PS §5)')
@@ -197,7 +202,7 @@ def test_all_errors_at_once_with_paths() -> None:
     ("points", -1, "must be at least 0, not -1"),
     ("range", 0, "must be at least 1, not 0"),
 ])
-def test_bad_weapon_numbers_ps_s5(key: str, value: Any, message: str) -> None:
+def test_ps_bad_weapon_numbers_ps_s5(key: str, value: Any, message: str) -> None:
     data = good()
     data["weapons"]["spike"][key] = value
     found = problems(data)
@@ -205,7 +210,7 @@ def test_bad_weapon_numbers_ps_s5(key: str, value: Any, message: str) -> None:
     assert message in found[f"weapons.spike.{key}"]
 
 
-def test_missing_weapon_stats_ps_s5() -> None:
+def test_ps_missing_weapon_stats_ps_s5() -> None:
     data = good()
     data["weapons"]["spike"] = {"name": "Spike"}
     found = problems(data)
@@ -214,7 +219,7 @@ def test_missing_weapon_stats_ps_s5() -> None:
     assert found["weapons.spike.strength"] == "missing: strength (PS §5)"
 
 
-def test_own_weapon_may_not_reuse_a_table_id_ps_s5() -> None:
+def test_ps_own_weapon_may_not_reuse_a_table_id_ps_s5() -> None:
     data = good()
     data["weapons"]["basic-rifle"] = {"shots": 1, "strength": 3, "damage": 1}
     data["weapons"]["bad id!"] = {"shots": 1, "strength": 1, "damage": 1}
@@ -231,7 +236,7 @@ def test_own_weapon_may_not_reuse_a_table_id_ps_s5() -> None:
     ("special", -1, "must be at least 0, not -1"),
     ("melee", 3, "expected a melee profile (a table), got the number 3"),
 ])
-def test_bad_unit_numbers(key: str, value: Any, message: str) -> None:
+def test_ps_bad_unit_numbers_ps_s9(key: str, value: Any, message: str) -> None:
     data = good()
     data["units"][0][key] = value
     found = problems(data)
@@ -239,7 +244,7 @@ def test_bad_unit_numbers(key: str, value: Any, message: str) -> None:
 
 
 @pytest.mark.parametrize("field", ["attacks", "strength", "damage"])
-def test_bad_melee_value_has_its_path_ps_s6(field: str) -> None:
+def test_ps_bad_melee_value_has_its_path_ps_s6(field: str) -> None:
     data = good()
     data["units"][0]["melee"][field] = 0
     data["units"][0]["melee"]["reach"] = 1
@@ -248,7 +253,7 @@ def test_bad_melee_value_has_its_path_ps_s6(field: str) -> None:
     assert found["units[0].melee.reach"].startswith("unknown key; allowed here: attacks")
 
 
-def test_missing_base_cost_is_an_error_ps_s9_ps_r3() -> None:
+def test_ps_missing_base_cost_is_an_error_ps_s9_ps_r3() -> None:
     data = good()
     del data["units"][0]["base_cost"]
     assert problems(data) == {"units[0].base_cost": (
@@ -258,16 +263,16 @@ def test_missing_base_cost_is_an_error_ps_s9_ps_r3() -> None:
 
 @pytest.mark.parametrize("kind", [t for t in tables.MODEL_TYPES
                                   if tables.TYPES[t].base_cost is not None])
-def test_base_cost_defaults_to_12_for_big_beasts_and_light_vehicles_ps_r3(
+def test_ps_base_cost_defaults_to_12_for_big_beasts_and_light_vehicles_ps_r3(
         kind: str) -> None:
     data = with_unit(type=kind)
-    del data["units"][-1]["base_cost"]
-    del data["units"][-1]["melee"]
-    assert parse_force(data).units[-1].base_cost == 12
+    del data["units"][3]["base_cost"]
+    del data["units"][3]["melee"]
+    assert parse_force(data).units[3].base_cost == 12
 
 
 @pytest.mark.parametrize("kind", ["beasts", "big-beasts"])
-def test_beasts_never_carry_weapons_ps_s9(kind: str) -> None:
+def test_ps_beasts_never_carry_weapons_ps_s9(kind: str) -> None:
     data = with_unit(type=kind, figures=[{"name": "B", "weapons": ["basic-rifle"]}])
     assert problems(data) == {"units[3].figures[0].weapons": (
         f"{tables.TYPES[kind].name} never carry weapons (PS §9)")}
@@ -275,7 +280,7 @@ def test_beasts_never_carry_weapons_ps_s9(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", [t for t in tables.MODEL_TYPES
                                   if tables.TYPES[t].max_weapons])
-def test_weapons_per_model_ps_s9(kind: str) -> None:
+def test_ps_weapons_per_model_ps_s9(kind: str) -> None:
     most = tables.TYPES[kind].max_weapons
     assert most is not None
     parse_force(with_unit(type=kind, figures=[
@@ -286,14 +291,14 @@ def test_weapons_per_model_ps_s9(kind: str) -> None:
         f"{most} (PS §9)")}
 
 
-def test_infantry_carry_any_number_of_weapons_a_model_ps_s9() -> None:
+def test_ps_infantry_carry_any_number_of_weapons_a_model_ps_s9() -> None:
     data = good()
     data["units"][0]["figures"][1]["weapons"] = ["basic-rifle"] * 5
     assert len(parse_force(data).units[0].figures[1].weapons) == 5
 
 
 @pytest.mark.parametrize("kind", ["infantry", "light-vehicles"])
-def test_super_heavy_only_on_vehicles_and_monsters_ps_s9(kind: str) -> None:
+def test_ps_super_heavy_only_on_vehicles_and_monsters_ps_s9(kind: str) -> None:
     data = with_unit(type=kind, figures=[
         {"name": "M", "weapons": ["basic-rifle", "super-heavy-repeater"]}])
     assert problems(data) == {"units[3].figures[0].weapons[1]": (
@@ -302,19 +307,19 @@ def test_super_heavy_only_on_vehicles_and_monsters_ps_s9(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ["vehicles", "monsters"])
-def test_vehicles_and_monsters_carry_super_heavy_weapons_ps_s9(kind: str) -> None:
+def test_ps_vehicles_and_monsters_carry_super_heavy_weapons_ps_s9(kind: str) -> None:
     data = with_unit(type=kind, figures=[{"name": "M", "weapons": ["super-heavy-weapon"]}])
-    assert parse_force(data).units[-1].figures[0].weapons == ("super-heavy-weapon",)
+    assert parse_force(data).units[3].figures[0].weapons == ("super-heavy-weapon",)
 
 
-def test_own_super_heavy_weapon_is_checked_too_ps_s9_ps_r2() -> None:
+def test_ps_own_super_heavy_weapon_is_checked_too_ps_s9_ps_r2() -> None:
     data = good()
     data["weapons"]["spike"]["kind"] = "super-heavy"
     assert problems(data) == {"units[0].figures[0].weapons[1]": (
         '"Spike" is super-heavy: only Vehicles and Monsters may carry one (PS §9)')}
 
 
-def test_at_most_two_infantry_models_with_heavy_weapons_ps_s9() -> None:
+def test_ps_at_most_two_infantry_models_with_heavy_weapons_ps_s9() -> None:
     """PS §9: two models with anything but rifles and repeaters is fine; the line
     that makes it three is the problem."""
     data = good()
@@ -327,7 +332,7 @@ def test_at_most_two_infantry_models_with_heavy_weapons_ps_s9() -> None:
         "repeaters; an infantry unit may have at most 2 (PS §9)")}
 
 
-def test_rifle_kind_weapons_do_not_count_as_heavy_ps_s9() -> None:
+def test_ps_rifle_kind_weapons_do_not_count_as_heavy_ps_s9() -> None:
     data = good()
     data["units"][0]["figures"][1]["weapons"] = ["advanced-repeater", "basic-repeater"]
     data["units"][0]["figures"][1]["count"] = 9
@@ -340,26 +345,26 @@ def test_rifle_kind_weapons_do_not_count_as_heavy_ps_s9() -> None:
     ("big-beasts", 4, "a unit of Big Beasts has 1 to 3 models (PS-R3), not 4"),
     ("light-vehicles", 4, "a unit of Light Vehicles has 1 to 3 models (PS-R3), not 4"),
 ])
-def test_models_per_unit_ps_s1_ps_r3(kind: str, count: int, message: str) -> None:
+def test_ps_models_per_unit_ps_s1_ps_r3(kind: str, count: int, message: str) -> None:
     data = with_unit(type=kind, figures=[{"name": "M", "count": count}])
     assert problems(data) == {"units[3].figures": message}
-    data["units"][-1]["figures"][0]["count"] = tables.TYPES[kind].models[1]
+    data["units"][3]["figures"][0]["count"] = tables.TYPES[kind].models[1]
     parse_force(data)
 
 
 @pytest.mark.parametrize("kind", tables.MODEL_TYPES)
-def test_shields_never_better_than_2_up_ps_s9(kind: str) -> None:
+def test_ps_shields_never_better_than_2_up_ps_s9(kind: str) -> None:
     most = tables.max_shields(kind)
     data = with_unit(type=kind, shields=most)
-    assert parse_force(data).units[-1].save == tables.BEST_SAVE
-    data["units"][-1]["shields"] = most + 1
+    assert parse_force(data).units[3].save == tables.BEST_SAVE
+    data["units"][3]["shields"] = most + 1
     stats = tables.TYPES[kind]
     assert problems(data) == {"units[3].shields": (
         f"{stats.name} save on {stats.save}+ and Advanced Shields never make a save "
         f"better than 2+ (PS §9): at most {most}, not {most + 1}")}
 
 
-def test_special_combat_at_most_3_ps_s9() -> None:
+def test_ps_special_combat_at_most_3_ps_s9() -> None:
     data = good()
     data["units"][0]["special"] = 3
     assert parse_force(data).units[0].special == 3
@@ -368,7 +373,7 @@ def test_special_combat_at_most_3_ps_s9() -> None:
         "special combat may be bought at most 3 times (PS §9), not 4")}
 
 
-def test_unknown_keys_are_errors_at_every_level() -> None:
+def test_ps_unknown_keys_are_errors_at_every_level_ps_s9() -> None:
     data = good()
     data["cost"] = 100
     data["weapons"]["spike"]["class"] = "heavy"
@@ -385,7 +390,7 @@ def test_unknown_keys_are_errors_at_every_level() -> None:
         "unknown key; allowed here: name, count, weapons")
 
 
-def test_structure_errors() -> None:
+def test_ps_structure_errors_ps_s9() -> None:
     assert "at least one unit" in problems({**good(), "units": []})["units"]
     assert "expected the force's weapons" in problems({**good(), "weapons": []})["weapons"]
     data = good()
@@ -400,7 +405,7 @@ def test_structure_errors() -> None:
         parse_force(["not", "a", "table"])  # type: ignore[arg-type]
 
 
-def test_other_ruleset_and_hostile_text() -> None:
+def test_ps_other_ruleset_and_hostile_text_ps_s9() -> None:
     data = good()
     data["ruleset"] = "classic"
     data["units"][0]["name"] = "Evil\x1b[2J"
@@ -412,7 +417,7 @@ def test_other_ruleset_and_hostile_text() -> None:
     assert "\x1b" not in "".join(found.values())
 
 
-def test_loader_locates_lines() -> None:
+def test_ps_loader_locates_lines_ps_s9() -> None:
     text = PS_FORCES[0].read_text()
     with pytest.raises(InvalidInput) as exc:
         force_from_text(text.replace('training = "recruit"', 'training = "green"'), "x.toml")
@@ -424,7 +429,7 @@ def test_loader_locates_lines() -> None:
 # --- warnings, never errors --------------------------------------------------------
 
 
-def test_no_melee_profile_is_a_warning_naming_the_fields_ps_r1() -> None:
+def test_ps_no_melee_profile_is_a_warning_naming_the_fields_ps_r1() -> None:
     data = good()
     del data["units"][0]["melee"]
     assert warnings_of(data) == {"units[0].melee": (
@@ -437,7 +442,7 @@ def test_no_melee_profile_is_a_warning_naming_the_fields_ps_r1() -> None:
         "attack in melee (PS-R1)")}
 
 
-def test_partial_melee_on_a_seed_type_says_how_to_get_ps_r1s_profile() -> None:
+def test_ps_partial_melee_on_a_seed_type_says_how_to_get_ps_r1s_profile() -> None:
     data = good()
     data["units"][2]["melee"] = {"attacks": 3}
     assert parse_force(data).units[2].melee is None
@@ -447,7 +452,7 @@ def test_partial_melee_on_a_seed_type_says_how_to_get_ps_r1s_profile() -> None:
         "PS-R1's Light Vehicles profile 2/2/2")}
 
 
-def test_melee_overriding_ps_r1_is_a_warning() -> None:
+def test_ps_melee_overriding_ps_r1_is_a_warning() -> None:
     data = good()
     data["units"][2]["melee"] = {"attacks": 3, "strength": 2, "damage": 2}
     assert parse_force(data).units[2].melee == Melee(3, 2, 2)
@@ -458,7 +463,7 @@ def test_melee_overriding_ps_r1_is_a_warning() -> None:
     assert warnings_of(data) == {}  # the same as PS-R1's: nothing to say
 
 
-def test_custom_weapon_points_off_the_table_check_is_a_warning_ps_s5() -> None:
+def test_ps_custom_weapon_points_off_the_table_check_is_a_warning_ps_s5() -> None:
     data = good()
     data["weapons"]["spike"]["points"] = 3
     f = parse_force(data)
@@ -468,7 +473,7 @@ def test_custom_weapon_points_off_the_table_check_is_a_warning_ps_s5() -> None:
         "the file's 3 is used")}
 
 
-def test_variable_shot_weapons_have_no_points_check_ps_s5() -> None:
+def test_ps_variable_shot_weapons_have_no_points_check_ps_s5() -> None:
     data = good()
     data["weapons"]["spore"] = {"shots": "radius", "strength": 2, "damage": 1,
                                 "points": 99}
@@ -476,7 +481,7 @@ def test_variable_shot_weapons_have_no_points_check_ps_s5() -> None:
     assert warnings_of(data) == {}
 
 
-def test_base_cost_other_than_12_is_a_warning_ps_r3() -> None:
+def test_ps_base_cost_other_than_12_is_a_warning_ps_r3() -> None:
     data = good()
     data["units"][2]["base_cost"] = 15
     assert parse_force(data).units[2].base_cost == 15
@@ -486,21 +491,22 @@ def test_base_cost_other_than_12_is_a_warning_ps_r3() -> None:
     assert warnings_of(data) == {}
 
 
-def test_force_points_overspent_is_a_warning_ps_s9() -> None:
+def test_ps_s9_force_points_overspent_is_an_error() -> None:
     """PS §9: infantry and beast units unlock 1 each; light vehicles and big beasts
-    cost 1, vehicles and monsters 2. The good force: 2 unlocked, 1 used."""
+    cost 1, vehicles and monsters 2. The good force: 2 unlocked, 1 used; a monster
+    more needs 3: refused, giving both numbers."""
     data = good()
     assert force_points(parse_force(data)) == (2, 1)
     data["units"].append(unit(type="monsters"))
-    assert force_points(parse_force(data)) == (2, 3)
-    assert warnings_of(data) == {"units": (
+    assert problems(data) == {"units": (
         "the light vehicle, big beast, vehicle and monster units need 3 force points, "
         "but the infantry and beast units unlock only 2 (PS §9)")}
     data["units"].append(unit(type="beasts", name="Pack"))
+    assert force_points(parse_force(data)) == (3, 3)
     assert warnings_of(data) == {}
 
 
-def test_shared_oddities_are_warnings() -> None:
+def test_ps_shared_oddities_are_warnings_ps_s9() -> None:
     data = good()
     data["weapons"]["spare"] = {"shots": 1, "strength": 1, "damage": 1}
     data["units"].append({**data["units"][1]})
@@ -511,7 +517,7 @@ def test_shared_oddities_are_warnings() -> None:
     }
 
 
-def test_template_parses_cleanly() -> None:
+def test_ps_template_parses_cleanly_ps_s9() -> None:
     loaded = force_from_text(TEMPLATE, "template.toml")
     assert loaded.ruleset.id == "plasmashok" and loaded.warnings == []
     assert registry.get("plasmashok").force_template() == TEMPLATE
@@ -522,7 +528,7 @@ def test_template_parses_cleanly() -> None:
 
 
 @pytest.mark.parametrize("path", PS_FORCES, ids=[p.name for p in PS_FORCES])
-def test_shipped_ps_forces_load_cleanly(path: Path) -> None:
+def test_ps_shipped_ps_forces_load_cleanly_ps_s9(path: Path) -> None:
     loaded = load_force(path)
     assert loaded.ruleset.id == "plasmashok" and loaded.warnings == []
     report = loaded.ruleset.points(loaded.force)
@@ -536,7 +542,7 @@ def test_shipped_ps_forces_load_cleanly(path: Path) -> None:
     assert all(u.melee is not None for u in units)  # PS-R1: every unit can fight
 
 
-def test_shipped_ps_forces_cover_the_rules() -> None:
+def test_ps_shipped_ps_forces_cover_the_rules_ps_s2_s9() -> None:
     """Between them: every PS §2 type, all three brackets (PS §3), a spike (PS-R2),
     special combat (PS §4) and Advanced Shields (PS §9)."""
     forces = [load_force(p).force for p in PS_FORCES]
@@ -551,14 +557,14 @@ def test_shipped_ps_forces_cover_the_rules() -> None:
     assert max(totals) <= 1.25 * min(totals)  # roughly matched
 
 
-def test_start_screen_lists_both_demo_forces() -> None:
+def test_ps_start_screen_lists_both_demo_forces_ps_s9() -> None:
     files = sorted(FORCES.glob("*.toml"))
     assert forces_for(files, "plasmashok") == PS_FORCES
     assert pair_for(files, "plasmashok") == (PS_FORCES[0], PS_FORCES[1])
 
 
 @pytest.mark.parametrize("path", PS_FORCES, ids=[p.name for p in PS_FORCES])
-def test_round_trip_through_the_loader(path: Path) -> None:
+def test_ps_round_trip_through_the_loader_ps_s9(path: Path) -> None:
     """A force's source, written back as TOML, loads as the same force (saves embed
     the source)."""
     first = load_force(path).force
@@ -569,7 +575,7 @@ def test_round_trip_through_the_loader(path: Path) -> None:
 # --- help (formatted from the tables) ---------------------------------------------------
 
 
-def test_help_sections_cover_the_rules() -> None:
+def test_ps_help_sections_cover_the_rules_ps_s1_to_s9() -> None:
     assert registry.get("plasmashok").help_sections() == HELP_SECTIONS
     text = "\n".join(body for _, body in HELP_SECTIONS)
     titles = " ".join(title for title, _ in HELP_SECTIONS)
@@ -591,7 +597,7 @@ def test_help_sections_cover_the_rules() -> None:
         assert rows and max(len(line) for line in rows) <= 78
 
 
-def test_help_tables_come_from_tables_py() -> None:
+def test_ps_help_tables_come_from_tables_py_ps_s2_s5() -> None:
     body = dict(HELP_SECTIONS)
     types = body["Model types (PS §2, PS-R1)"].splitlines()
     for m in tables.TYPES.values():

@@ -43,7 +43,7 @@ def play_scripted_game() -> Session:
     return session
 
 
-def test_ps_scripted_game_matches_the_golden_narrative(
+def test_ps_scripted_game_matches_the_golden_narrative_ps_s3_s8(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     session = play_scripted_game()
     state = session.game.state
@@ -57,7 +57,7 @@ def test_ps_scripted_game_matches_the_golden_narrative(
     assert text == GOLDEN.read_text(encoding="utf-8")
 
 
-def test_ps_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:
+def test_ps_saved_game_reloads_to_the_same_state_ps_s3(saves_dir: Path) -> None:
     session = play_scripted_game()
     again = Session.resume("ps-golden")
     assert again.game.state == session.game.state

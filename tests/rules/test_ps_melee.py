@@ -11,8 +11,9 @@ import pytest
 from ps_combat_fixtures import drive, engage, keep, roll_all, state_of, unit
 
 from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.casualties import end_of_bracket
 from deathzap_tui.rules.plasmashok.common import melees
-from deathzap_tui.rules.plasmashok.melee import end_of_melee, fight, fight_refusal
+from deathzap_tui.rules.plasmashok.melee import end_of_melee, fight, fight_refusal, foes
 from deathzap_tui.rules.plasmashok.state import State
 from deathzap_tui.rules.plasmashok.tables import Melee
 from deathzap_tui.rules.steps import ROLL, Context, Maker, Question, Resolution
@@ -194,3 +195,22 @@ def test_ps_s6_a_melee_with_one_side_gone_just_ends() -> None:
                                                        ctx.state.unit("black.0")])))
     assert not run.dice() and run.ctx.facts["result"] is False
     assert not run.state.unit("red.0").engaged
+
+
+def test_ps_s6_models_killed_in_a_unit_wiped_out_still_count_app_reading_8() -> None:
+    """PS §6: Red A touches Black B (1 model) and Black C (5); A kills B. B stays in
+    the melee until its end, so Red's roll counts the 1 kill; then B's contacts go."""
+    s = state_of([unit("A")], [unit("B", "infantry", 1), unit("C")], step="melee")
+    engage(s, "red.0", "black.0")
+    engage(s, "red.0", "black.1")
+    s.unit("black.0").pending = 1
+    after = drive(s, end_of_bracket).state
+    assert not after.unit("black.0").in_play
+    assert [u.id for u in foes(after, after.unit("red.0"))] == ["black.1"]
+    assert "already" not in fight_refusal(after, "black.0")
+    assert fight_refusal(after, "black.0").endswith("is no longer in play")
+    assert [u.id for u in melees(after)[0]] == ["red.0", "black.0", "black.1"]
+    result, end, text = finish(after, {"end.1.red": "3", "end.1.black": "1"})
+    assert "Red rolls 3 x 6 = 18" in text  # 5 models left + 1 enemy killed
+    assert "Black rolls 1 x 5 = 5" in text
+    assert result is False and not any(u.engaged for u in end.all_units())

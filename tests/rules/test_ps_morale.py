@@ -33,7 +33,7 @@ def hit_game(red_units, wounds: int = 2):
     return g
 
 
-def test_ps_a_higher_casualty_product_routs_d3_more_models_ps_7() -> None:
+def test_ps_a_higher_casualty_product_routs_d3_more_models_ps_s7() -> None:
     g = hit_game([squad(), unit("Bravo", weapons=())])
     alpha = g.state.unit("red.0")
     assert (alpha.figures_left, alpha.lost_turn) == (3, 2)
@@ -52,7 +52,7 @@ def test_ps_a_higher_casualty_product_routs_d3_more_models_ps_7() -> None:
     assert text[1:] == ["Red Alpha loses 2 models (PS §7).", "End of turn 1."]
 
 
-def test_ps_an_equal_product_carries_on_ps_7() -> None:
+def test_ps_an_equal_product_carries_on_ps_s7() -> None:
     g = hit_game([unit("Alpha", weapons=())])
     seen = next_phase(g, {"morale.red.0.left": face(2), "morale.red.0.lost": face(3)})
     assert len(seen) == 2 and g.state.unit("red.0").figures_left == 3
@@ -60,7 +60,7 @@ def test_ps_an_equal_product_carries_on_ps_7() -> None:
                            "carries on (PS §7).")
 
 
-def test_ps_wounds_that_kill_no_model_are_no_casualties_ps_7() -> None:
+def test_ps_wounds_that_kill_no_model_are_no_casualties_ps_s7() -> None:
     """App reading 2: a vehicle that took wounds but lives does not test."""
     g = hit_game([unit("Buggy", 1, "light-vehicles", weapons=(), melee=None)])
     assert g.state.unit("red.0").figures[0].wounds == 2
@@ -68,7 +68,7 @@ def test_ps_wounds_that_kill_no_model_are_no_casualties_ps_7() -> None:
     assert next_phase(g) == []
 
 
-def test_ps_a_rout_that_empties_the_side_ends_the_game_ps_7_ps_8() -> None:
+def test_ps_a_rout_that_empties_the_side_ends_the_game_ps_s7_ps_s8() -> None:
     g = hit_game([unit("Alpha", 3, weapons=())])
     next_phase(g, {"morale.red.0.left": face(1), "morale.red.0.lost": face(6),
                    "morale.red.0.rout": face(6)})

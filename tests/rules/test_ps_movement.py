@@ -22,7 +22,7 @@ def engages(g) -> list[tuple[str, str, str]]:
             if o.group == UNIT]
 
 
-def test_ps_the_mover_may_move_units_into_contact_ps_3() -> None:
+def test_ps_the_mover_may_move_units_into_contact_ps_s3() -> None:
     g = game()
     start_turn(g)
     offered = engages(g)
@@ -39,7 +39,7 @@ def test_ps_the_mover_may_move_units_into_contact_ps_3() -> None:
     assert [u for u, _t, _l in engages(g)] == ["red.1", "red.1"]
 
 
-def test_ps_a_unit_in_contact_cannot_move_ps_3() -> None:
+def test_ps_a_unit_in_contact_cannot_move_ps_s3() -> None:
     g = game()
     start_turn(g)
     act(g, {"type": "engage", "unit": "red.0", "target": "black.0"})
@@ -52,7 +52,7 @@ def test_ps_a_unit_in_contact_cannot_move_ps_3() -> None:
         g.begin({"type": "engage", "unit": "black.0", "target": "red.1"})
 
 
-def test_ps_only_the_mover_moves_and_only_at_enemies_ps_3() -> None:
+def test_ps_only_the_mover_moves_and_only_at_enemies_ps_s3() -> None:
     g = game()
     with pytest.raises(Refused, match=r"units move only in the movement phase \(PS §3\)"):
         g.begin({"type": "engage", "unit": "red.0", "target": "black.0"})

@@ -16,14 +16,17 @@ from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.odds import (
     PANEL_WORK,
     SHOOTING_STAGES,
-    Group,
-    casualties_from_wounds,
-    damage_dist,
-    distinct_faces,
-    killed,
     odds_from_facts,
     shooting_odds,
     special_odds,
+)
+from deathzap_tui.rules.plasmashok.oddsmath import (
+    Group,
+    casualties_from_wounds,
+    check_target,
+    damage_dist,
+    distinct_faces,
+    killed,
     work,
 )
 
@@ -165,7 +168,7 @@ def test_ps_one_group_agrees_with_every_die_ps_s5(groups, defence, size, save) -
     same(odds.damage, damage)
     same(odds.wounds, wounds)
     assert odds.hits_mean == pytest.approx(float(sum(k * p for k, p in hits.items())))
-    assert odds.mean_damage == pytest.approx(float(sum(k * p for k, p in damage.items())))
+    assert odds.damage_mean == pytest.approx(float(sum(k * p for k, p in damage.items())))
 
 
 @pytest.mark.parametrize("groups,defence,size,save", [
@@ -197,7 +200,7 @@ def test_ps_special_combat_agrees_with_every_die_ps_s4(dice, defence) -> None:
     odds = special_odds(dice, defence, models=dice or 1)
     same(odds.wounds, brute_special(dice, defence))
     assert odds.hits is None and odds.damage is None
-    assert odds.hits_mean == pytest.approx(odds.mean_wounds)
+    assert not odds.hits_step and odds.kind_text == "special combat"  # wounds, no hits
 
 
 def test_ps_no_save_at_7_every_point_is_a_wound_ps_s5_step5() -> None:
@@ -250,7 +253,8 @@ def test_ps_casualties_agree_with_the_wounds_one_by_one_app_reading_1() -> None:
 
 
 def test_ps_target_numbers_are_checked() -> None:
-    with pytest.raises(ValueError, match="would be dead"):
+    """The wrong number is named: by the quantity, or by the flag the command gives."""
+    with pytest.raises(ValueError, match="wounded 6: a model of 6 wounds with 6 would be"):
         shooting_odds(Group(1, 1, 1), 1, 1, 4, 2, 6, wounded=6)
     with pytest.raises(ValueError, match="at least 1 model"):
         special_odds(2, 2, 0)
@@ -258,6 +262,11 @@ def test_ps_target_numbers_are_checked() -> None:
         shooting_odds(Group(1, 1, 1), 1, 1, 8, 2)
     with pytest.raises(ValueError, match="no weapon group"):
         shooting_odds([], 1, 1, 4, 2)
+    with pytest.raises(ValueError, match="--pending -1: pending wounds are 0 or more"):
+        check_target(1, 1, 0, -1, ("--models", "--wounds-per-model", "--wounded",
+                                   "--pending"))
+    with pytest.raises(ValueError, match="weapon group's strength must be 0 or more, not -2"):
+        Group(1, -2, 1)
 
 
 # --------------------------------------------------------------------------- known dice
@@ -282,8 +291,9 @@ ORDER = ("attack_faces", "defence_faces", "strength_faces", "size_faces", "damag
 @pytest.mark.parametrize("stage", SHOOTING_STAGES)
 def test_ps_facts_condition_on_the_dice_rolled_so_far_ps_s5(stage) -> None:
     """At each stage the rolls before it are known (as the engine fills them in):
-    the odds are exact given them."""
-    known = SHOOTING_STAGES.index(stage)
+    the odds are exact given them. ``declared`` and the first group's ``attack``:
+    nothing rolled yet."""
+    known = max(SHOOTING_STAGES.index(stage) - 1, 0)
     rolled = {k: ROLLED[k] for k in ORDER[:known]}
     if stage == "done":
         rolled["wounds"] = ROLLED["wounds"]
@@ -348,16 +358,17 @@ def test_ps_special_facts_condition_by_stage_ps_s4() -> None:
     base = {"kind": "special", "target": "black.0", "dice": 3, "defence": 3,
             "models": 5, "wounds_per_model": 1, "wounded": 0, "pending": 0,
             "attack_faces": [1, 1, 4], "defence_faces": [1, 2, 2], "wounds": 1}
-    same(odds_from_facts({**base, "stage": "attack"}).wounds, brute_special(3, 3))
+    for stage in ("declared", "attack"):  # nothing rolled yet
+        same(odds_from_facts({**base, "stage": stage}).wounds, brute_special(3, 3))
     same(odds_from_facts({**base, "stage": "defence"}).wounds,
          brute_special(3, 3, attack=(1, 1, 4)))
     assert odds_from_facts({**base, "stage": "done"}).wounds == (0.0, 1.0, 0.0, 0.0)
 
 
 def test_ps_melee_facts_are_shooting_facts_with_their_kind_ps_s6() -> None:
-    odds = odds_from_facts({**facts("attack"), "kind": "melee"})
+    odds = odds_from_facts({**facts("declared"), "kind": "melee"})
     assert odds.kind == "melee"
-    assert odds.damage == odds_from_facts(facts("attack")).damage
+    assert odds.damage == odds_from_facts(facts("declared")).damage
 
 
 def test_ps_facts_the_odds_cannot_read_are_refused() -> None:
@@ -370,7 +381,7 @@ def test_ps_facts_the_odds_cannot_read_are_refused() -> None:
 
 
 def test_ps_an_attack_too_large_for_the_key_handler_shows_no_odds() -> None:
-    big = {**facts("attack"), "groups": [{"weapon": "X", "dice": 400, "strength": 6,
+    big = {**facts("declared"), "groups": [{"weapon": "X", "dice": 400, "strength": 6,
                                           "damage": 1}]}
     assert work([Group(400, 6, 1)]) > PANEL_WORK
     assert odds_from_facts(big) is None
@@ -393,7 +404,7 @@ def test_ps_odds_panel_shows_damage_wounds_and_the_weapons() -> None:
     from deathzap_tui.app.widgets.odds import panel_text
     from deathzap_tui.rules import registry
 
-    fact = facts("attack")
+    fact = facts("declared")
     entries = odds_entries(registry.get("plasmashok"), None,
                            {"attacks": [fact], "attack": fact}, {"black.0": "Pickets"})
     (entry,) = entries
@@ -404,8 +415,22 @@ def test_ps_odds_panel_shows_damage_wounds_and_the_weapons() -> None:
     assert "breaks" not in compact
     detail = panel_text(entries, full=True, height=30, width=46).plain
     assert "wounds 0 " in detail and "Casualties" in detail
+    fact.update(stage="attack", attack_faces=[[1, 5]])  # the second group's dice next
+    (entry,) = odds_entries(registry.get("plasmashok"), None, {"attack": fact})
+    assert "· given the dice so far" in panel_text([entry], full=False).plain
+
+
+def test_ps_special_combat_panel_shows_wounds_not_hits_ps_s4() -> None:
+    """PS §4: the unblocked dice are the wounds, so no hits; the odds name their kind
+    ("special combat") for the panel."""
+    from deathzap_tui.app.oddsview import odds_entries
+    from deathzap_tui.app.widgets.odds import panel_text
+    from deathzap_tui.rules import registry
+
     special = {"kind": "special", "target": "black.0", "dice": 2, "defence": 3,
                "models": 5, "stage": "defence", "attack_faces": [1, 2]}
     (entry,) = odds_entries(registry.get("plasmashok"), None, {"attack": special})
     assert entry.what == "special combat"
-    assert "given the dice so far" in panel_text([entry], full=False).plain
+    text = panel_text([entry], full=False).plain
+    assert "given the dice so far" in text
+    assert "Expected wounds " in text and "hits" not in text

@@ -13,7 +13,8 @@ from typing import Any
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.model import Force, Model, Unit
-from deathzap_tui.rules.plasmashok.odds import Group, odds_from_facts, shooting_odds
+from deathzap_tui.rules.plasmashok.odds import odds_from_facts, shooting_odds
+from deathzap_tui.rules.plasmashok.oddsmath import Group
 from deathzap_tui.rules.plasmashok.state import State, new_state
 from deathzap_tui.rules.steps import ROLL, DiceRequest, Resolution
 

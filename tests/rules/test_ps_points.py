@@ -3,32 +3,12 @@ and the force points in the notes."""
 
 from __future__ import annotations
 
-from typing import Any
+from ps_fixtures import MELEE_TABLE, force_data
 
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.plasmashok.force import parse_force
 from deathzap_tui.rules.plasmashok.points import points_report, unit_points
 from deathzap_tui.rules.plasmashok.state import new_state
-
-MELEE = {"attacks": 1, "strength": 1, "damage": 1}
-
-
-def force_data() -> dict[str, Any]:
-    return {
-        "name": "Priced", "ruleset": "plasmashok",
-        "weapons": {"spike": {"shots": 1, "strength": 2, "damage": 1, "range": 6}},
-        "units": [
-            {"name": "Rifles", "type": "infantry", "training": "regular", "base_cost": 5,
-             "shields": 1, "special": 1, "melee": dict(MELEE),
-             "figures": [{"name": "Sergeant", "weapons": ["advanced-rifle", "spike"]},
-                         {"name": "Trooper", "count": 4, "weapons": ["basic-rifle"]}]},
-            {"name": "Hounds", "type": "beasts", "training": "recruit", "base_cost": 3,
-             "melee": dict(MELEE), "figures": [{"name": "Hound", "count": 3}]},
-            {"name": "Skiffs", "type": "light-vehicles", "training": "elite",
-             "figures": [{"name": "Skiff", "count": 2,
-                          "weapons": ["heavy-repeater", "arc-weapon"]}]},
-        ],
-    }
 
 
 def test_ps_s9_unit_costs_by_hand() -> None:
@@ -40,7 +20,7 @@ def test_ps_s9_unit_costs_by_hand() -> None:
         ("Rifles", 54), ("Hounds", 9), ("Skiffs", 68)]
     assert report.total == 131
     assert report.command_points == 0  # PS has no command points
-    assert report.ruleset == "plasmashok" and report.force == "Priced"
+    assert report.ruleset == "plasmashok" and report.force == "Test Force"
     assert report.warnings == ()
 
 
@@ -79,7 +59,7 @@ def test_ps_s9_breakdown_per_model_kind() -> None:
     ]
 
 
-def test_same_name_other_weapons_is_another_kind_same_kind_merges() -> None:
+def test_ps_same_name_other_weapons_is_another_kind_same_kind_merges_ps_s9() -> None:
     data = force_data()
     data["units"][0]["figures"] += [{"name": "Trooper", "weapons": ["basic-repeater"]},
                                     {"name": "Trooper", "weapons": ["basic-rifle"]}]
@@ -96,7 +76,7 @@ def test_ps_s9_big_model_shields_and_special_by_hand() -> None:
     improves from 3+ to 2+."""
     data = force_data()
     data["units"] = [{"name": "Hive", "type": "monsters", "training": "elite",
-                      "base_cost": 40, "shields": 1, "special": 2, "melee": dict(MELEE),
+                      "base_cost": 40, "shields": 1, "special": 2, "melee": dict(MELEE_TABLE),
                       "figures": [{"name": "Mother", "weapons": ["radius-weapon"]}]},
                      data["units"][1], data["units"][1] | {"name": "Pack"}]
     force = parse_force(data)
@@ -107,7 +87,7 @@ def test_ps_s9_big_model_shields_and_special_by_hand() -> None:
     assert force.units[0].save == 2
 
 
-def test_model_value_is_what_the_state_counts_lost_ps_s8() -> None:
+def test_ps_model_value_is_what_the_state_counts_lost_ps_s8() -> None:
     """A model's cost in the breakdown is the value its side loses when it dies (PS §8,
     app reading 3): special combat is in the unit's points, not in any model."""
     force = parse_force(force_data())
@@ -119,26 +99,24 @@ def test_model_value_is_what_the_state_counts_lost_ps_s8() -> None:
     assert state.worth["red"] == 131 - 5
 
 
-def test_force_points_note_ps_s9() -> None:
+def test_ps_force_points_note_ps_s9() -> None:
     report = points_report(parse_force(force_data()))
     assert report.notes == ("Force points (PS §9): 2 unlocked by infantry/beast units, 1 "
                             "used by light vehicle, big beast, vehicle and monster units.",)
 
 
-def test_warnings_are_in_the_report_located() -> None:
+def test_ps_warnings_are_in_the_report_located_ps_s5_s9() -> None:
     data = force_data()
     data["weapons"]["spike"]["points"] = 5
-    data["units"][1]["type"] = "vehicles"
-    del data["units"][1]["figures"][0]["count"]
+    data["weapons"]["spike"]["points"] = 1
+    data["weapons"]["spike"]["damage"] = 2
     report = points_report(parse_force(data))
     assert report.warnings == (
-        'weapons.spike.points: "Spike" costs 5 points, but shots x strength x damage = '
-        "1 x 2 x 1 = 2 (PS §5); the file's 5 is used",
-        "units: the light vehicle, big beast, vehicle and monster units need 3 force "
-        "points, but the infantry and beast units unlock only 1 (PS §9)",
+        'weapons.spike.points: "Spike" costs 1 point, but shots x strength x damage = '
+        "1 x 2 x 2 = 4 (PS §5); the file's 1 is used",
     )
 
 
-def test_the_plugin_reports_points() -> None:
+def test_ps_the_plugin_reports_points_ps_s9() -> None:
     force = parse_force(force_data())
     assert registry.get("plasmashok").points(force) == points_report(force)

@@ -15,7 +15,7 @@ def game():
     return new_game(force("Reds", unit("Alpha")), force("Blacks", unit("Xray")))
 
 
-def test_ps_rolloff_tie_rolls_again_and_the_winner_picks_its_edge_ps_1() -> None:
+def test_ps_rolloff_tie_rolls_again_and_the_winner_picks_its_edge_ps_s1() -> None:
     g = game()
     g.play({"type": "rolloff"}, ["3", "3", "2", "5", "north"])
     s = g.state
@@ -30,7 +30,7 @@ def test_ps_rolloff_tie_rolls_again_and_the_winner_picks_its_edge_ps_1() -> None
         "Set-up done: roll off for movement to begin turn 1 (PS §3)."]
 
 
-def test_ps_the_edge_question_goes_to_the_winner_ps_1() -> None:
+def test_ps_the_edge_question_goes_to_the_winner_ps_s1() -> None:
     g = game()
     seen = act(g, {"type": "rolloff"}, {"rolloff.1.red": "6", "rolloff.1.black": "1",
                                         "edge": "north"})
@@ -42,7 +42,7 @@ def test_ps_the_edge_question_goes_to_the_winner_ps_1() -> None:
     assert g.state.edges == {"red": "north", "black": "south"} and g.state.first == "red"
 
 
-def test_ps_setup_comes_first_and_once_ps_1() -> None:
+def test_ps_setup_comes_first_and_once_ps_s1() -> None:
     g = game()
     assert [(o.intent, o.group) for o in RULESET.intents(g.state)] == [
         ({"type": "rolloff"}, SETUP)]
@@ -57,7 +57,7 @@ def test_ps_setup_comes_first_and_once_ps_1() -> None:
         {"type": "next"}, ADVANCE, "Roll off for movement")
 
 
-def test_ps_a_side_without_units_loses_as_the_battle_begins_ps_8() -> None:
+def test_ps_a_side_without_units_loses_as_the_battle_begins_ps_s8() -> None:
     """Force files need a unit; a side built without one is beaten at once (PS §8)."""
     g = new_game(force("Reds", unit("Alpha")), force("Empty"))
     g.play({"type": "rolloff"}, ["6", "1", "south"])
@@ -65,6 +65,6 @@ def test_ps_a_side_without_units_loses_as_the_battle_begins_ps_8() -> None:
     assert notes(g)[-1] == "Game over: Black has no unit left: Red wins (PS §8)."
 
 
-def test_ps_unknown_intents_are_refused() -> None:
+def test_ps_unknown_intents_are_refused_ps_s1() -> None:
     with pytest.raises(Refused, match="unknown intent 'draw'"):
         game().begin({"type": "draw"})

@@ -68,7 +68,7 @@ def test_ps_s5_a_unit_in_contact_cannot_be_shot_unless_double_the_size() -> None
     engage(s, "red.1", "black.1")  # Big Mob (6) against Brawlers (3): double
     res = Resolution(s, shooter())
     assert isinstance(res.step, Question)
-    assert [c.value for c in res.step.choices] == ["black.1", "hold"]
+    assert [c.value for c in res.step.choices] == ["black.1"]
     with pytest.raises(Refused):
         res.answer("black.0")
     s.unit("black.1").figures[0].alive = False
@@ -189,19 +189,20 @@ def test_ps_s5_arc_weapon_dice_equal_the_target_size() -> None:
 
 
 def test_ps_s5_radius_models_in_blast_and_another_unit_under_it() -> None:
-    """App reading 6: per unit under the blast, its models within 3" x weapons; the
-    extra unit is its own target (cover asked, distance shared)."""
+    """PS §5 "against each unit", app reading 6: per unit under the blast, its models
+    within 3" x weapons; the extra unit is its own target (its cover and its own
+    distance asked)."""
     s = squads("radius-weapon", 1)
     run = drive(s, shooter(), {"distance.black.0": 7, "radius.radius-weapon.black.0": 3,
                                "blast.radius-weapon.1": "black.1", "cover.black.1": "hard",
-                               "radius.radius-weapon.black.1": 2}, dice=ROLL)
+                               "distance.black.1": 13, "radius.radius-weapon.black.1": 2},
+                dice=ROLL)
     q = run.step("radius.radius-weapon.black.0")
     assert (q.minimum, q.maximum) == (1, 5)
-    assert "distance.black.1" not in run.asked
     assert "blast.radius-weapon.2" not in run.asked  # no other unit left to name
     assert run.step("attack.1.1").count == 3 and run.step("attack.2.1").count == 2
     assert run.step("defence.1").count == 3  # 2 + 1 for 7"
-    assert run.step("defence.2").count == 5  # 2 + 2 hard cover + 1 for 7"
+    assert run.step("defence.2").count == 6  # 2 + 2 hard cover + 2 for 13"
     assert [a["target"] for a in run.ctx.facts["attacks"]] == ["black.0", "black.1"]
 
 
@@ -221,7 +222,7 @@ def test_ps_r2_a_custom_weapon_does_not_fire_beyond_its_range(distance: int,
     run = drive(s, shooter(), {"distance.black.0": distance}, dice=ROLL)
     assert ("attack.1.1" in run.asked) is fires
     if not fires:
-        assert "beyond the Spike's 6\"" in run.text and "holds its fire" in run.text
+        assert "beyond the Spike's 6\"" in run.text and "nothing fires" in run.text
         assert run.ctx.facts.get("attacks") is None
 
 
@@ -257,11 +258,47 @@ def test_ps_s5_fire_may_be_split_each_target_its_own_rolls() -> None:
     assert [a["target"] for a in run.ctx.facts["attacks"]] == ["black.0", "black.1"]
 
 
-def test_ps_s5_holding_fire_rolls_nothing_but_the_unit_has_acted() -> None:
-    run = drive(mixed(), shooter(), {"target.basic-rifle": "hold"})
-    assert run.step("target.heavy-repeater").default == "hold"
-    assert not run.dice() and run.state.unit("red.0").acted
-    assert "Squad holds its fire (PS §5)" in run.text
+def test_ps_s5_every_weapon_fires_there_is_no_holding_fire() -> None:
+    """PS §5 "every weapon in the unit fires": each group must name a target."""
+    res = Resolution(mixed(), shooter())
+    assert isinstance(res.step, Question) and res.step.key == "target.basic-rifle"
+    assert [c.value for c in res.step.choices] == ["black.0", "black.1"]
+    with pytest.raises(Refused):
+        res.answer("hold")
+
+
+def blasters() -> State:
+    """Red Squad (red.0: a Radius Weapon and a Heavy Repeater) and Red Pals (red.1)
+    against Black Targets (black.0) and Black Others (black.1)."""
+    return state_of([unit("Squad", "infantry", 1, "radius-weapon",
+                          extra=(Model("Gunner", ("heavy-repeater",)),)), unit("Pals")],
+                    [unit("Targets"), unit("Others")])
+
+
+def test_ps_s5_a_blast_may_catch_a_friendly_unit_with_its_own_distance() -> None:
+    """PS §5 Radius "against each unit": any unit in play but the shooter may be under
+    the blast, friendly ones too; each is asked its own cover and distance, and the
+    friendly unit's owner rolls its defence."""
+    run = drive(blasters(), shooter(), {
+        "distance.black.0": 4, "blast.radius-weapon.1": "red.1", "cover.red.1": "soft",
+        "distance.red.1": 6, "radius.radius-weapon.red.1": 2}, dice=ROLL)
+    blast = run.step("blast.radius-weapon.1")
+    assert [c.value for c in blast.choices] == ["red.1", "black.1", "no"]
+    assert run.step("defence.2").count == 2 + 1 + 1 and run.step("defence.2").side == "red"
+    assert run.step("attack.2.1").count == 2
+    assert [a["target"] for a in run.ctx.facts["attacks"]] == ["black.0", "red.1"]
+
+
+def test_ps_s5_a_later_group_at_a_unit_under_a_blast_shares_its_distance() -> None:
+    """App reading 6: the cover and distance of a target are asked once, whichever
+    group (or blast) names it first, and shared when it is named again."""
+    run = drive(blasters(), shooter(), {
+        "distance.black.0": 4, "blast.radius-weapon.1": "black.1", "distance.black.1": 13,
+        "target.heavy-repeater": "black.1"}, dice=ROLL)
+    assert run.asked.count("distance.black.1") == 1
+    assert run.step("defence.2").count == 2 + 2  # 13": two full 6"
+    assert [g["weapon"] for g in run.ctx.facts["attacks"][1]["groups"]] == [
+        "Radius Weapon", "Heavy Repeater"]
 
 
 # --- facts for the odds panel --------------------------------------------------------------
@@ -280,7 +317,7 @@ def test_ps_s5_facts_stage_is_set_before_each_request_and_filled_after_each_roll
             res.answer(answers[step.key])
         else:
             res.answer(step.default if step.key != "distance.black.0" else 5)
-    assert seen == [("attack.1.1", "attack"), ("attack.1.2", "attack"),
+    assert seen == [("attack.1.1", "declared"), ("attack.1.2", "attack"),
                     ("defence.1", "defence"), ("strength.1.1", "strength"),
                     ("strength.1.2", "strength"), ("size.1", "size"), ("saves.1", "saves")]
     fact = res.ctx.facts["attack"]

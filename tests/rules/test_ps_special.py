@@ -83,12 +83,13 @@ def test_ps_s4_a_single_enemy_is_targeted_without_a_question() -> None:
 
 
 def test_ps_s4_facts_by_stage() -> None:
+    """Before any die the fact is "declared" (the odds panel: "as declared")."""
     res = Resolution(seers(2, 1), psyker())
     assert isinstance(res.step, DiceRequest)
     fact = res.ctx.facts["attack"]
     assert fact == {"kind": "special", "target": "black.0", "dice": 2, "defence": 3,
                     "models": 5, "wounds_per_model": 1, "wounded": 0, "pending": 0,
-                    "stage": "attack"}
+                    "stage": "declared"}
     res.answer("4 6")
     fact = res.ctx.facts["attack"]
     assert (fact["stage"], fact["attack_faces"]) == ("defence", [4, 6])

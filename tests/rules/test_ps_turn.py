@@ -57,7 +57,7 @@ def melee_game():
     return g
 
 
-def test_ps_movement_rolloff_ties_roll_again_and_the_winner_moves_first_ps_3() -> None:
+def test_ps_movement_rolloff_ties_roll_again_and_the_winner_moves_first_ps_s3() -> None:
     """App reading 4: the higher roll moves first, ties roll again."""
     g = idle_game()
     seen = act(g, {"type": "next"}, {"rolloff.1.red": face(4), "rolloff.1.black": face(4),
@@ -74,7 +74,7 @@ def test_ps_movement_rolloff_ties_roll_again_and_the_winner_moves_first_ps_3() -
         "move (PS §3)."]
 
 
-def test_ps_only_the_side_moving_ends_its_movement_ps_3() -> None:
+def test_ps_only_the_side_moving_ends_its_movement_ps_s3() -> None:
     g = idle_game()
     start_turn(g, red=2, black=6)
     assert advance_labels(g) == ["Black has finished moving"]
@@ -90,7 +90,7 @@ def test_ps_only_the_side_moving_ends_its_movement_ps_3() -> None:
     assert g.state.step == "morale" and g.state.mover == ""
 
 
-def test_ps_a_turn_runs_through_every_phase_skipping_empty_ones_ps_3() -> None:
+def test_ps_a_turn_runs_through_every_phase_skipping_empty_ones_ps_s3() -> None:
     g = idle_game()
     start_turn(g)
     through_movement(g)
@@ -110,7 +110,7 @@ def test_ps_a_turn_runs_through_every_phase_skipping_empty_ones_ps_3() -> None:
     assert (g.state.turn, g.state.step) == (2, "movement")
 
 
-def test_ps_brackets_act_elite_regular_recruit_with_casualties_between_ps_3() -> None:
+def test_ps_brackets_act_elite_regular_recruit_with_casualties_between_ps_s3() -> None:
     """PS §3: a unit killed in the elite bracket does not act in the regular one."""
     g = bracket_game()
     start_turn(g)
@@ -146,7 +146,7 @@ def test_ps_brackets_act_elite_regular_recruit_with_casualties_between_ps_3() ->
         ("Black Rooks: special combat", "black", UNIT)]
 
 
-def test_ps_both_sides_act_in_one_bracket_ps_3() -> None:
+def test_ps_both_sides_act_in_one_bracket_ps_s3() -> None:
     red = force("Reds", unit("Alpha", special=1, weapons=()))
     black = force("Blacks", unit("Xray", special=2, weapons=()))
     g = ready_game(red, black)
@@ -161,7 +161,7 @@ def test_ps_both_sides_act_in_one_bracket_ps_3() -> None:
     assert unit_intents(g) == [("special", "red.0")]
 
 
-def test_ps_melee_is_compulsory_before_the_bracket_ends_ps_6() -> None:
+def test_ps_melee_is_compulsory_before_the_bracket_ends_ps_s6() -> None:
     g = melee_game()
     s = g.state
     assert (s.step, s.bracket, s.melee_round) == ("melee", "regular", 1)
@@ -191,7 +191,7 @@ def test_ps_a_unit_without_a_melee_profile_does_not_hold_up_the_melee_ps_r1() ->
     assert g.state.step == "morale" and not g.state.unit("red.0").engaged
 
 
-def test_ps_a_melee_tied_twice_fights_another_round_at_once_ps_6() -> None:
+def test_ps_a_melee_tied_twice_fights_another_round_at_once_ps_s6() -> None:
     """App reading 8: equal products and equal models left: that melee's units fight
     again (brackets restart); the other melee ends with a retreat."""
     g = melee_game()
@@ -218,7 +218,33 @@ def test_ps_a_melee_tied_twice_fights_another_round_at_once_ps_6() -> None:
     assert "Red Alpha retreats a full move (9\") (PS §6)." in notes(g)
 
 
-def test_ps_a_new_turn_clears_the_casualties_of_the_last_ps_7() -> None:
+def test_ps_an_extra_round_concerns_only_that_melees_units_ps_s6() -> None:
+    """App reading 8 (``state.again``): in an extra round only the tied melee's units
+    are considered; the elite units of the melee that ended are not narrated as
+    unable to fight, nor offered."""
+    red = force("Reds", unit("Alpha", 1, weapons=()),
+                unit("Bravo", 1, weapons=(), training="elite"))
+    black = force("Blacks", unit("Xray", 1, weapons=()),
+                  unit("Yankee", 1, weapons=(), training="elite"))
+    g = ready_game(red, black)
+    start_turn(g)
+    act(g, {"type": "engage", "unit": "red.0", "target": "black.0"})
+    act(g, {"type": "engage", "unit": "red.1", "target": "black.1"})
+    through_movement(g)
+    for uid in ("red.1", "black.1"):
+        act(g, {"type": "fight", "unit": uid}, MISS)
+    next_phase(g)
+    for uid in ("red.0", "black.0"):
+        act(g, {"type": "fight", "unit": uid}, MISS)
+    seen = len(notes(g))
+    g.play({"type": "next"}, [face(4), face(4), face(6), face(1)])
+    s = g.state
+    assert (s.bracket, s.melee_round, s.again) == ("regular", 2, ["red.0", "black.0"])
+    assert not any("no unit can fight" in n for n in notes(g)[seen:])
+    assert unit_intents(g) == [("fight", "red.0"), ("fight", "black.0")]
+
+
+def test_ps_a_new_turn_clears_the_casualties_of_the_last_ps_s7() -> None:
     g = bracket_game()
     start_turn(g)
     through_movement(g)

@@ -35,7 +35,7 @@ def play_out(g) -> None:
             start_turn(g)
 
 
-def test_ps_a_side_wiped_out_in_a_bracket_loses_at_once_ps_8() -> None:
+def test_ps_a_side_wiped_out_in_a_bracket_loses_at_once_ps_s8() -> None:
     g = duel()
     act(g, {"type": "special", "unit": "red.0"}, {"special.attack": faces(6),
                                                    "special.defence": faces(1, 1, 1)})
@@ -50,7 +50,7 @@ def test_ps_a_side_wiped_out_in_a_bracket_loses_at_once_ps_8() -> None:
         g.begin({"type": "next"})
 
 
-def test_ps_both_sides_wiped_out_in_one_bracket_is_a_draw_ps_8() -> None:
+def test_ps_both_sides_wiped_out_in_one_bracket_is_a_draw_ps_s8() -> None:
     g = duel(red_training="regular")
     act(g, {"type": "special", "unit": "red.0"}, {"special.attack": faces(6),
                                                    "special.defence": faces(1, 1, 1)})
@@ -61,7 +61,7 @@ def test_ps_both_sides_wiped_out_in_one_bracket_is_a_draw_ps_8() -> None:
     assert notes(g)[-1] == "Game over: neither side has a unit left: a draw (PS §8)."
 
 
-def test_ps_after_turn_4_the_side_that_lost_more_points_loses_ps_8() -> None:
+def test_ps_after_turn_4_the_side_that_lost_more_points_loses_ps_s8() -> None:
     g = duel(black_units=2)
     act(g, {"type": "special", "unit": "red.0"}, {"special.target": "black.1", **KILL})
     play_out(g)
@@ -72,7 +72,7 @@ def test_ps_after_turn_4_the_side_that_lost_more_points_loses_ps_8() -> None:
                              "points of models, Black 5: Red wins (PS §8)."]
 
 
-def test_ps_equal_losses_after_the_last_turn_draw_ps_8() -> None:
+def test_ps_equal_losses_after_the_last_turn_draw_ps_s8() -> None:
     g = duel(options={"turns": 2})
     play_out(g)
     assert (g.state.turn, g.state.winner) == (2, "draw")
@@ -80,7 +80,7 @@ def test_ps_equal_losses_after_the_last_turn_draw_ps_8() -> None:
                             "Black 0: a draw (PS §8).")
 
 
-def test_ps_ending_by_agreement_waits_for_pending_wounds_ps_3_ps_8() -> None:
+def test_ps_ending_by_agreement_waits_for_pending_wounds_ps_s3_ps_s8() -> None:
     g = duel(black_units=2)
     end = [o for o in RULESET.intents(g.state) if o.group == END]
     assert [o.label for o in end] == ["End the game by agreement (the side that has lost "

@@ -33,7 +33,7 @@ def rows(view):
     return {r.id: r for side in view.units.values() for r in side}
 
 
-def test_ps_plugin_identity_and_no_secrets() -> None:
+def test_ps_plugin_identity_and_no_secrets_ps_s1() -> None:
     assert registry.get("plasmashok") is RULESET
     assert (RULESET.id, RULESET.title) == ("plasmashok", "Deathzap Plasmashok")
     g = started()
@@ -43,7 +43,7 @@ def test_ps_plugin_identity_and_no_secrets() -> None:
     assert RULESET.intents(s, "red") == RULESET.intents(s, WATCH) == RULESET.intents(s)
 
 
-def test_ps_before_the_game_and_between_turns() -> None:
+def test_ps_before_the_game_and_between_turns_ps_s1_s3() -> None:
     g = game()
     v = RULESET.view(g.state)
     assert v.deck is None and v.prompt == "Set-up: roll off for base lines"
@@ -55,8 +55,8 @@ def test_ps_before_the_game_and_between_turns() -> None:
     assert v.prompt == "Turn 1: roll off to see who moves first"
     assert v.advance_label == "Roll off"
     assert v.score == {"red": 0, "black": 0} and v.score_label == "pts"
-    assert v.score_lines == ("Red has destroyed 0 of 50 points of Black models",
-                             "Black has destroyed 0 of 69 points of Red models")
+    assert v.score_lines == ("Red: 0/50 pts killed",
+                             "Black: 0/69 pts killed")
     assert v.objectives == ("A side with no unit left loses; after turn 4 the side that has "
                             "lost more points of models loses, equal losses draw (PS §8).",)
     r = rows(v)
@@ -66,7 +66,7 @@ def test_ps_before_the_game_and_between_turns() -> None:
     assert not any(row.ready for row in r.values())
 
 
-def test_ps_movement_clock_and_rows() -> None:
+def test_ps_movement_clock_and_rows_ps_s3() -> None:
     g = started()
     start_turn(g, red=1, black=5)
     act(g, {"type": "engage", "unit": "black.1", "target": "red.1"})
@@ -77,11 +77,11 @@ def test_ps_movement_clock_and_rows() -> None:
     assert v.prompt == ("Turn 1, movement: Black moves (into contact), then says it has "
                         "finished")
     r = rows(v)
-    assert r["black.1"].cells[-1] == "in contact: Red Buggy" and not r["black.1"].ready
+    assert r["black.1"].cells[-1] == "in contact: Buggy" and not r["black.1"].ready
     assert r["black.0"].ready and not r["red.0"].ready
 
 
-def test_ps_bracket_clock_rows_and_score() -> None:
+def test_ps_bracket_clock_rows_and_score_ps_s3_s8() -> None:
     g = started()
     start_turn(g)
     moved(g)
@@ -102,10 +102,10 @@ def test_ps_bracket_clock_rows_and_score() -> None:
     assert v.clock.detail == "regular bracket" and v.score == {"red": 7, "black": 0}
     assert rows(v)["black.0"].cells[3] == "4/5"
     assert rows(v)["black.0"].cells[-1] == "lost 1 this turn"
-    assert v.score_lines[0] == "Red has destroyed 7 of 50 points of Black models"
+    assert v.score_lines[0] == "Red: 7/50 pts killed"
 
 
-def test_ps_wounds_on_a_vehicle_and_the_result() -> None:
+def test_ps_wounds_on_a_vehicle_and_the_result_ps_s5_s8() -> None:
     g = started()
     start_turn(g)
     moved(g)

@@ -48,9 +48,7 @@ def _num(x: float) -> str:
 def _as_declared(entry: OddsEntry) -> str:
     if not entry.current:
         return "next"
-    # the first roll still to come: nothing rolled yet
-    return ("as declared" if entry.stage in ("declared", "hit", "attack")
-            else "given the dice so far")
+    return "as declared" if entry.stage in ("declared", "hit") else "given the dice so far"
 
 
 def header(entry: OddsEntry) -> Text:
@@ -67,27 +65,35 @@ def header(entry: OddsEntry) -> Text:
     return out
 
 
-def _hits(odds: Any) -> str:
-    """``hits 2.5``, with the distribution where there is one: ``hits 2.5 (0 ▃█▆▂ 6)``."""
+def _hits(odds: Any, spark: bool = True) -> list[str]:
+    """``hits 2.5``, with the distribution where there is one (and ``spark``):
+    ``hits 2.5 (0 ▃█▆▂ 6)``; nothing for an attack that scores no hits."""
+    if not odds.hits_step:
+        return []
     text = f"hits {_num(odds.hits_mean)}"
-    if odds.hits is not None:
+    if spark and odds.hits is not None:
         lo, line, hi = ot.spark_span(odds.hits)
         if hi > lo:
             text += f" ({lo} {line} {hi})"
-    return text
+    return [text]
 
 
-def expected(odds: Any) -> str:
+def expected(odds: Any, width: int = 0) -> str:
+    """The expected values in one line. Where that line is wider than ``width`` (the
+    strip does not wrap) the hits distribution gives way, so that the casualties at
+    the end of the line stay in sight."""
     if odds.kind == "morale":
         return f"Morale test: {odds.figures} dice"
-    parts = [_hits(odds)]
-    parts += [f"{name} {_num(value)}" for name, value in ot.means(odds)]
+    rest = [f"{name} {_num(value)}" for name, value in ot.means(odds)]
     if odds.damage_step:
-        parts += [f"damage {_num(odds.damage_mean)}",
-                  f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
+        rest += [f"damage {_num(odds.damage_mean)}",
+                 f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
     if odds.vehicle is None:
-        parts.append(f"casualties {_num(odds.mean_casualties)} of {odds.figures}")
-    return "Expected " + ", ".join(parts)
+        rest.append(f"casualties {_num(odds.mean_casualties)} of {odds.figures}")
+    text = "Expected " + ", ".join([*_hits(odds), *rest])
+    if width and len(text) > width:
+        text = "Expected " + ", ".join([*_hits(odds, spark=False), *rest])
+    return text
 
 
 def _break_text(odds: Any, short: bool) -> str:
@@ -145,13 +151,14 @@ def brief(entry: OddsEntry) -> list[Text]:
     return [line]
 
 
-def compact(entry: OddsEntry) -> list[Text]:
-    """Header, expected values, chances and the casualty sparkline."""
+def compact(entry: OddsEntry, width: int = 0) -> list[Text]:
+    """Header, expected values (fitted to ``width``, 0: any), chances and the
+    casualty sparkline."""
     odds = entry.odds
     first = header(entry)
     if odds.kind != "morale":
         first.append("\n")
-        first.append(expected(odds))
+        first.append(expected(odds, width))
     second = Text(" · ".join(chances(odds, short=True)))
     if odds.kind != "morale" and odds.vehicle is None:
         second.append(" · ")
@@ -159,10 +166,15 @@ def compact(entry: OddsEntry) -> list[Text]:
     return [first, second]
 
 
-def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH) -> list[Text]:
+def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH,
+           height: int = 0) -> list[Text]:
     """Header, expected values, chances, and a horizontal bar chart of at most
-    ``rows`` rows (casualties, or the damage-table outcomes of a vehicle)."""
+    ``rows`` rows (casualties, or the damage-table outcomes of a vehicle), fewer
+    (3 at least) to fit in ``height`` lines (0: no limit)."""
     odds = entry.odds
+    wounds = wounds_line(odds)
+    if height:
+        rows = min(rows, max(height - DETAIL_FIXED - len(wounds), 3))
     lines = [header(entry)]
     if odds.kind != "morale":
         lines.append(Text(expected(odds)))
@@ -179,7 +191,7 @@ def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH) -> list[Tex
         lines.append(Text(" · ".join(phrases[2:])))
     if odds.kind == "morale":
         return lines
-    lines += wounds_line(odds)
+    lines += wounds
     lines.append(Text("Casualties", style="bold"))
     table = ot.count_rows(odds.casualties, max_rows=max(rows, 3))
     pad = max(len(label) for label, _ in table)
@@ -196,7 +208,7 @@ def columns(entry: OddsEntry, height: int, width: int) -> list[Text]:
     lines = [header(entry)]
     if odds.kind == "morale":
         return [*lines, Text(" · ".join(chances(odds, short=False)))]
-    lines.append(Text(expected(odds)))
+    lines.append(Text(expected(odds, width)))
     if odds.vehicle is not None:
         lines.append(Text("Damage table (DZ3 §9), at least once:", style="bold"))
         line = ""
@@ -234,12 +246,11 @@ def panel_text(entries: Sequence[OddsEntry], *, full: bool, height: int = 0,
         if full and not side:
             lines += columns(first, max(height - len(rest), 0), width or 78)
         elif full:
-            room = (height - DETAIL_FIXED - len(wounds_line(first.odds)) - 3 * len(rest)
-                    if height else 11)
             bar_width = max(6, min(BAR_WIDTH, width - 16)) if width else BAR_WIDTH
-            lines += detail(first, rows=min(11, max(room, 3)), width=bar_width)
+            lines += detail(first, width=bar_width,
+                            height=max(height - 3 * len(rest), 1) if height else 0)
         else:
-            lines += compact(first)
+            lines += compact(first, width)
     for entry in rest:
         lines += compact(entry) if full and side else brief(entry)
     return Text("\n").join(lines)

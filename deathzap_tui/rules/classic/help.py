@@ -10,15 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from deathzap_tui.rules.classic import tables as t
-
-
-def _columns(rows: list[list[str]]) -> str:
-    """Rows as text columns: the first left-aligned, the others right-aligned."""
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return "\n".join("  " + "  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
-                                      for c, (cell, w) in enumerate(zip(row, widths,
-                                                                        strict=True)))
-                     for row in rows)
+from deathzap_tui.rules.narration import columns
 
 
 def _needs(n: int) -> str:
@@ -106,7 +98,7 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "moves, how many melee dice each figure rolls, the power its melee pips are "
      "divided by, and the save it makes against melee hits (shooting saves come from "
      "the weapon table).\n"
-     + _columns(_TYPE_ROWS) + "\n"
+     + columns(_TYPE_ROWS) + "\n"
      "A panicked figure fights with the panicked row's numbers but still saves as its "
      "type."),
     ("The turn (CL §3)",
@@ -160,7 +152,7 @@ HELP_SECTIONS: list[tuple[str, str]] = [
     ("Weapons and saves (CL §5, CL-R3)",
      "To hit by the target's cover, then the save the target needs against each hit, "
      "by the column of its type:\n"
-     + _columns(_WEAPON_ROWS) + "\n"
+     + columns(_WEAPON_ROWS) + "\n"
      + _GROUP_LEGEND + "\n"
      "\"safe\": the hit does nothing. \"dead\": there is no save, every hit kills.\n"
      "The seed lost the headings of the three save columns; the grouping above is "

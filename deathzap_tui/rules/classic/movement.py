@@ -12,13 +12,13 @@ from __future__ import annotations
 import dataclasses
 
 from deathzap_tui.rules.classic import tables
-from deathzap_tui.rules.classic.common import in_play, names, uname
+from deathzap_tui.rules.classic.common import names, uname
 from deathzap_tui.rules.classic.state import State, UnitState
 from deathzap_tui.rules.classic.victory import check_victory
 from deathzap_tui.rules.narration import Gen, plural, side_name
-from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.statebase import add_vp
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.steps import Context, DiceRequest
+from deathzap_tui.rules.units import contact_target_refusal, make_contacts
 
 
 def _mover_refusal(state: State, unit_id: str, by: str) -> tuple[UnitState | None, str]:
@@ -50,15 +50,7 @@ def engage_refusal(state: State, unit_id: str, target_id: str, by: str = "") -> 
         return why
     if unit.is_panicked:
         return f"{uname(state, unit)} is panicked and may not move towards the enemy (CL §4)"
-    try:
-        target = state.unit(target_id)
-    except KeyError:
-        return f"there is no unit {target_id!r}"
-    if target.side == unit.side:
-        return f"{uname(state, target)} is a friendly unit"
-    if not target.in_play:
-        return f"{uname(state, target)} is no longer in play"
-    return ""
+    return contact_target_refusal(state, unit, target_id)
 
 
 def engage(ctx: Context, unit_id: str, target_id: str) -> Gen:
@@ -67,18 +59,7 @@ def engage(ctx: Context, unit_id: str, target_id: str) -> Gen:
     ways, until the melee is fought (CL §4, §6)."""
     state: State = ctx.state
     unit = state.unit(unit_id)
-    targets = [state.unit(target_id)]
-    while others := [e for e in in_play(state, other_side(unit.side)) if e not in targets]:
-        more = yield Question(
-            f"also.{len(targets)}", f"Does {uname(state, unit)} also touch another enemy unit?",
-            (Choice("none", "No other unit"), *(Choice(e.id, uname(state, e)) for e in others)),
-            rule="CL §6", side=unit.side, default="none")
-        if more == "none":
-            break
-        targets.append(state.unit(more))
-    for target in targets:
-        unit.engaged.append(target.id)
-        target.engaged.append(unit.id)
+    targets = yield from make_contacts(ctx, unit, state.unit(target_id), "CL §6")
     ctx.say(f"{uname(state, unit)} moves into contact with {names(state, targets)}: "
             "they are in melee and will fight in the melee phase (CL §4, §6).")
 

@@ -56,7 +56,7 @@ from deathzap_tui.rules.distributions import (
     p_success,
     sum_of,
 )
-from deathzap_tui.rules.odds import Odds, flag
+from deathzap_tui.rules.odds import Odds, flag, refuse
 
 SAFE = tables.SAFE
 DEAD = tables.DEAD
@@ -477,21 +477,12 @@ def _count(settings: Mapping[str, Any], key: str, default: int) -> int:
     if value is None:
         return default
     if not 0 <= int(value) <= default:
-        flag = "--" + key.replace("_", "-")
-        raise ValueError(f"{flag} {value}: the unit has {default} figures")
+        raise ValueError(f"{flag(key)} {value}: the unit has {default} figures")
     return int(value)
 
 
 MELEE_ONLY = ("target_panicked", "attacker_figures")
 SHOOTING_ONLY = ("cover", "pending", "in_blast", "failed_saves", "weapons")
-
-
-def refuse(settings: Mapping[str, Any], keys: Sequence[str], why: str) -> None:
-    """Raise ``ValueError`` if any of the settings ``keys`` (another mode's) is given."""
-    given = [flag(k) for k in keys if settings.get(k) not in (None, False)]
-    if given:
-        raise ValueError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for "
-                         f"{why}; leave {'it' if len(given) == 1 else 'them'} out")
 
 
 def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],

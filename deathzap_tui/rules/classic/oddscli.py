@@ -11,7 +11,7 @@ import argparse
 
 from deathzap_tui.rules.classic import odds as O
 from deathzap_tui.rules.classic import tables
-from deathzap_tui.rules.odds import Odds, need
+from deathzap_tui.rules.odds import Odds, need, refuse
 
 USAGE = """\
 deathzap odds --ruleset classic --guns 6 --weapon basic --cover open \\
@@ -78,12 +78,12 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
                          "or --guns N --weapon CLASS (shooting) or --melee (melee)")
     need(args, "target_type", "figures")
     if args.melee:
-        O.refuse(settings, (*O.SHOOTING_ONLY, "guns", "weapon"), "shooting (CL §5), not melee")
+        refuse(settings, (*O.SHOOTING_ONLY, "guns", "weapon"), "shooting (CL §5), not melee")
         need(args, "attacker_type", "attacker_figures")
         return O.melee_case((args.attacker_type, args.attacker_figures, args.panicked),
                             (args.target_type, args.figures, args.target_panicked),
                             hits=args.hits)
-    O.refuse(settings, (*O.MELEE_ONLY, "attacker_type"), "melee (CL §6), not shooting")
+    refuse(settings, (*O.MELEE_ONLY, "attacker_type"), "melee (CL §6), not shooting")
     need(args, "guns", "weapon")
     odds, lines = O.shooting_case(
         [(tables.WEAPONS[args.weapon].name, args.weapon, args.guns)], args.target_type,

@@ -14,6 +14,7 @@ from deathzap_tui.rules.narration import Gen, ask_yes_no, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context, Question
+from deathzap_tui.rules.victory import declare
 
 HARD_HITTERS_BATCH = "hard-hitters"
 """``ctx.facts`` key: the sides that scored Hard Hitters in this resolution."""
@@ -97,25 +98,14 @@ def advanced(state: State) -> bool:
     return state.options["game"] == "advanced"
 
 
-def _declare(ctx: Context, reason: str, winner: str, score: str = "") -> None:
-    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw"."""
-    state: State = ctx.state
-    state.over = True
-    state.winner = winner
-    state.end_reason = reason
-    state.step = ""
-    state.mover = ""
-    result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
-    ctx.say(f"Game over: {reason}{score}: {result} (CL §8).")
-
-
 def _end_by_vp(ctx: Context, reason: str) -> Gen:
     """The advanced game ends for ``reason`` (CL §8): the app asks what it cannot know
     about the end-of-game objectives, then most VP wins (equal VP: a draw)."""
     state: State = ctx.state
     yield from _final_objectives(ctx)
     red, black = state.vp["red"], state.vp["black"]
-    _declare(ctx, reason, _ahead(red, black), f". Final score Red {red} VP, Black {black} VP")
+    declare(ctx, _ahead(red, black), reason, "CL §8",
+            f". Final score Red {red} VP, Black {black} VP")
 
 
 def _ahead(red: int, black: int) -> str:
@@ -176,8 +166,8 @@ def check_victory(ctx: Context) -> Gen:
     else:
         beaten = [s for s in SIDES if not steady(state, s)]
         if beaten:
-            _declare(ctx, _beaten_reason(state, beaten),
-                     "draw" if len(beaten) == 2 else other_side(beaten[0]))
+            declare(ctx, "draw" if len(beaten) == 2 else other_side(beaten[0]),
+                    _beaten_reason(state, beaten), "CL §8")
     return bool(beaten)
 
 
@@ -223,4 +213,5 @@ def end_by_agreement(ctx: Context) -> Gen:
     if advanced(state):
         yield from _end_by_vp(ctx, reason)
         return
-    _declare(ctx, reason, _ahead(len(steady(state, "red")), len(steady(state, "black"))))
+    declare(ctx, _ahead(len(steady(state, "red")), len(steady(state, "black"))), reason,
+            "CL §8")

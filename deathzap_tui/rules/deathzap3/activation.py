@@ -11,7 +11,7 @@ from deathzap_tui.rules.deathzap3.common import (
     card_label,
     check_token_reset,
     dice_text,
-    disengage_all,
+    disengage,
     forfeit_if_stranded,
     plural,
     side_name,
@@ -131,7 +131,7 @@ def activate(ctx: Context, unit_id: str, action: str, command: str) -> Gen:
             "disengage", f"Is {name} moving out of melee (disengaging)?", "DZ3 §3", side,
             default="no")
         if disengaging:
-            disengage_all(state, unit)
+            disengage(state, unit)
             ctx.say(f"{name} disengages: it may not shoot or move into contact this "
                     "activation (DZ3 §3).")
     if action == "advance":

@@ -16,7 +16,7 @@ from deathzap_tui.rules.narration import faces_text as faces_text
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
-from deathzap_tui.rules.units import disengage as disengage_all
+from deathzap_tui.rules.units import disengage as disengage
 from deathzap_tui.rules.units import in_play as in_play
 from deathzap_tui.rules.units import uname as uname
 
@@ -35,7 +35,7 @@ def unit_gone(ctx: Context, unit: UnitState, how: str) -> None:
             ctx.say(f"{f.name}'s {plural(f.command, 'command point')} are lost with the "
                     f"unit (DZ3-R14).")
         f.command = 0 if f.leader else f.command
-    disengage_all(state, unit)
+    disengage(state, unit)
     word = "fled" if how == "fled" else "destroyed"
     add_vp(ctx, other_side(unit.side), tables.VP_DESTROYED, f"{uname(state, unit)} {word}")
 

@@ -14,13 +14,15 @@ Facts for the odds panel
 ------------------------
 ``ctx.facts["attacks"]`` lists the attacks declared in the resolution, in order, and
 ``ctx.facts["attack"]`` is the one being resolved (the same dict, updated in place;
-``stage`` names the roll asked for next and is set before each request)::
+``stage`` names the roll asked for next and is set before each request: "declared"
+until the first group's attack dice are in, "attack" for the later groups' attack
+dice, so the panel says "as declared" only before any die is rolled)::
 
     {"kind": "shooting" | "melee", "target": "black.2",
      "groups": [{"weapon": "Basic Rifle", "dice": 4, "strength": 2, "damage": 1}],
      "defence": 3, "size": 5, "save": 5, "models": 5, "wounds_per_model": 1,
      "wounded": 0, "pending": 0,
-     "stage": "attack" | "defence" | "strength" | "size" | "saves" | "done",
+     "stage": "declared" | "attack" | "defence" | "strength" | "size" | "saves" | "done",
      "attack_faces": [[...]], "defence_faces": [...], "strength_faces": [[...]],
      "size_faces": [...], "damage": 3, "wounds": 2}
 
@@ -67,6 +69,13 @@ class Attack:
         self.whys.append(why)
 
 
+def cite(rule: str, step: int) -> str:
+    """The rule of a dice step: PS §5's ``step`` alone when shooting (``rule`` "PS §5"),
+    else both ("PS §6 / PS §5 step 2": melee resolved like shooting)."""
+    shooting = f"PS §5 step {step}"
+    return shooting if rule == "PS §5" else f"{rule} / {shooting}"
+
+
 def actor(state: State, unit_id: str) -> tuple[UnitState | None, str]:
     """The unit and "" when it exists and is in play; otherwise ``None`` and the
     reason (the first refusals of special combat, shooting and melee)."""
@@ -85,15 +94,28 @@ def already_acted(state: State, unit: UnitState) -> str:
     return f"{uname(state, unit)} has already attacked in this phase (PS §3)"
 
 
+def target_fact(target: UnitState) -> dict[str, Any]:
+    """What every attack's fact says about its target when declared (special combat,
+    shooting, melee): its id, living models, wounds per model, the wounds on its
+    partly wounded model (app reading 1) and those pending this bracket (PS §3)."""
+    return {"target": target.id, "models": target.figures_left,
+            "wounds_per_model": target.stats.wounds, "wounded": wounded(target),
+            "pending": target.pending}
+
+
+def publish(ctx: Context, fact: dict[str, Any]) -> None:
+    """Add a declared attack's ``fact`` to ``ctx.facts["attacks"]`` (the odds panel's
+    list of the resolution's attacks, in order)."""
+    ctx.facts.setdefault("attacks", []).append(fact)
+
+
 def declare(ctx: Context, kind: str, target: UnitState, defence: int, why: str,
             prefix: str = "", n: int = 0) -> Attack:
     """A new attack at ``target`` (no weapon group yet), its fact published in
     ``ctx.facts["attacks"]``."""
-    fact = {"kind": kind, "target": target.id, "groups": [], "defence": defence,
-            "size": target.size, "save": target.save, "models": target.figures_left,
-            "wounds_per_model": target.stats.wounds, "wounded": wounded(target),
-            "pending": target.pending, "stage": "attack"}
-    ctx.facts.setdefault("attacks", []).append(fact)
+    fact = {"kind": kind, "groups": [], "defence": defence, "size": target.size,
+            "save": target.save, **target_fact(target), "stage": "declared"}
+    publish(ctx, fact)
     return Attack(target.id, why, fact, prefix, n)
 
 
@@ -109,47 +131,78 @@ def roll_faces(ctx: Context, key: str, count: int, purpose: str, why: str, rule:
 
 
 def resolve(ctx: Context, attacker: UnitState, attack: Attack, rule: str) -> Gen:
-    """Roll one attack through PS §5 steps 1-5 (``rule`` names the phase's section);
-    the wounds go on the target's ``pending`` count (PS §3)."""
-    state: State = ctx.state
-    target = state.unit(attack.target)
-    fact = attack.fact
-    ctx.facts["attack"] = fact
-    fact["pending"] = target.pending
-    groups = fact["groups"]
-    name, tname = uname(state, attacker), uname(state, target)
-    many = len(groups) > 1
+    """Roll one attack through PS §5 steps 1-5 (``rule`` names the phase's section),
+    one helper per step; the wounds go on the target's ``pending`` count (PS §3)."""
+    target = ctx.state.unit(attack.target)
+    ctx.facts["attack"] = attack.fact
+    attack.fact["pending"] = target.pending
+    yield from _attack_dice(ctx, attacker, target, attack, rule)
+    unblocked = yield from _defence_dice(ctx, target, attack, rule)
+    yield from _strength_dice(ctx, attacker, attack, unblocked, rule)
+    damage = yield from _size_dice(ctx, target, attack, rule)
+    attack.fact["stage"] = "saves"
+    wounds = yield from _saves(ctx, target, damage, attack.key("saves"), rule)
+    attack.fact.update(wounds=wounds, stage="done")
+    if wounds:
+        target.pending += wounds
+        ctx.say(f"{uname(ctx.state, target)}: {plural(target.pending, 'wound')} pending, "
+                "removed at the end of the bracket (PS §3).")
 
+
+def _attack_dice(ctx: Context, attacker: UnitState, target: UnitState, attack: Attack,
+                 rule: str) -> Gen:
+    """PS §5 step 1: each weapon group's attack dice, a request per group."""
+    fact = attack.fact
+    name, tname = uname(ctx.state, attacker), uname(ctx.state, target)
     fact["attack_faces"] = []
-    for g, (group, why) in enumerate(zip(groups, attack.whys, strict=True), 1):
-        fact["stage"] = "attack"
+    for g, (group, why) in enumerate(zip(fact["groups"], attack.whys, strict=True), 1):
+        fact["stage"] = "declared" if g == 1 else "attack"
         faces = yield from roll_faces(ctx, attack.key("attack", g), group["dice"],
                                       f"{name}: {group['weapon']} attack dice at {tname}",
-                                      why, f"{rule} / PS §5 step 1", attacker.side)
+                                      why, cite(rule, 1), attacker.side)
         fact["attack_faces"].append(list(faces))
         if faces:
             ctx.say(f"{name} {group['weapon']}: attack dice {faces_text(faces)}.")
 
+
+def _defence_dice(ctx: Context, target: UnitState, attack: Attack, rule: str) -> Gen:
+    """PS §5 step 2: the target's one roll of defence dice; returns each group's
+    unblocked attack dice."""
+    fact = attack.fact
     fact["stage"] = "defence"
     defence = yield from roll_faces(ctx, attack.key("defence"), fact["defence"],
-                                    f"{tname}: defence dice", attack.why,
-                                    f"{rule} / PS §5 step 2", target.side)
+                                    f"{uname(ctx.state, target)}: defence dice", attack.why,
+                                    cite(rule, 2), target.side)
     fact["defence_faces"] = list(defence)
     unblocked = [[f for f in faces if f not in defence] for faces in fact["attack_faces"]]
-    ctx.say(_blocking(defence, fact["attack_faces"], [g["weapon"] for g in groups], unblocked))
+    ctx.say(_blocking(defence, fact["attack_faces"], [g["weapon"] for g in fact["groups"]],
+                      unblocked))
+    return unblocked
 
+
+def _strength_dice(ctx: Context, attacker: UnitState, attack: Attack,
+                   unblocked: list[list[int]], rule: str) -> Gen:
+    """PS §5 step 3: each unblocked attack die becomes ``strength`` dice."""
+    fact = attack.fact
+    name = uname(ctx.state, attacker)
     fact["strength_faces"] = []
-    for g, (group, free) in enumerate(zip(groups, unblocked, strict=True), 1):
+    for g, (group, free) in enumerate(zip(fact["groups"], unblocked, strict=True), 1):
         fact["stage"] = "strength"
         count = len(free) * group["strength"]
         faces = yield from roll_faces(
             ctx, attack.key("strength", g), count, f"{name}: {group['weapon']} strength dice",
             f"{plural(len(free), 'unblocked attack die', 'unblocked attack dice')} x strength "
-            f"{group['strength']}", f"{rule} / PS §5 step 3", attacker.side)
+            f"{group['strength']}", cite(rule, 3), attacker.side)
         fact["strength_faces"].append(list(faces))
         if faces:
             ctx.say(f"{name} {group['weapon']}: strength dice {faces_text(faces)}.")
 
+
+def _size_dice(ctx: Context, target: UnitState, attack: Attack, rule: str) -> Gen:
+    """PS §5 step 4: the target's one roll of size dice (none when no strength die
+    was rolled); returns the damage."""
+    fact = attack.fact
+    tname = uname(ctx.state, target)
     damage = 0
     if not any(fact["strength_faces"]):
         fact["size_faces"] = []
@@ -160,19 +213,13 @@ def resolve(ctx: Context, attacker: UnitState, attack: Attack, rule: str) -> Gen
             ctx, attack.key("size"), fact["size"], f"{tname}: size dice",
             f"the size of {tname}: {plural(fact['models'], 'model')} x {target.stats.size} = "
             f"{fact['size']}; strength dice showing any of these faces deal damage",
-            f"{rule} / PS §5 step 4", target.side)
+            cite(rule, 4), target.side)
         fact["size_faces"] = list(size)
-        damage, text = _matching(size, fact["strength_faces"], groups, many)
+        damage, text = _matching(size, fact["strength_faces"], fact["groups"],
+                                 len(fact["groups"]) > 1)
         ctx.say(text)
     fact["damage"] = damage
-
-    fact["stage"] = "saves"
-    wounds = yield from _saves(ctx, target, damage, attack.key("saves"), rule)
-    fact.update(wounds=wounds, stage="done")
-    if wounds:
-        target.pending += wounds
-        ctx.say(f"{tname}: {plural(target.pending, 'wound')} pending, removed at the end of "
-                "the bracket (PS §3).")
+    return damage
 
 
 def _blocking(defence: tuple[int, ...], attack_faces: list[list[int]], weapons: list[str],
@@ -233,7 +280,7 @@ def _saves(ctx: Context, target: UnitState, damage: int, key: str, rule: str) ->
     if save != target.stats.save:
         why += f", {save}+ with Advanced Shields"
     d = yield DiceRequest(key, damage, f"{tname}: shield saves", save, why,
-                          f"{rule} / PS §5 step 5", target.side)
+                          cite(rule, 5), target.side)
     wounds = damage - d.count(save)
     ctx.say(f"{tname} shield saves: {dice_text(d, save)}: {plural(wounds, 'wound')} "
             "(PS §5 step 5).")

@@ -48,14 +48,20 @@ def _pick(ctx: Context, unit: UnitState, key: str, number: int, of: int, rule: s
 def _kill(ctx: Context, unit: UnitState, figure: FigureState) -> None:
     """One model dies: its cost is lost to its side (PS §8, app reading 3), it counts
     as a casualty this turn (PS §7) and, in the melee phase, as a kill for the end of
-    melee (PS §6, app reading 8). A unit wiped out leaves every melee."""
+    melee (PS §6, app reading 8).
+
+    A unit wiped out leaves every melee at once, except in the melee phase: there its
+    contacts stay until :func:`.melee.end_of_melee` breaks them, so that the melee
+    (:func:`~deathzap_tui.rules.units.melees`) still holds it and the enemy's
+    end-of-melee roll counts the models killed in it (PS §6, app reading 8). Out of
+    play, it neither acts nor is targeted (:func:`.melee.foes`)."""
     state: State = ctx.state
     figure.alive = False
     state.lost[unit.side] += figure.cost
     unit.lost_turn += 1
     if state.step == "melee":
         unit.lost_melee += 1
-    if not unit.in_play:
+    if not unit.in_play and state.step != "melee":
         disengage(state, unit)
 
 
@@ -100,7 +106,7 @@ def _wound(ctx: Context, unit: UnitState, count: int) -> Gen:
     text = f"{uname(state, unit)} loses {plural(killed, 'model')} ({plural(count, 'wound')})"
     part = wounded(unit)
     if part:
-        text += f"; a {unit.stats.name} model has {part} of {per_model} wounds"
+        text += f"; a {unit.stats.singular} model has {part} of {per_model} wounds"
     if left:
         text += f"; {plural(left, 'wound')} more than it could take"
     _report(ctx, unit, text + " (PS §5 step 5)")
@@ -108,8 +114,8 @@ def _wound(ctx: Context, unit: UnitState, count: int) -> Gen:
 
 def remove_models(ctx: Context, unit: UnitState, count: int, key: str, rule: str) -> Gen:
     """Remove ``count`` whole models of ``unit`` (a morale rout, PS §7), the owner
-    picking them; question keys are ``<key>.<n>``. Returns how many were removed
-    (fewer when the unit runs out of models)."""
+    picking them; question keys are ``<key>.<n>``. Fewer go when the unit runs out of
+    models (the narration says how many)."""
     removed = 0
     for i in range(count):
         victim = yield from _pick(ctx, unit, f"{key}.{i + 1}", i + 1, count, rule)
@@ -118,4 +124,3 @@ def remove_models(ctx: Context, unit: UnitState, count: int, key: str, rule: str
         removed += 1
         _kill(ctx, unit, victim)
     _report(ctx, unit, f"{uname(ctx.state, unit)} loses {plural(removed, 'model')} ({rule})")
-    return removed

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from deathzap_tui.rules.plasmashok import combat, melee, movement, setup, tables, turn
+from deathzap_tui.rules.plasmashok import movement, setup, tables, turn
 from deathzap_tui.rules.plasmashok.common import in_play, uname
 from deathzap_tui.rules.plasmashok.state import State
 from deathzap_tui.rules.plasmashok.victory import POINTS_RULE, end_by_agreement, end_refusal
@@ -39,12 +39,6 @@ SETUP_STEPS = SetupSequence((
               "PS §1", setup.rolloff),
 ))
 """Set-up (PS §1): the roll-off for base lines."""
-ACTIONS = {"special": combat.special, "shooting": combat.shoot, "melee": melee.fight}
-"""What a unit's intent in each bracket phase resolves (:data:`turn.INTENTS`)."""
-PHASE_OF = {intent: phase for phase, intent in turn.INTENTS.items()}
-"""The bracket phase of each unit intent ("shoot" -> "shooting")."""
-LABELS = {"special": "special combat", "shooting": "shoot", "melee": "fight"}
-"""A unit intent's menu entry, after the unit's name ("Red Strike Squad: shoot")."""
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
@@ -61,10 +55,11 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
         target = str(intent.get("target", ""))
         refuse_if(movement.engage_refusal(state, unit, target, by))
         return partial(movement.engage, unit_id=unit, target_id=target)
-    if kind in PHASE_OF:
-        phase = PHASE_OF[kind]
-        refuse_if(turn.act_refusal(state, phase, unit, by))
-        return partial(ACTIONS[phase], unit_id=unit)
+    if kind in turn.BY_INTENT:
+        phase = turn.BY_INTENT[kind]
+        refuse_if(turn.act_refusal(state, phase.id, unit, by))
+        assert phase.action is not None
+        return partial(phase.action, unit_id=unit)
     refuse_if(end_refusal(state))
     return at_once(end_by_agreement)
 
@@ -82,10 +77,9 @@ def intents(state: State) -> list[IntentOption]:
     if state.step == "movement":
         out += _movement_intents(state)
     elif state.step in tables.BRACKET_PHASES:
-        phase = state.step
-        out += [IntentOption({"type": turn.INTENTS[phase], "unit": u.id},
-                             f"{uname(state, u)}: {LABELS[phase]}", u.side,
-                             turn.PHASE_RULES[phase], UNIT)
+        phase = turn.PHASES[state.step]
+        out += [IntentOption({"type": phase.intent, "unit": u.id},
+                             f"{uname(state, u)}: {phase.label}", u.side, phase.rule, UNIT)
                 for u in turn.able(state, state.bracket)]
     if not end_refusal(state):
         out.append(IntentOption({"type": "end"}, f"End the game by agreement ({POINTS_RULE})",

@@ -20,7 +20,8 @@ The file's shape (see ``forces/ps-*.toml``)::
     points = 2              # optional for fixed shots (shots x strength x damage);
                             # required for "target-size" and "radius"
     range = 6               # optional: longest reach in inches
-    kind = "heavy"          # optional: rifle | heavy | super-heavy (PS §9 limits)
+    kind = "heavy"          # optional: heavy | super-heavy (PS §9 limits; only the
+                            # table's rifles and repeaters are rifles)
 
     [[units]]
     name = "..."
@@ -42,9 +43,10 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.model import Force, Model, Unit
 from deathzap_tui.rules.plasmashok.tables import Melee, ModelType, WeaponProfile
@@ -79,6 +81,8 @@ RIFLE, SUPER_HEAVY = "rifle", "super-heavy"
 DEFAULT_KIND = "heavy"
 """A force's own weapon is ``heavy`` unless it says otherwise: PS §9 limits anything
 that is not a rifle or repeater, and a spike (PS-R2) is neither."""
+ORGANISATION = ("the light vehicle, big beast, vehicle and monster units need {used} force "
+                "points, but the infantry and beast units unlock only {unlocked} (PS §9)")
 
 
 # --- weapons (PS §5, PS-R2) ----------------------------------------------------------
@@ -120,12 +124,25 @@ def _weapon(r: Reader, weapon_id: object, raw: object, path: str) -> WeaponProfi
                    "priced as shots x strength x damage)")
     reach = r.int(table, "range", path, what="longest range in inches", minimum=1,
                   required=False, default=0)
-    kind = (r.choice(table, "kind", path, what="weapon kind (PS §9)",
-                     choices=tables.WEAPON_KINDS) if "kind" in table else DEFAULT_KIND)
+    kind = _kind(r, table, path)
     if (len(r.problems) > before or name is None or shots is None or strength is None
             or damage is None or points is None or reach is None or kind is None):
         return None
     return WeaponProfile(wid, name, shots, strength, damage, points, kind, reach)
+
+
+def _kind(r: Reader, table: Mapping[str, Any], path: str) -> str | None:
+    """PS §9: a force's own weapon is heavy or super-heavy; only the table's basic and
+    advanced rifles and repeaters count as rifles."""
+    if "kind" not in table:
+        return DEFAULT_KIND
+    if table["kind"] == RIFLE:
+        r.problem(key_path(path, "kind"), f"{show(RIFLE)}: only the PS §5 table's basic "
+                  "and advanced rifles and repeaters are rifles; a force's own weapon is "
+                  f"{' or '.join(tables.OWN_WEAPON_KINDS)} (PS §9)")
+        return None
+    return r.choice(table, "kind", path, what="weapon kind (PS §9)",
+                    choices=tables.OWN_WEAPON_KINDS)
 
 
 # --- units (PS §1, §2, §9, PS-R1, PS-R3) -----------------------------------------------
@@ -253,6 +270,7 @@ def parse_force(data: Mapping[str, Any]) -> Force:
     own = read_weapons(r, data, MAX_WEAPONS, _weapon)
     weapons = {**tables.WEAPONS, **(own or {})}
     units = read_units(r, data, MAX_UNITS, functools.partial(_unit, profiles=weapons))
+    _check_organisation(r, data)
     if r.problems:
         raise InvalidInput(r.problems)
     assert name is not None
@@ -263,11 +281,29 @@ def parse_force(data: Mapping[str, Any]) -> Force:
 # --- warnings --------------------------------------------------------------------------
 
 
-def force_points(force: Force) -> tuple[int, int]:
-    """PS §9 force organisation: (points unlocked by infantry and beast units, points
-    used by light vehicle, big beast, vehicle and monster units)."""
-    costs = [u.stats.force_points for u in force.units]
+def _check_organisation(r: Reader, data: Mapping[str, Any]) -> None:
+    """PS §9 force organisation, an error: the units of known type (a unit with other
+    problems still counts by its type) may not need more force points than they
+    unlock."""
+    raw = data.get("units")
+    types = [u.get("type") for u in raw if isinstance(u, Mapping)] if isinstance(
+        raw, list) else []
+    unlocked, used = type_force_points(t for t in types if t in tables.TYPES)
+    if used > unlocked:
+        r.problem("units", ORGANISATION.format(used=used, unlocked=unlocked))
+
+
+def type_force_points(type_ids: Iterable[str]) -> tuple[int, int]:
+    """PS §9 force organisation for units of these types: (points unlocked by infantry
+    and beast units, points used by light vehicle, big beast, vehicle and monster
+    units)."""
+    costs = [tables.TYPES[t].force_points for t in type_ids]
     return -sum(c for c in costs if c < 0), sum(c for c in costs if c > 0)
+
+
+def force_points(force: Force) -> tuple[int, int]:
+    """PS §9 force organisation of a loaded force (see :func:`type_force_points`)."""
+    return type_force_points(u.type for u in force.units)
 
 
 def _profile(melee: Melee) -> str:
@@ -299,12 +335,12 @@ def _points_warnings(force: Force) -> list[Problem]:
     fixed-shot weapon priced otherwise keeps its price, with a warning."""
     out: list[Problem] = []
     for w in force.weapons.values():
-        if w.id in tables.WEAPONS or not isinstance(w.shots, int):
+        if w.id in tables.WEAPONS or not w.fixed_shots:
             continue
-        expected = tables.table_points(w.shots, w.strength, w.damage)
+        expected = tables.table_points(int(w.shots), w.strength, w.damage)
         if w.points != expected:
             out.append(warning(key_path(key_path("weapons", w.id), "points"),
-                               f"{show(w.name)} costs {w.points} points, but shots x "
+                               f"{show(w.name)} costs {plural(w.points, 'point')}, but shots x "
                                f"strength x damage = {w.shots} x {w.strength} x "
                                f"{w.damage} = {expected} (PS §5); the file's "
                                f"{w.points} is used"))
@@ -317,11 +353,6 @@ def force_warnings(force: Force) -> list[Problem]:
     for i, unit in enumerate(force.units):
         out += _unit_warnings(unit, f"units[{i}]")
     out += _points_warnings(force)
-    unlocked, used = force_points(force)
-    if used > unlocked:
-        out.append(warning("units", f"the light vehicle, big beast, vehicle and monster "
-                           f"units need {used} force points, but the infantry and beast "
-                           f"units unlock only {unlocked} (PS §9)"))
     used_ids = {w for u in force.units for m in u.figures for w in m.weapons}
     out += unused_warnings((w for w in force.weapons if w not in tables.WEAPONS),
                            used_ids, "weapons")

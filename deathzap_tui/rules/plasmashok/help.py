@@ -7,7 +7,7 @@ text says what the app does and marks it "app reading".
 
 from __future__ import annotations
 
-from deathzap_tui.rules.classic.help import _columns as columns
+from deathzap_tui.rules.narration import columns, plural, word_list
 from deathzap_tui.rules.plasmashok import tables as t
 from deathzap_tui.rules.plasmashok.tables import Melee
 
@@ -23,8 +23,21 @@ def _shots(shots: int | str) -> str:
 
 def _names(ids: list[str]) -> str:
     """Type names in words: "Light Vehicles and Big Beasts"."""
-    names = [t.TYPES[i].name for i in ids]
-    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+    return word_list([t.TYPES[i].name for i in ids])
+
+
+def _force_points() -> str:
+    """PS §9 force points by type, in words: "every infantry or beast unit unlocks 1;
+    a light vehicle or big beast unit costs 1, a vehicle or monster unit 2"."""
+    def kinds(points: int) -> str:
+        return " or ".join(m.singular.lower() for m in t.TYPES.values()
+                           if m.force_points == points)
+
+    unlock = sorted({-m.force_points for m in t.TYPES.values() if m.force_points < 0})
+    cost = sorted({m.force_points for m in t.TYPES.values() if m.force_points > 0})
+    return ("; ".join(f"every {kinds(-n)} unit unlocks {n}" for n in unlock) + "; "
+            + ", ".join(f"a {kinds(n)} unit {'costs ' if i == 0 else ''}{n}"
+                        for i, n in enumerate(cost)))
 
 
 _TYPE_ROWS = [["type", "move", "defence", "size", "save", "wounds", "melee"]] + [
@@ -39,6 +52,12 @@ _WEAPON_ROWS = [["weapon", "shots", "strength", "damage", "points", "kind"]] + [
 _SEED_MELEE = _names([i for i, m in t.TYPES.items() if m.melee])
 _SEED_COST = _names([i for i, m in t.TYPES.items() if m.base_cost is not None])
 _SEED_PRICE = next(m.base_cost for m in t.TYPES.values() if m.base_cost is not None)
+_SEED_MODELS = "{} to {}".format(*next(m.models for m in t.TYPES.values()
+                                       if m.base_cost is not None))
+_COVERS = ", ".join(f"+{n} in {c} cover" for c, n in t.COVER_DICE.items() if n)
+_MELEE_SIZE = (f"{plural(t.MELEE_BIGGER_DICE, 'more defence die', 'more defence dice')} "
+               "if its size is greater than the attacker's, "
+               f"{t.MELEE_DOUBLE_DICE} more if it is at least double")
 _NO_WEAPONS = _names([i for i, m in t.TYPES.items() if m.max_weapons == 0])
 _SUPER = _names([i for i, m in t.TYPES.items() if m.super_heavy])
 _BRACKETS = ", then ".join(t.BRACKETS)
@@ -101,8 +120,8 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "unit they touch. Every weapon of a unit fires, and fire may be split between "
      "targets.\n"
      "1. Attack dice: one die per shot.\n"
-     "2. Blocking dice: the target rolls its type's defence dice, +1 in soft cover, "
-     f"+2 in hard cover, +1 for every full {t.RANGE_STEP}\" between the units. A "
+     f"2. Blocking dice: the target rolls its type's defence dice, {_COVERS}, "
+     f"+1 for every full {t.RANGE_STEP}\" between the units. A "
      "defence die blocks every attack die showing the same face: a 3 blocks all the "
      "3s.\n"
      "3. Strength dice: each attack die left unblocked becomes as many dice as the "
@@ -113,28 +132,32 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "each failure is a wound. Infantry and Beasts lose a model per wound; bigger "
      "models are removed once their wounds are used up.\n"
      "App reading: each weapon carried by the unit's models is a group that picks a "
-     "target or holds its fire. Groups firing at the same target share one roll of "
-     "blocking dice and one of size dice. For each target the players answer its "
-     "cover and the distance in whole inches; a weapon with a range does not fire "
-     f"beyond it. A save of {t.NO_SAVE}+ means no save: every point of damage is a "
-     "wound, and no dice are asked for."),
+     "target; there is no holding fire. Groups firing at the same target share one "
+     "roll of blocking dice and one of size dice. For each target the players answer "
+     "its cover and the distance in whole inches, once, whichever group names it "
+     "first; a weapon with a range does not fire beyond it. A save of "
+     f"{t.NO_SAVE}+ means no save: every point of damage is a wound, and no dice are "
+     "asked for."),
     ("Weapons (PS §5, PS-R2)",
      "Every force may carry these weapons, by their ids in the force file:\n"
      + columns(_WEAPON_ROWS) + "\n"
      "The kind is what the PS §9 limits look at: rifle (basic and advanced rifles and "
-     "repeaters), heavy (anything else) and super-heavy.\n"
+     "repeaters), heavy (anything else) and super-heavy. A force's own weapon is "
+     f"{' or '.join(t.OWN_WEAPON_KINDS)}, never a rifle.\n"
      "Points are shots x strength x damage for every weapon with a number of shots. "
      "Arc Weapon: one shot per point of the target unit's size. Radius Weapon: aim at "
      f"a model; every unit with models within {t.RADIUS_REACH}\" of it takes one "
-     "shot per such model (the players count them, and may name further units under "
-     "the same blast; each rolls its own blocking and size dice).\n"
-     "PS-R2: the seed's spike, which reaches only 6\", is not in the table; a force "
+     "shot per such model. App reading: the players count them, and may name further "
+     "units under the same blast: any unit but the shooter, friendly ones too, that "
+     "may be shot; each is asked its own cover and distance and rolls its own "
+     "blocking and size dice.\n"
+     f"PS-R2: the seed's spike, which reaches only {t.SPIKE_RANGE}\", is not in the "
+     "table; a force "
      "defines it (or any weapon of its own) in the force file."),
     ("Melee (PS §6)",
      "Every model of a unit in base contact with an enemy attacks, with its melee "
      "profile in place of a weapon, through the same steps as shooting. There is no "
-     "cover and no range; instead the target rolls 1 more defence die if its size is "
-     "greater than the attacker's, 2 more if it is at least double.\n"
+     f"cover and no range; instead the target rolls {_MELEE_SIZE}.\n"
      "Melee is compulsory: every unit in contact with a known profile attacks in its "
      "bracket before the phase moves on.\n"
      "App reading: a unit touching several enemy units picks one of them as its "
@@ -167,22 +190,23 @@ HELP_SECTIONS: list[tuple[str, str]] = [
     ("Forces and points (PS §9, PS-R3)",
      "A model costs its base cost plus its weapons' points. PS-R3: the seed keeps a "
      f"base cost only for {_SEED_COST} ({_SEED_PRICE} points a "
-     "model, 1 to 3 models a unit); every other type's base cost comes from the force "
-     "file.\n"
+     f"model, {_SEED_MODELS} models a unit); every other type's base cost comes from "
+     "the force file.\n"
      "Advanced Shields, per model and level, improve the shield save by 1, never "
      f"beyond {t.BEST_SAVE}+: {_SHIELD_COSTS} points. Special combat is bought per "
      f"unit at {t.SPECIAL_COST} points a level, at most {t.MAX_SPECIAL} levels.\n"
      f"Weapons: {_NO_WEAPONS} carry none. Weapons per model: {_MAX_WEAPONS}. Only "
      f"{_SUPER} carry super-heavy weapons. At most {t.INFANTRY_HEAVY_CARRIERS} models "
      "of an infantry unit carry anything but basic or advanced rifles and repeaters.\n"
-     "Force points: every infantry or beast unit unlocks 1; a light vehicle or big "
-     "beast unit costs 1, a vehicle or monster unit 2. `deathzap check` warns when a "
-     "force spends more than it unlocks, and `deathzap points` prices every unit."),
+     f"Force points: {_force_points()}. A force that spends more than it unlocks is "
+     "refused (the error gives both numbers), and `deathzap points` prices every "
+     "unit."),
     ("Rulings (PS-R1..PS-R3)",
      "Where the seed is damaged the app decides as follows:\n"
      f"  PS-R1: only the {_SEED_MELEE} melee profiles survive; the force file gives "
      "the others, and a unit without one cannot attack in melee.\n"
-     "  PS-R2: the spike (6\" range) is a weapon a force defines for itself.\n"
+     f"  PS-R2: the spike ({t.SPIKE_RANGE}\" range) is a weapon a force defines for "
+     "itself.\n"
      f"  PS-R3: only {_SEED_COST} have a base cost in the seed ({_SEED_PRICE} points, "
-     "1 to 3 models a unit); the force file gives the others."),
+     f"{_SEED_MODELS} models a unit); the force file gives the others."),
 ]

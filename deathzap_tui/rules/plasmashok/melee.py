@@ -20,7 +20,9 @@ from deathzap_tui.rules.steps import Choice, Context, Question
 
 
 def foes(state: State, unit: UnitState) -> list[UnitState]:
-    """The enemy units in play ``unit`` is in base contact with (app reading 4)."""
+    """The enemy units in play ``unit`` is in base contact with (app reading 4); a unit
+    wiped out in the melee phase keeps its contacts until the end of melee (see
+    :func:`.casualties._kill`) but is no foe."""
     return [t for t in (state.unit(e) for e in unit.engaged) if t.in_play]
 
 
@@ -51,7 +53,8 @@ def melee_defence(target: UnitState, attacker: UnitState) -> tuple[int, str]:
         why += f" + 2: its size {target.size} is at least double the attacker's {attacker.size}"
     elif bonus:
         why += f" + 1: its size {target.size} is greater than the attacker's {attacker.size}"
-    return base + bonus, why + " (no cover or range in melee)"
+    return (tables.melee_defence_dice(base, target.size, attacker.size),
+            why + " (no cover or range in melee)")
 
 
 def fight(ctx: Context, unit_id: str) -> Gen:

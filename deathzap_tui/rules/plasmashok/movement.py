@@ -7,10 +7,10 @@ may not move (PS §3).
 from __future__ import annotations
 
 from deathzap_tui.rules.narration import Gen, side_name
-from deathzap_tui.rules.plasmashok.common import in_play, names, uname
+from deathzap_tui.rules.plasmashok.common import names, uname
 from deathzap_tui.rules.plasmashok.state import State
-from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, Question
+from deathzap_tui.rules.steps import Context
+from deathzap_tui.rules.units import contact_target_refusal, make_contacts
 
 
 def engage_refusal(state: State, unit_id: str, target_id: str, by: str = "") -> str:
@@ -33,15 +33,7 @@ def engage_refusal(state: State, unit_id: str, target_id: str, by: str = "") -> 
         return f"{uname(state, unit)} is no longer in play"
     if unit.engaged:
         return f"{uname(state, unit)} is in base contact with the enemy and cannot move (PS §3)"
-    try:
-        target = state.unit(target_id)
-    except KeyError:
-        return f"there is no unit {target_id!r}"
-    if target.side == unit.side:
-        return f"{uname(state, target)} is a friendly unit"
-    if not target.in_play:
-        return f"{uname(state, target)} is no longer in play"
-    return ""
+    return contact_target_refusal(state, unit, target_id)
 
 
 def engage(ctx: Context, unit_id: str, target_id: str) -> Gen:
@@ -50,18 +42,6 @@ def engage(ctx: Context, unit_id: str, target_id: str) -> Gen:
     until a melee ends with a retreat or a unit is wiped out (PS §3, §6)."""
     state: State = ctx.state
     unit = state.unit(unit_id)
-    targets = [state.unit(target_id)]
-    while others := [e for e in in_play(state, other_side(unit.side)) if e not in targets]:
-        more = yield Question(
-            f"also.{len(targets)}", f"Does {uname(state, unit)} also touch another enemy unit?",
-            (Choice("none", "No other unit"), *(Choice(e.id, uname(state, e)) for e in others)),
-            rule="PS §3", side=unit.side, default="none")
-        if more == "none":
-            break
-        targets.append(state.unit(more))
-    for target in targets:
-        if target.id not in unit.engaged:
-            unit.engaged.append(target.id)
-            target.engaged.append(unit.id)
+    targets = yield from make_contacts(ctx, unit, state.unit(target_id), "PS §3")
     ctx.say(f"{uname(state, unit)} moves into base contact with {names(state, targets)}: "
             "they will fight in the melee phase (PS §3, §6).")

@@ -1,320 +1,69 @@
-"""Exact odds of a Deathzap Plasmashok attack: shooting, melee and special combat.
-Pure stdlib, no I/O.
+"""Exact odds of a Deathzap Plasmashok attack: shooting (PS §5), melee (PS §6) and
+special combat (PS §4). Pure stdlib, no I/O.
 
-**Shooting and melee** (PS §5, §6): weapon groups of one unit at one target. A group
-rolls ``dice`` attack dice; the target rolls ``defence`` defence dice and every attack
-die showing a face that any defence die shows is blocked (PS §5 step 2). Each
-unblocked die becomes ``strength`` strength dice (step 3); the target rolls ``size``
-size dice and every strength die whose face any size die shows deals ``damage``
-points (step 4); one shield save per point at ``save``+, each failure one wound
-(step 5; :data:`tables.NO_SAVE`: no save). Every group at the same target shares the
-one defence roll and the one size roll (app reading 6).
-
-The dice of one attack are not independent (one defence die blocks many attack dice),
-but given the number ``b`` of distinct faces among the defence dice each attack die is
-unblocked on its own with chance ``(6 - b) / 6``, and given the number ``c`` of
-distinct faces among the size dice each strength die matches with chance ``c / 6``.
-``P(b distinct faces among k dice) = C(6, b) S(k, b) b! / 6^k`` (``S``: Stirling
-numbers of the second kind), so the answer is a mixture over ``(b, c)`` of binomials,
-the groups' damage convolved inside each ``(b, c)``. Wounds are ``Binomial(damage,
-(save - 1) / 6)``.
-
-Once some faces are known (:func:`odds_from_facts` after each roll), the distinct
-count is not enough: what is blocked depends on *which* faces the defence dice show.
-The unknown roll is then enumerated as a set of faces (64 sets, each set of ``b``
-faces having chance ``P(b) / C(6, b)``).
-
-**Special combat** (PS §4): the attacker rolls ``dice``, the defender ``defence`` (its
-special-combat value + 2); every attack die whose face no defence die shows is one
-wound, no saves (app reading 5).
-
-**Casualties** (app reading 1): wounds go first on the partly wounded model, so a
-target of ``models`` models of ``per_model`` wounds, ``wounded`` wounds on one model and
-``pending`` wounds waiting this bracket (PS §3) loses ``min(models, (wounded + pending
-+ w) // per_model)`` models in all for ``w`` new wounds; ``casualties`` counts those
-beyond what ``pending`` alone removes, ``figures`` the models the attack can still
-kill.
-
-Method: exact distributions in floats, no sampling; the tests check them against
-enumeration of every die in exact fractions and a seeded Monte Carlo of the engine.
+The sums are in :mod:`.oddsmath` (blocking and matching dice, saves, the models the
+wounds remove); this module turns them into :class:`~deathzap_tui.rules.odds.Odds`,
+reads the engine's facts for the odds panel (:func:`odds_from_facts`, conditioned on
+the dice rolled so far) and the force files for ``deathzap odds`` (:func:`odds_cli`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Any
 
-from deathzap_tui.rules.distributions import binomial_pmf, mean
+from deathzap_tui.rules.distributions import mean
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.odds import Odds, flag, refuse
 from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.oddsmath import (
+    Group,
+    casualties_from_wounds,
+    check_target,
+    damage_dist,
+    hits_of,
+    point,
+    special_wounds,
+    work,
+    wounds_from_damage,
+)
 
-SIDES = 6
-FULL = (1 << SIDES) - 1
-"""The set of every face, as a bit mask (face ``f`` is bit ``f - 1``)."""
-
-SHOOTING_STAGES = ("attack", "defence", "strength", "size", "saves", "done")
-"""``facts["stage"]`` of a shooting or melee attack: the roll asked for next. Faces
-are known for the rolls before it."""
-SPECIAL_STAGES = ("attack", "defence", "done")
+SHOOTING_STAGES = ("declared", "attack", "defence", "strength", "size", "saves", "done")
+"""``facts["stage"]`` of a shooting or melee attack: the roll asked for next
+(``declared``: no die rolled yet; ``attack``: the next weapon group's attack dice,
+earlier groups' faces known). Faces are known for the rolls before it."""
+SPECIAL_STAGES = ("declared", "attack", "defence", "done")
 """``facts["stage"]`` of a special-combat attack (PS §4)."""
-
-COMB_LIMIT = 1000
-"""Rows of more trials than this go to :func:`binomial_pmf` (``C(n, k)`` overflows a
-float beyond about 1020)."""
 
 NO_BREAK = {"break_text": "", "break_label": "", "break_removes": False}
 """Plasmashok has no after-effect of one attack: morale is tested at the end of the
 turn (PS §7), on every casualty of the turn."""
 
-PANEL_WORK = 15_000
-"""The largest attack the odds panel works out, in attack dice x strength dice: 50
-dice of strength 6 take about 20 ms on this machine, and the panel computes in the
-key handler (``app/oddsview.py``). Larger: no odds shown. (A vehicle's three
-weapons are about 2 ms, see ``benchmarks/odds.py``.)"""
-CLI_WORK = 100_000
-"""The largest attack ``deathzap odds`` works out (a couple of seconds)."""
+PANEL_WORK = 6_500
+"""The largest attack the odds panel works out (:func:`~.oddsmath.work`, about a
+microsecond each): the panel computes in the key handler (``app/oddsview.py``) and
+one refresh may hold several attacks (a split fire, a Radius Weapon's blast over
+several units), so each stays at about 6 ms, three of them near 20 ms. 25 dice of
+strength 6 (a vehicle's three weapons, 40 Arc dice and 12 rifles at 20 infantry)
+are within it; larger: no odds shown (``benchmarks/odds.py``)."""
+CLI_WORK = 300_000
+"""The largest attack ``deathzap odds`` works out (a fraction of a second to a
+couple of seconds)."""
+
+TARGET_FLAGS = tuple(flag(k) for k in ("models", "wounds_per_model", "wounded", "pending"))
+"""The target's numbers as ``deathzap odds`` names them (:func:`check_target`)."""
 
 
-@dataclass(frozen=True)
-class Group:
-    """One weapon group at one target (PS §5): ``dice`` attack dice in all, each
-    unblocked die ``strength`` strength dice, each match ``damage`` points."""
-
-    dice: int
-    strength: int
-    damage: int
-    label: str = ""
-
-    def __post_init__(self) -> None:
-        if self.dice < 0 or self.strength < 0 or self.damage < 0:
-            raise ValueError("attack dice, strength and damage are 0 or more (PS §5)")
-
-
-# --------------------------------------------------------------------------- dice
-@cache
-def _stirling2(n: int, k: int) -> int:
-    """Ways to split ``n`` dice into ``k`` non-empty groups (Stirling numbers of the
-    second kind)."""
-    if n == k:
-        return 1
-    if n == 0 or k == 0:
-        return 0
-    return k * _stirling2(n - 1, k) + _stirling2(n - 1, k - 1)
-
-
-@cache
-def distinct_faces(dice: int) -> tuple[float, ...]:
-    """``P(b distinct faces among dice D6)`` for ``b = 0..6``: ``C(6, b) S(dice, b)
-    b! / 6^dice``, each term an exact integer ratio rounded once."""
-    if dice < 0:
-        raise ValueError("dice are 0 or more")
-    return tuple(math.comb(SIDES, b) * _stirling2(dice, b) * math.factorial(b)
-                 / SIDES**dice for b in range(SIDES + 1))
-
-
-def mask_of(faces: Sequence[int]) -> int:
-    """The set of faces shown, as a bit mask; refuses a face that is not 1..6."""
-    mask = 0
-    for f in faces:
-        if not 1 <= int(f) <= SIDES:
-            raise ValueError(f"a D6 shows 1 to 6, not {f}")
-        mask |= 1 << (int(f) - 1)
-    return mask
-
-
-def _hits_in(faces: Sequence[int], mask: int) -> int:
-    """How many of ``faces`` show a face of the set ``mask``."""
-    return sum(1 for f in faces if mask >> (int(f) - 1) & 1)
-
-
-def _face_cases(dice: int, known: Sequence[int] | None, by_set: bool,
-                ) -> list[tuple[float, int, int]]:
-    """The possible rolls of ``dice`` dice as ``(chance, set of faces, distinct
-    faces)``: the ``known`` faces; else every set of faces (``by_set``: other dice
-    already known depend on which faces); else only the number of distinct faces
-    (set ``-1``: not needed)."""
-    if known is not None:
-        mask = mask_of(known)
-        return [(1.0, mask, mask.bit_count())]
-    dist = distinct_faces(dice)
-    if by_set:
-        return [(dist[m.bit_count()] / math.comb(SIDES, m.bit_count()), m, m.bit_count())
-                for m in range(FULL + 1) if dist[m.bit_count()]]
-    return [(p, -1, b) for b, p in enumerate(dist) if p]
-
-
-@lru_cache(maxsize=4096)
-def _binomial(n: int, sixths: int) -> tuple[float, ...]:
-    """``Binomial(n, sixths / 6)``, cached: the panel asks for the same rows after
-    every roll. Coefficients by the float recurrence ``C(n, k+1) = C(n, k) (n - k) /
-    (k + 1)`` (a relative error of about ``k`` ulps), far cheaper than exact
-    integers; :func:`binomial_pmf` beyond the float range."""
-    if n > COMB_LIMIT or sixths in (0, SIDES):
-        return tuple(binomial_pmf(n, sixths / SIDES))
-    p = sixths / SIDES
-    q = 1.0 - p
-    out = []
-    coefficient = 1.0
-    for k in range(n + 1):
-        out.append(coefficient * p**k * q ** (n - k))
-        coefficient = coefficient * (n - k) / (k + 1)
-    return tuple(out)
-
-
-def _point(k: int) -> list[float]:
-    return [0.0] * k + [1.0]
-
-
-def _add_scaled(total: Sequence[float], dist: Sequence[float], factor: int) -> list[float]:
-    """The distribution of ``T + factor x X`` for independent ``T ~ total`` and
-    ``X ~ dist``; zeros (most values of a scaled distribution) are skipped."""
-    out = [0.0] * (len(total) + (len(dist) - 1) * factor)
-    steps = [(k * factor, p) for k, p in enumerate(dist) if p]
-    for i, x in enumerate(total):
-        if x:
-            for j, y in steps:
-                out[i + j] += x * y
-    return out
-
-
-def _mix(into: list[float], dist: Sequence[float], weight: float) -> None:
-    for k, p in enumerate(dist):
-        into[k] += weight * p
-
-
-# --------------------------------------------------------------------------- shooting
-def _faces_of(value: Any, groups: int, what: str) -> list[list[int] | None]:
-    """Per group, the faces known so far (``None``: not rolled yet)."""
-    if value is None:
-        return [None] * groups
-    lists = [[int(f) for f in faces] for faces in value]
-    for faces in lists:
-        mask_of(faces)  # refuses a face that is not 1..6
-    if len(lists) > groups:
-        raise ValueError(f"{what}: faces for {len(lists)} groups, but {groups} fire")
-    return [*lists, *([None] * (groups - len(lists)))]
-
-
-def damage_dist(groups: Sequence[Group], defence: int, size: int, *,
-                attack_faces: Sequence[Sequence[int]] | None = None,
-                defence_faces: Sequence[int] | None = None,
-                strength_faces: Sequence[Sequence[int]] | None = None,
-                size_faces: Sequence[int] | None = None,
-                ) -> tuple[list[float], float]:
-    """The distribution of the points of damage of ``groups`` at one target (PS §5
-    steps 1-4) and the expected hits (matching strength dice), given the faces rolled
-    so far (per group for the attack and strength dice; groups not yet rolled are
-    left out of the list's tail)."""
-    attack = _faces_of(attack_faces, len(groups), "attack dice")
-    strength = _faces_of(strength_faces, len(groups), "strength dice")
-    for g, faces in zip(groups, attack, strict=True):
-        if faces is not None and len(faces) != g.dice:
-            raise ValueError(f"{len(faces)} attack faces for {g.dice} dice")
-    damage = [0.0] * (sum(g.dice * g.strength * g.damage for g in groups) + 1)
-    hits_mean = 0.0
-    binomial = _binomial
-    # Step 2: per defence case, each group's unblocked dice; cases giving the same
-    # counts are merged.
-    unblocked: dict[tuple[tuple[float, ...], ...], float] = {}
-    by_set = any(f is not None for f in attack)
-    for pd, dmask, b in _face_cases(defence, defence_faces, by_set):
-        key = tuple(tuple(binomial(g.dice, SIDES - b)) if faces is None
-                    else tuple(_point(len(faces) - _hits_in(faces, dmask)))
-                    for g, faces in zip(groups, attack, strict=True))
-        unblocked[key] = unblocked.get(key, 0.0) + pd
-    if len(groups) == 1 and len(unblocked) > 1:  # nothing shares the roll: mix it now
-        mixed = [0.0] * (groups[0].dice + 1)
-        for (u,), pu in unblocked.items():
-            _mix(mixed, u, pu)
-        unblocked = {(tuple(mixed),): 1.0}
-    # Step 4: per size case, each group's matches given its unblocked dice; the
-    # groups are independent given both cases.
-    sizes = _face_cases(size, size_faces, any(f is not None for f in strength))
-    for u_dists, pu in unblocked.items():
-        for g, u, faces in zip(groups, u_dists, strength, strict=True):
-            if faces is not None and len(faces) != (len(u) - 1) * g.strength:
-                raise ValueError(f"{len(faces)} strength faces for {len(u) - 1} unblocked "
-                                 f"dice of strength {g.strength}")
-        for ps, smask, c in sizes:
-            total: list[float] = [1.0]
-            for g, u, faces in zip(groups, u_dists, strength, strict=True):
-                if faces is not None:
-                    m = _point(_hits_in(faces, smask))
-                else:
-                    m = [0.0] * ((len(u) - 1) * g.strength + 1)
-                    for n, pn in enumerate(u):
-                        if pn:
-                            _mix(m, binomial(n * g.strength, c), pn)
-                hits_mean += pu * ps * mean(m)
-                total = _add_scaled(total, m, g.damage)
-            _mix(damage, total, pu * ps)
-    return damage, hits_mean
-
-
-def hits_of(groups: Sequence[Group], damage: Sequence[float]) -> list[float] | None:
-    """The hits distribution from the damage one where every group deals the same
-    damage per hit; ``None`` otherwise (only the mean is worked out)."""
-    per_hit = {g.damage for g in groups}
-    if len(per_hit) != 1 or 0 in per_hit:
-        return None
-    d = per_hit.pop()
-    return list(damage[::d])
-
-
-def wounds_from_damage(damage: Sequence[float], save: int) -> list[float]:
-    """The wounds distribution: one save per point of ``damage`` at ``save``+, each
-    failure a wound (PS §5 step 5); :data:`tables.NO_SAVE` (7+): every point."""
-    fails = min(max(save, 1), tables.NO_SAVE) - 1  # in sixths: faces below the save
-    out = [0.0] * len(damage)
-    for d, pd in enumerate(damage):
-        if pd:
-            _mix(out, _binomial(d, fails), pd)
-    return out
-
-
-def killed(models: int, per_model: int, wounded: int, wounds: int) -> int:
-    """Models removed by ``wounds`` on a unit of ``models`` models of ``per_model``
-    wounds, ``wounded`` already on one of them: the wounded model first, then whole
-    models (app reading 1)."""
-    return min(models, (wounded + wounds) // per_model)
-
-
-def casualties_from_wounds(wounds: Sequence[float], models: int, per_model: int = 1,
-                           wounded: int = 0, pending: int = 0) -> list[float]:
-    """The models these ``wounds`` remove beyond those ``pending`` wounds already
-    remove when the bracket ends (PS §3, app reading 1), indexed 0..the models left."""
-    check_target(models, per_model, wounded, pending)
-    before = killed(models, per_model, wounded, pending)
-    out = [0.0] * (models - before + 1)
-    for w, p in enumerate(wounds):
-        out[killed(models, per_model, wounded, pending + w) - before] += p
-    return out
-
-
-def check_target(models: int, per_model: int, wounded: int, pending: int) -> None:
-    if models < 1:
-        raise ValueError("the target has at least 1 model")
-    if per_model < 1:
-        raise ValueError("a model has at least 1 wound (PS §2)")
-    if not 0 <= wounded < per_model:
-        raise ValueError(f"{wounded} wounds on a model of {per_model} wounds: it would be "
-                         "dead (wounded runs 0 to wounds per model - 1)")
-    if pending < 0:
-        raise ValueError("pending wounds are 0 or more")
-
-
+# --------------------------------------------------------------------------- odds
 def _odds(kind: str, hits: Sequence[float] | None, hits_mean: float,
           damage: Sequence[float] | None, wounds: Sequence[float],
-          target: tuple[int, int, int, int]) -> Odds:
+          target: tuple[int, int, int, int], **labels: Any) -> Odds:
     casualties = casualties_from_wounds(wounds, *target)
     return Odds(kind=kind, figures=len(casualties) - 1, casualties=tuple(casualties),
                 hits=None if hits is None else tuple(hits), hits_mean=hits_mean,
                 damage_mean=mean(damage) if damage is not None else 0.0,
                 damage_step=False, damage=None if damage is None else tuple(damage),
-                wounds=tuple(wounds), **NO_BREAK)
+                wounds=tuple(wounds), **NO_BREAK, **labels)
 
 
 def shooting_odds(groups: Group | Sequence[Group], defence: int, size: int, save: int,
@@ -344,37 +93,20 @@ def shooting_odds(groups: Group | Sequence[Group], defence: int, size: int, save
                                  defence_faces=defence_faces,
                                  strength_faces=strength_faces, size_faces=size_faces)
     hits = hits_of(group, dmg)
+    top = len(dmg) - 1
     if damage is not None:
-        if not 0 <= damage < len(dmg):
-            raise ValueError(f"{damage} damage is impossible: at most {len(dmg) - 1}")
-        dmg = _point(damage) + [0.0] * (len(dmg) - 1 - damage)
+        if not 0 <= damage <= top:
+            raise ValueError(f"{damage} damage is impossible: at most {top}")
+        dmg = point(damage, top)
     if wounds is not None:
-        top = len(dmg) - 1 if damage is None else damage
-        if not 0 <= wounds <= top:
-            raise ValueError(f"{wounds} wounds is impossible: at most {top}")
-        wound_dist = _point(wounds) + [0.0] * (len(dmg) - 1 - wounds)
+        most = top if damage is None else damage
+        if not 0 <= wounds <= most:
+            raise ValueError(f"{wounds} wounds is impossible: at most {most}")
+        wound_dist = point(wounds, top)
     else:
         wound_dist = wounds_from_damage(dmg, save)
     return _odds(kind, hits, hits_mean, dmg, wound_dist, (models, per_model, wounded,
                                                           pending))
-
-
-# --------------------------------------------------------------------------- special
-def special_wounds(dice: int, defence: int, *, attack_faces: Sequence[int] | None = None,
-                   defence_faces: Sequence[int] | None = None) -> list[float]:
-    """PS §4: the wounds of ``dice`` attack dice against ``defence`` defence dice
-    (every attack die whose face no defence die shows), given the faces known."""
-    if attack_faces is not None and len(attack_faces) != dice:
-        raise ValueError(f"{len(attack_faces)} attack faces for {dice} dice")
-    if attack_faces is not None:
-        mask_of(attack_faces)  # refuses a face that is not 1..6
-    out = [0.0] * (dice + 1)
-    for p, mask, b in _face_cases(defence, defence_faces, attack_faces is not None):
-        if attack_faces is None:
-            _mix(out, _binomial(dice, SIDES - b), p)
-        else:
-            out[dice - _hits_in(attack_faces, mask)] += p
-    return out
 
 
 def special_odds(dice: int, defence: int, models: int, per_model: int = 1,
@@ -383,30 +115,23 @@ def special_odds(dice: int, defence: int, models: int, per_model: int = 1,
                  defence_faces: Sequence[int] | None = None,
                  wounds: int | None = None) -> Odds:
     """Exact odds of a special-combat attack (PS §4): the unblocked attack dice are the
-    wounds (no damage step, no saves: app reading 5), shown as ``wounds`` only
-    (``hits_mean`` is their mean)."""
+    wounds (no damage step, no saves: app reading 5), so the odds show wounds and no
+    hits (``hits_step`` off)."""
     if dice < 0 or defence < 0:
         raise ValueError("special-combat dice are 0 or more (PS §4)")
     check_target(models, per_model, wounded, pending)
     if wounds is not None:
         if not 0 <= wounds <= dice:
             raise ValueError(f"{wounds} wounds from {dice} dice is impossible")
-        dist = _point(wounds) + [0.0] * (dice - wounds)
+        dist = point(wounds, dice)
     else:
         dist = special_wounds(dice, defence, attack_faces=attack_faces,
                               defence_faces=defence_faces)
-    return _odds("special", None, mean(dist), None, dist, (models, per_model, wounded,
-                                                           pending))
+    return _odds("special", None, 0.0, None, dist, (models, per_model, wounded, pending),
+                 hits_step=False, kind_text="special combat")
 
 
 # --------------------------------------------------------------------------- facts
-def work(groups: Sequence[Group]) -> int:
-    """What an exact answer costs: attack dice x strength dice (the matches of every
-    possible number of unblocked dice, PS §5 steps 2-4)."""
-    dice = sum(g.dice for g in groups)
-    return max(1, dice) * max(1, sum(g.dice * g.strength for g in groups))
-
-
 def _int(facts: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
     value = facts.get(key)
     if value is None or isinstance(value, bool):
@@ -431,12 +156,11 @@ def _known(facts: Mapping[str, Any], key: str, reached: int, stages: Sequence[st
 
 
 def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
-    """Odds from the engine's ``ctx.facts["attack"]`` (the format is in the
-    plugin's brief and ``combat``), conditioned on the rolls before its ``stage``
+    """Odds from the engine's ``ctx.facts["attack"]`` (the format is in
+    ``attack`` and ``combat``), conditioned on the rolls before its ``stage``
     (:data:`SHOOTING_STAGES`, :data:`SPECIAL_STAGES`) and on the groups already
     rolled at the attack and strength stages (one request per group). ``None`` for
-    an attack too
-    large to work out in the key handler (:data:`PANEL_WORK`)."""
+    an attack too large to work out in the key handler (:data:`PANEL_WORK`)."""
     kind = facts.get("kind", "shooting")
     target = (_int(facts, "models", 1) or 0, _int(facts, "wounds_per_model", 1) or 0,
               _int(facts, "wounded", 0) or 0, _int(facts, "pending", 0) or 0)
@@ -470,20 +194,16 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
 
 # --------------------------------------------------------------------------- cases
 def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return plural(n, "die", "dice")
 
 
 def target_words(models: int, per_model: int, wounded: int, pending: int) -> str:
     """``6 models of 1 wound, 2 wounds pending this bracket (PS §3)``."""
-    parts = [f"{_plural(models, 'model')} of {_plural(per_model, 'wound')}"]
+    parts = [f"{plural(models, 'model')} of {plural(per_model, 'wound')}"]
     if wounded:
         parts.append(f"{wounded} on its wounded model (app reading 1)")
     if pending:
-        parts.append(f"{_plural(pending, 'wound')} pending this bracket (PS §3)")
+        parts.append(f"{plural(pending, 'wound')} pending this bracket (PS §3)")
     return ", ".join(parts)
 
 
@@ -512,7 +232,7 @@ def shooting_case(groups: Sequence[Group], defence: int, size: int, save: int,
     if not 2 <= save <= tables.NO_SAVE:
         raise ValueError(f"--save {save}: a shield save is 2 to {tables.NO_SAVE} "
                          f"({tables.NO_SAVE}: no save, PS §2, §9)")
-    _check_target_flags(*target)
+    check_target(*target, TARGET_FLAGS)
     if work(groups) > CLI_WORK:
         raise ValueError("that attack is too large to work out exactly here: give fewer "
                          "attack dice or less strength")
@@ -524,23 +244,11 @@ def shooting_case(groups: Sequence[Group], defence: int, size: int, save: int,
                   f"{why}, {_dice(size)} of size, {save_words(save)}"]
 
 
-def _check_target_flags(models: int, per_model: int, wounded: int, pending: int) -> None:
-    """:func:`check_target` in the command's words."""
-    if models < 1:
-        raise ValueError("--models: the target has at least 1 model")
-    if per_model < 1:
-        raise ValueError("--wounds-per-model is 1 or more (PS §2)")
-    if wounded >= per_model:
-        raise ValueError(f"--wounded {wounded}: a model of {_plural(per_model, 'wound')} "
-                         f"with {wounded} would be dead (at most {per_model - 1})")
-    check_target(models, per_model, wounded, pending)
-
-
 def special_case(dice: int, value: int, target: tuple[int, int, int, int],
                  head: str = "Special combat (PS §4)") -> tuple[Odds, list[str]]:
     """``deathzap odds`` for special combat (PS §4): ``dice`` attack dice against a
     defender of special-combat ``value`` (it rolls ``value`` + 2)."""
-    _check_target_flags(*target)
+    check_target(*target, TARGET_FLAGS)
     defence = value + tables.SPECIAL_DEFENCE_BONUS
     odds = special_odds(dice, defence, *target)
     return odds, [head,
@@ -564,12 +272,24 @@ def _carried(unit: Any) -> list[str]:
 SHOOTING_ONLY = ("cover", "distance", "in_blast", "weapons")
 
 
+def _in_blast(settings: Mapping[str, Any], weapon: Any, models: int) -> int:
+    """A Radius Weapon's dice per gun: the target's models in the blast (PS §5)."""
+    blast = settings.get("in_blast")
+    if blast is None:
+        raise ValueError(f"{weapon.name} fires at every model near the aimed-at one: give "
+                         "--in-blast N, the target's models within "
+                         f"{tables.RADIUS_REACH}\" of it (PS §5, Radius)")
+    if not 1 <= int(blast) <= models:
+        raise ValueError(f"--in-blast {blast}: the target has {models} models")
+    return int(blast)
+
+
 def _shooting_groups(aforce: Any, aunit: Any, settings: Mapping[str, Any], models: int,
                      size: int) -> tuple[list[Group], list[str]]:
     """The groups of a unit firing every chosen weapon at a target of ``models``
-    models and ``size`` (PS §5): Arc Weapon one die per point of size, Radius one
-    per model in the blast (``in_blast``), a weapon whose ``range`` is shorter than
-    ``distance`` holds fire (app reading 6). Returns the groups and notes."""
+    models and ``size`` (PS §5 step 1, :func:`tables.weapon_dice`); a weapon whose
+    ``range`` is shorter than ``distance`` holds fire (app reading 6). Returns the
+    groups and notes."""
     carried = _carried(aunit)
     chosen = list(settings.get("weapons") or carried)
     if not chosen:
@@ -581,28 +301,76 @@ def _shooting_groups(aforce: Any, aunit: Any, settings: Mapping[str, Any], model
             raise ValueError(f"unit {aunit.name!r} carries no weapon {wid!r}; "
                              f"it carries: {', '.join(carried) or 'nothing'}")
         weapon = aforce.weapons[wid]
-        guns = sum(m.weapons.count(wid) for m in aunit.figures)
         if weapon.range and distance > weapon.range:
             notes.append(f"  {weapon.name}: reaches {weapon.range}\", holds fire at "
                          f"{distance}\" (app reading 6)")
             continue
-        if weapon.shots == tables.SHOTS_TARGET_SIZE:
-            each = size
-        elif weapon.shots == tables.SHOTS_RADIUS:
-            blast = settings.get("in_blast")
-            if blast is None:
-                raise ValueError(f"{weapon.name} fires at every model near the aimed-at "
-                                 "one: give --in-blast N, the target's models within "
-                                 f"{tables.RADIUS_REACH}\" of it (PS §5, Radius)")
-            if not 1 <= int(blast) <= models:
-                raise ValueError(f"--in-blast {blast}: the target has {models} models")
-            each = int(blast)
-        else:
-            each = int(weapon.shots)
-        groups.append(Group(guns * each, weapon.strength, weapon.damage, weapon.name))
+        guns = sum(m.weapons.count(wid) for m in aunit.figures)
+        blast = (_in_blast(settings, weapon, models)
+                 if weapon.shots == tables.SHOTS_RADIUS else 0)
+        groups.append(Group(tables.weapon_dice(weapon, guns, size, blast),
+                            weapon.strength, weapon.damage, weapon.name))
     if not groups:
         raise ValueError(f"no weapon of {aunit.name} reaches {distance}\" (PS-R2)")
     return groups, notes
+
+
+def _special_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
+                 spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+    """``--special-combat`` (PS §4): the unit's special-combat dice against the
+    target's value + 2."""
+    refuse(settings, (*SHOOTING_ONLY, "melee"), "shooting or melee, not special "
+           "combat (PS §4: cover and range do not matter)")
+    if not aunit.special:
+        raise ValueError(f"{aunit.name} has no special combat (PS §4)")
+    return special_case(aunit.special, tunit.special, spec,
+                        f"Special combat (PS §4): {aunit.name} at {tunit.name}")
+
+
+def _melee_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
+               spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+    """``--melee`` (PS §6): every model's attacks with the unit's profile; the
+    target's defence gains the size bonus (:func:`tables.melee_defence_dice`)."""
+    refuse(settings, SHOOTING_ONLY, "shooting (PS §5), not melee")
+    if aunit.melee is None:
+        raise ValueError(f"{aunit.name} cannot attack in melee: its force file gives "
+                         f"no {', '.join(aunit.melee_missing) or 'melee profile'} "
+                         "(PS-R1)")
+    stats = tables.TYPES[tunit.type]
+    size = spec[0] * stats.size
+    mine = len(aunit.figures) * tables.TYPES[aunit.type].size
+    defence = tables.melee_defence_dice(stats.defence, size, mine)
+    bonus = defence - stats.defence
+    group = Group(len(aunit.figures) * aunit.melee.attacks, aunit.melee.strength,
+                  aunit.melee.damage, "Melee")
+    why = f"{stats.name} {stats.defence}" + (
+        f" + {bonus} for size {size} against {mine} (PS §6)" if bonus else "")
+    return shooting_case([group], defence, size, tunit.save, spec,
+                         [f"Melee (PS §6): {aunit.name} at {tunit.name}"],
+                         kind="melee", defence_why=why, target_name=tunit.name)
+
+
+def _shooting_cli(aforce: Any, aunit: Any, tunit: Any, settings: Mapping[str, Any],
+                  spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+    """Shooting (PS §5): every chosen weapon at the target, its defence from the
+    ``cover`` and ``distance`` (:func:`tables.shooting_defence_dice`)."""
+    for key in ("cover", "distance"):
+        if settings.get(key) is None:
+            raise ValueError(f"missing {flag(key)} for shooting (PS §5 step 2)"
+                             + (": open, soft or hard" if key == "cover" else ""))
+    stats = tables.TYPES[tunit.type]
+    size = spec[0] * stats.size
+    groups, notes = _shooting_groups(aforce, aunit, settings, spec[0], size)
+    cover, distance = str(settings["cover"]), int(settings["distance"])
+    why = f"{stats.name} {stats.defence}"
+    if extra := tables.COVER_DICE[cover]:
+        why += f" + {extra} {cover} cover"
+    if far := tables.range_dice(distance):
+        why += f" + {far} for {distance}\""
+    return shooting_case(groups, tables.shooting_defence_dice(stats.defence, cover, distance),
+                         size, tunit.save, spec,
+                         [f"Shooting (PS §5): {aunit.name} at {tunit.name}", *notes],
+                         defence_why=why, target_name=tunit.name)
 
 
 def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
@@ -625,42 +393,8 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
         raise ValueError(f"--models {models}: {tunit.name} has {len(tunit.figures)} models")
     spec = (models, stats.wounds, _setting(settings, "wounded", 0),
             _setting(settings, "pending", 0))
-    size = models * stats.size
     if settings.get("special_combat"):
-        refuse(settings, (*SHOOTING_ONLY, "melee"), "shooting or melee, not special "
-               "combat (PS §4: cover and range do not matter)")
-        if not aunit.special:
-            raise ValueError(f"{aunit.name} has no special combat (PS §4)")
-        return special_case(aunit.special, tunit.special, spec,
-                            f"Special combat (PS §4): {aunit.name} at {tunit.name}")
+        return _special_cli(aunit, tunit, settings, spec)
     if settings.get("melee"):
-        refuse(settings, SHOOTING_ONLY, "shooting (PS §5), not melee")
-        if aunit.melee is None:
-            raise ValueError(f"{aunit.name} cannot attack in melee: its force file gives "
-                             f"no {', '.join(aunit.melee_missing) or 'melee profile'} "
-                             "(PS-R1)")
-        mine = len(aunit.figures) * tables.TYPES[aunit.type].size
-        bonus = tables.melee_size_dice(size, mine)
-        group = Group(len(aunit.figures) * aunit.melee.attacks, aunit.melee.strength,
-                      aunit.melee.damage, "Melee")
-        why = f"{stats.name} {stats.defence}" + (
-            f" + {bonus} for size {size} against {mine} (PS §6)" if bonus else "")
-        return shooting_case([group], stats.defence + bonus, size, tunit.save, spec,
-                             [f"Melee (PS §6): {aunit.name} at {tunit.name}"],
-                             kind="melee", defence_why=why, target_name=tunit.name)
-    for key in ("cover", "distance"):
-        if settings.get(key) is None:
-            raise ValueError(f"missing {flag(key)} for shooting (PS §5 step 2)"
-                             + (": open, soft or hard" if key == "cover" else ""))
-    groups, notes = _shooting_groups(aforce, aunit, settings, models, size)
-    cover, distance = str(settings["cover"]), int(settings["distance"])
-    extra = tables.COVER_DICE[cover]
-    far = tables.range_dice(distance)
-    why = f"{stats.name} {stats.defence}"
-    if extra:
-        why += f" + {extra} {cover} cover"
-    if far:
-        why += f" + {far} for {distance}\""
-    return shooting_case(groups, stats.defence + extra + far, size, tunit.save, spec,
-                         [f"Shooting (PS §5): {aunit.name} at {tunit.name}", *notes],
-                         defence_why=why, target_name=tunit.name)
+        return _melee_cli(aunit, tunit, settings, spec)
+    return _shooting_cli(aforce, aunit, tunit, settings, spec)

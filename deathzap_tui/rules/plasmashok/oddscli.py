@@ -11,6 +11,7 @@ import argparse
 from deathzap_tui.rules.odds import Odds, flag, need
 from deathzap_tui.rules.plasmashok import odds as O
 from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.oddsmath import Group
 
 USAGE = """\
 deathzap odds --ruleset plasmashok --shots 12 --strength 2 --damage 1 --defence 4 \\
@@ -108,6 +109,6 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
                          "(PS §4), or --attacker FILE:UNIT --target FILE:UNIT")
     need(args, *SHOOTING)
     target = _target(args, args.size)
-    group = O.Group(args.shots, args.strength, args.damage)
+    group = Group(args.shots, args.strength, args.damage)
     return O.shooting_case([group], args.defence, args.size, args.save, target,
                            ["Shooting (PS §5)"])

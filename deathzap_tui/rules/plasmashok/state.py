@@ -137,7 +137,9 @@ class State(StateBase):
     whose end-of-melee rolls tied twice (PS §6)."""
     again: list[str] = field(default_factory=list)
     """In an extra melee round: the ids of the units whose melees fight it (PS §6);
-    empty in the phase's first round."""
+    empty in the phase's first round. Read by :func:`.turn.candidates` (so
+    :func:`.turn.able`, :func:`.turn.act_refusal` and the bracket narration consider
+    only these units) and cleared by :func:`.turn._enter` and the end of the game."""
 
     # --- score (PS §8) ------------------------------------------------------------------
     lost: dict[str, int] = field(default_factory=lambda: _sides(0))

@@ -43,6 +43,9 @@ class ModelType:
 
     id: str
     name: str
+    """The table's (plural) name: "Light Vehicles"."""
+    singular: str
+    """One model of the type: "Light Vehicle" ("a Light Vehicle model")."""
     move: int
     """Inches (PS §2, §3)."""
     defence: int
@@ -75,16 +78,18 @@ class ModelType:
 
 NO_LIMIT = 10**6
 TYPES: dict[str, ModelType] = {t.id: t for t in (
-    ModelType("infantry", "Infantry", 9, 2, 1, 5, 1, None, None, (1, NO_LIMIT), 2, -1,
-              None, False),
-    ModelType("beasts", "Beasts", 12, 2, 1, 5, 1, None, None, (1, NO_LIMIT), 2, -1, 0,
-              False),
-    ModelType("light-vehicles", "Light Vehicles", 12, 3, 3, 4, 6, Melee(2, 2, 2), 12,
-              (1, 3), 18, 1, 2, False),
-    ModelType("big-beasts", "Big Beasts", 12, 3, 3, 4, 6, Melee(4, 2, 1), 12, (1, 3), 18,
-              1, 0, False),
-    ModelType("vehicles", "Vehicles", 9, 5, 6, 3, 12, None, None, (1, 1), 72, 2, 3, True),
-    ModelType("monsters", "Monsters", 9, 5, 6, 3, 12, None, None, (1, 1), 72, 2, 2, True),
+    ModelType("infantry", "Infantry", "Infantry", 9, 2, 1, 5, 1, None, None,
+              (1, NO_LIMIT), 2, -1, None, False),
+    ModelType("beasts", "Beasts", "Beast", 12, 2, 1, 5, 1, None, None, (1, NO_LIMIT), 2,
+              -1, 0, False),
+    ModelType("light-vehicles", "Light Vehicles", "Light Vehicle", 12, 3, 3, 4, 6,
+              Melee(2, 2, 2), 12, (1, 3), 18, 1, 2, False),
+    ModelType("big-beasts", "Big Beasts", "Big Beast", 12, 3, 3, 4, 6, Melee(4, 2, 1), 12,
+              (1, 3), 18, 1, 0, False),
+    ModelType("vehicles", "Vehicles", "Vehicle", 9, 5, 6, 3, 12, None, None, (1, 1), 72,
+              2, 3, True),
+    ModelType("monsters", "Monsters", "Monster", 9, 5, 6, 3, 12, None, None, (1, 1), 72,
+              2, 2, True),
 )}
 """PS §2 model types by id, with their PS §9 prices and limits."""
 
@@ -115,17 +120,26 @@ RANGE_STEP = 6
 CONTACT_SIZE_FACTOR = 2
 """PS §5: a unit in base contact shoots and is shot only if its size is at least
 double that of every unit it touches."""
+MELEE_BIGGER_DICE = 1
+"""PS §6: extra melee defence dice for a target bigger than its attacker..."""
+MELEE_DOUBLE_DICE = 2
+"""...and for one at least double its size (:data:`CONTACT_SIZE_FACTOR`)."""
 
 SHOTS_TARGET_SIZE = "target-size"
 """PS §5 Arc Weapon: one shot per point of the target unit's size."""
 SHOTS_RADIUS = "radius"
 """PS §5 Radius Weapon: one shot per model of each unit within 3" of a target model."""
 RADIUS_REACH = 3
+SPIKE_RANGE = 6
+"""PS-R2: the seed's spike reaches 6" (a force defines it as its own weapon)."""
 
 WEAPON_KINDS = ("rifle", "heavy", "super-heavy")
 """PS §9 weapon limits: ``rifle`` (basic/advanced rifles and repeaters, any model),
 ``heavy`` (anything else: at most 2 models per infantry unit), ``super-heavy``
 (vehicles and monsters only)."""
+OWN_WEAPON_KINDS = ("heavy", "super-heavy")
+"""PS §9: the kinds a force's own weapon may have; only the table's basic and advanced
+rifles and repeaters are rifles."""
 
 
 @dataclass(frozen=True)
@@ -140,13 +154,14 @@ class WeaponProfile:
     damage: int
     points: int
     kind: str
-    """One of :data:`WEAPON_KINDS`."""
+    """One of :data:`WEAPON_KINDS` (a force's own: :data:`OWN_WEAPON_KINDS`)."""
     range: int = 0
     """Longest reach in inches; 0: no limit given (PS §5 gives none; a spike, PS-R2,
     has 6)."""
 
     @property
     def fixed_shots(self) -> bool:
+        """A whole number of shots (PS §5), so priced shots x strength x damage."""
         return isinstance(self.shots, int)
 
 
@@ -206,5 +221,29 @@ def melee_size_dice(target_size: int, attacker_size: int) -> int:
     """PS §6: +1 defence die if the target's size is greater than the attacker's, +2
     if it is at least double."""
     if target_size >= CONTACT_SIZE_FACTOR * attacker_size:
-        return 2
-    return 1 if target_size > attacker_size else 0
+        return MELEE_DOUBLE_DICE
+    return MELEE_BIGGER_DICE if target_size > attacker_size else 0
+
+
+def shooting_defence_dice(type_defence: int, cover: str, distance: int) -> int:
+    """PS §5 step 2: a shooting target's defence dice: its type's defence, + the
+    cover's dice (:data:`COVER_DICE`), + one per full 6" of ``distance``."""
+    return type_defence + COVER_DICE[cover] + range_dice(distance)
+
+
+def weapon_dice(weapon: WeaponProfile, guns: int, target_size: int, in_blast: int) -> int:
+    """PS §5 step 1: the attack dice of ``guns`` weapons of one kind at one target:
+    fixed shots x guns; an Arc Weapon one per point of the target's size; a Radius
+    Weapon one per model of the target within 3" of the aimed-at model
+    (``in_blast``)."""
+    if weapon.shots == SHOTS_TARGET_SIZE:
+        return guns * target_size
+    if weapon.shots == SHOTS_RADIUS:
+        return guns * in_blast
+    return guns * int(weapon.shots)
+
+
+def melee_defence_dice(type_defence: int, target_size: int, attacker_size: int) -> int:
+    """PS §6: a melee target's defence dice: its type's defence + the size bonus
+    (:func:`melee_size_dice`); no cover or range."""
+    return type_defence + melee_size_dice(target_size, attacker_size)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from deathzap_tui.rules.narration import Gen, side_name
 from deathzap_tui.rules.plasmashok import casualties, combat, melee, tables
@@ -29,17 +30,44 @@ from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.setup import roll_off
 from deathzap_tui.rules.steps import Context
 
-PHASE_RULES = {"movement": "PS §3", "special": "PS §4", "shooting": "PS §5",
-               "melee": "PS §6", "morale": "PS §7"}
-INTENTS = {"special": "special", "shooting": "shoot", "melee": "fight"}
-"""The intent a unit acts with in each bracket phase."""
-VERBS = {"special": "use special combat", "shooting": "shoot", "melee": "fight"}
-"""What a unit does in each bracket phase, in words."""
-UNIT_REFUSALS: dict[str, Callable[[State, str], str]] = {
-    "special": combat.special_refusal, "shooting": combat.shoot_refusal,
-    "melee": melee.fight_refusal}
-"""The unit-level reasons a unit cannot act in each bracket phase (:mod:`.combat`,
-:mod:`.melee`); :func:`act_refusal` adds the phase, the bracket and the owner."""
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of the turn (PS §3) and what the engine, the menus and the
+    narration need of it; the bracket phases also name the unit intent played in
+    them, its resolution and its unit-level refusal."""
+
+    id: str
+    """A key of :data:`tables.PHASES`."""
+    rule: str
+    advance_key: str
+    """The advance key's label: short, for an 80-column key bar."""
+    intent: str = ""
+    """Bracket phases: the intent a unit acts with."""
+    verb: str = ""
+    """What a unit does, in words ("use special combat")."""
+    label: str = ""
+    """A unit intent's menu entry, after the unit's name ("Red Strike Squad: shoot")."""
+    refusal: Callable[[State, str], str] | None = None
+    """The unit-level reasons a unit cannot act (:mod:`.combat`, :mod:`.melee`);
+    :func:`act_refusal` adds the phase, the bracket and the owner."""
+    action: Callable[..., Gen] | None = None
+    """What the unit intent resolves (called with ``unit_id``)."""
+
+
+PHASES: dict[str, Phase] = {p.id: p for p in (
+    Phase("movement", "PS §3", "Done moving"),
+    Phase("special", "PS §4", "End bracket", "special", "use special combat",
+          "special combat", combat.special_refusal, combat.special),
+    Phase("shooting", "PS §5", "End bracket", "shoot", "shoot", "shoot",
+          combat.shoot_refusal, combat.shoot),
+    Phase("melee", "PS §6", "End bracket", "fight", "fight", "fight", melee.fight_refusal,
+          melee.fight),
+    Phase("morale", "PS §7", "Morale"),
+)}
+"""The PS §3 phases by id, in order."""
+BY_INTENT: dict[str, Phase] = {p.intent: p for p in PHASES.values() if p.intent}
+"""The bracket phase of each unit intent ("shoot" -> shooting)."""
 
 
 def phase_name(phase: str) -> str:
@@ -53,16 +81,21 @@ def act_refusal(state: State, phase: str, unit_id: str, by: str = "",
     one were), and only at its owner's word; before those, the unit-level reasons of
     :mod:`.combat` and :mod:`.melee` (in play, not yet acted, a target...). In an
     extra round of melee (app reading 8) the units in contact are those of the melees
-    fighting it: every other melee has ended with a retreat, its contacts broken."""
+    fighting it (``state.again``): no other unit acts in it."""
     bracket = bracket or state.bracket
-    rule = PHASE_RULES[phase]
+    info = PHASES[phase]
+    assert info.refusal is not None
     if state.step != phase or not bracket:
-        return f"units {VERBS[phase]} only in the {phase_name(phase).lower()} phase ({rule})"
-    why = UNIT_REFUSALS[phase](state, unit_id)
+        return (f"units {info.verb} only in the {phase_name(phase).lower()} phase "
+                f"({info.rule})")
+    why = info.refusal(state, unit_id)
     if why:
         return why
     unit = state.unit(unit_id)
     name = uname(state, unit)
+    if state.again and unit.id not in state.again:
+        return (f"{name} is not in the melee fighting another round: only its units "
+                "fight now (PS §6)")
     if unit.training != bracket:
         return (f"{name} is a {unit.training} unit: the {bracket} bracket is acting now "
                 "(PS §3)")
@@ -71,10 +104,18 @@ def act_refusal(state: State, phase: str, unit_id: str, by: str = "",
     return ""
 
 
+def candidates(state: State, bracket: str) -> list[UnitState]:
+    """The units in play of ``bracket`` that the phase under way concerns: in an
+    extra round of melee only those of the melees fighting it (``state.again``, app
+    reading 8)."""
+    return [u for u in bracket_units(state, bracket)
+            if not state.again or u.id in state.again]
+
+
 def able(state: State, bracket: str) -> list[UnitState]:
     """The units of ``bracket`` that can act in the phase under way (both sides, Red
     first), as if that bracket were acting."""
-    return [u for u in bracket_units(state, bracket)
+    return [u for u in candidates(state, bracket)
             if not act_refusal(state, state.step, u.id, bracket=bracket)]
 
 
@@ -90,14 +131,9 @@ def next_label(state: State) -> str:
     return "Roll off for movement"
 
 
-ADVANCE_KEYS = {"movement": "Done moving", "special": "End bracket",
-                "shooting": "End bracket", "melee": "End bracket", "morale": "Morale"}
-"""The advance key's label by the phase under way: short, for an 80-column key bar."""
-
-
 def advance_label(state: State) -> str:
     """The advance key's label (:func:`next_label` is the whole sentence)."""
-    return ADVANCE_KEYS.get(state.step, "Roll off")
+    return PHASES[state.step].advance_key if state.step else "Roll off"
 
 
 def next_refusal(state: State, by: str = "") -> str:
@@ -180,37 +216,43 @@ def _enter(ctx: Context, phase: str) -> None:
 def _go_on(ctx: Context, after: str) -> Gen:
     """Find the next bracket after ``after`` ("" at the start of the phase or of an
     extra round of melee) in which a unit can act, and let it act. Brackets whose units
-    cannot act are skipped, and so is a phase in which nobody can; when the phase is
-    over (melee: after its end-of-melee rolls) the next one starts, until a bracket
-    has units to act or the morale phase is reached."""
+    cannot act are skipped (only brackets with units the phase concerns are named,
+    :func:`candidates`), and so is a phase in which nobody can; when the phase is over
+    (melee: after its end-of-melee rolls) the next one starts, until a bracket has
+    units to act or the morale phase is reached."""
     state: State = ctx.state
     while True:
-        phase, verb = state.step, VERBS[state.step]
-        rule = f"PS §3, {PHASE_RULES[phase].removeprefix('PS ')}"
+        phase = PHASES[state.step]
+        rule = f"PS §3, {phase.rule.removeprefix('PS ')}"
         rest = tables.BRACKETS[tables.BRACKETS.index(after) + 1:] if after else tables.BRACKETS
-        acting = {b: able(state, b) for b in rest}
-        bracket = next((b for b in rest if acting[b]), "")
+        skipped, bracket, acting = [], "", []
+        for b in rest:
+            acting = able(state, b)
+            if acting:
+                bracket = b
+                break
+            skipped.append(b)
         head = _phase_head(state)
         if not after and not bracket:
-            ctx.say(f"{head}: no unit can {verb}; skipped ({rule}).")
+            ctx.say(f"{head}: no unit can {phase.verb}; skipped ({rule}).")
         else:
             if not after:
                 ctx.say(f"{head}: elite, then regular, then recruit units act, casualties "
                         f"coming off after each bracket ({rule}).")
-            for skipped in rest[:rest.index(bracket) if bracket else len(rest)]:
-                if bracket_units(state, skipped):
-                    ctx.say(f"{phase_name(phase)}, {skipped} bracket: no unit can {verb} "
-                            "(PS §3).")
+            for b in skipped:
+                if candidates(state, b):
+                    ctx.say(f"{phase_name(phase.id)}, {b} bracket: no unit can "
+                            f"{phase.verb} (PS §3).")
         if bracket:
             state.bracket = bracket
-            ctx.say(f"{phase_name(phase)}, {bracket} bracket: {names(state, acting[bracket])} "
-                    f"can {verb} ({rule}).")
+            ctx.say(f"{phase_name(phase.id)}, {bracket} bracket: {names(state, acting)} "
+                    f"can {phase.verb} ({rule}).")
             return
         state.bracket = ""
         after = ""
-        if phase == "melee" and (yield from _end_of_melees(ctx)):
+        if phase.id == "melee" and (yield from _end_of_melees(ctx)):
             continue
-        following = tables.PHASES[tables.PHASES.index(phase) + 1]
+        following = tables.PHASES[tables.PHASES.index(phase.id) + 1]
         _enter(ctx, following)
         if following == "morale":
             return

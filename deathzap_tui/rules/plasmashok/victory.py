@@ -14,6 +14,7 @@ from deathzap_tui.rules.plasmashok.common import in_play
 from deathzap_tui.rules.plasmashok.state import State
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Context
+from deathzap_tui.rules.victory import declare
 
 POINTS_RULE = "the side that has lost more points of models loses, equal losses draw"
 """PS §8 in words, for reasons and the objectives line."""
@@ -21,28 +22,25 @@ POINTS_RULE = "the side that has lost more points of models loses, equal losses 
 
 def lost_words(state: State) -> str:
     """"Red lost 24 points of models, Black 40"."""
-    return (f"Red lost {state.lost['red']} points of models, Black "
-            f"{state.lost['black']}")
+    red, black = SIDES
+    return (f"{side_name(red)} lost {state.lost[red]} points of models, "
+            f"{side_name(black)} {state.lost[black]}")
 
 
 def _declare(ctx: Context, reason: str, winner: str) -> None:
-    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw"."""
+    """The game is over for ``reason`` (PS §8): the family's
+    :func:`~deathzap_tui.rules.victory.declare`, and no bracket or extra melee round
+    is under way any more."""
     state: State = ctx.state
-    state.over = True
-    state.winner = winner
-    state.end_reason = reason
-    state.step = ""
     state.bracket = ""
-    state.mover = ""
     state.again = []
-    result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
-    ctx.say(f"Game over: {reason}: {result} (PS §8).")
+    declare(ctx, winner, reason, "PS §8")
 
 
 def _fewer_lost(state: State) -> str:
     """The side that lost fewer points (the other lost more and loses), or "draw"."""
-    red, black = state.lost["red"], state.lost["black"]
-    return "red" if red < black else "black" if black < red else "draw"
+    red, black = (state.lost[s] for s in SIDES)
+    return SIDES[0] if red < black else SIDES[1] if black < red else "draw"
 
 
 def check_victory(ctx: Context) -> bool:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from deathzap_tui.rules.narration import plural, side_name
 from deathzap_tui.rules.plasmashok import tables
+from deathzap_tui.rules.plasmashok.casualties import wounded
 from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.engine import SETUP_STEPS
+from deathzap_tui.rules.plasmashok.melee import foes
 from deathzap_tui.rules.plasmashok.morale import testing
 from deathzap_tui.rules.plasmashok.state import State, UnitState
-from deathzap_tui.rules.plasmashok.turn import VERBS, act_refusal, advance_label, phase_name
+from deathzap_tui.rules.plasmashok.turn import PHASES, act_refusal, advance_label, phase_name
 from deathzap_tui.rules.plasmashok.victory import POINTS_RULE
 from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
 
@@ -28,13 +30,14 @@ def wounds_cell(unit: UnitState) -> str:
     """Wounds per model (PS §5 step 5); with a partly wounded model (app reading 1),
     the wounds it has left of its type's: "4/6"."""
     per_model = unit.stats.wounds
-    taken = max((f.wounds for f in unit.alive_figures), default=0)
+    taken = wounded(unit)
     return f"{per_model - taken}/{per_model}" if taken else str(per_model)
 
 
 def status(state: State, unit: UnitState) -> str:
     """What matters about the unit now, shortest first: wiped out, wounds waiting to
-    come off (PS §3), acted in this phase, models lost this turn (PS §7), contacts."""
+    come off (PS §3), acted in this phase, models lost this turn (PS §7), contacts
+    with enemy units in play."""
     if not unit.in_play:
         return "wiped out"
     words = []
@@ -44,9 +47,9 @@ def status(state: State, unit: UnitState) -> str:
         words.append("acted")
     if unit.lost_turn:
         words.append(f"lost {unit.lost_turn} this turn")
-    if unit.engaged:
-        foes = ", ".join(uname(state, state.unit(e)) for e in unit.engaged)
-        words.append(f"in contact: {foes}")
+    touching = foes(state, unit)
+    if touching:
+        words.append(f"in contact: {', '.join(t.name for t in touching)}")
     return ", ".join(words)
 
 
@@ -74,9 +77,10 @@ def score(state: State) -> dict[str, int]:
 
 
 def score_lines(state: State) -> tuple[str, ...]:
-    return tuple(f"{side_name(s)} has destroyed {state.lost[other_side(s)]} of "
-                 f"{state.worth[other_side(s)]} points of {side_name(other_side(s))} models"
-                 for s in SIDES)
+    """Each side's points of enemy models destroyed out of the enemy's worth, short
+    enough for the score panel: "Red: 92/267 pts killed" (PS §8)."""
+    return tuple(f"{side_name(s)}: {state.lost[other_side(s)]}/{state.worth[other_side(s)]}"
+                 " pts killed" for s in SIDES)
 
 
 def objective_lines(state: State) -> tuple[str, ...]:
@@ -100,7 +104,7 @@ def prompt(state: State) -> str:
     if state.step == "morale":
         count = len(testing(state))
         return f"{head}: {plural(count, 'unit')} to test, then the turn ends"
-    verb = VERBS[state.step]
+    verb = PHASES[state.step].verb
     if state.step == "melee":
         return (f"{head}, {state.bracket} bracket: every unit in contact must {verb}, then "
                 "end the bracket")

@@ -1,0 +1,73 @@
+"""Double Tap quality tests (DT §1, DT-R1) and the modifiers that shift them.
+
+Every roll of the game but a few single dice (hack, poison, Regeneration) is a quality
+test: one die per test, 4+ before modifiers. A modifier list is kept as ``(value,
+words)`` pairs so that the request's ``why`` can say where the target number comes
+from ("-1 in cover, +1 shooting down").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deathzap_tui.rules.doubletap import tables
+from deathzap_tui.rules.narration import Gen, dice_text, plural
+from deathzap_tui.rules.steps import Context, DiceRequest
+
+Mods = list[tuple[int, str]]
+"""Modifiers to a quality test: ``(value, words)``, e.g. ``(-1, "in cover")``."""
+
+
+def total(mods: Sequence[tuple[int, str]]) -> int:
+    return sum(value for value, _ in mods)
+
+
+def need_words(modifier: int) -> str:
+    """"needs 4+", "needs 7+: a 6 then a 4+", "needs 8+: cannot succeed (DT-R1)"."""
+    target = tables.quality_target(modifier)
+    if target >= tables.IMPOSSIBLE:
+        return f"needs {target}+: cannot succeed (DT-R1)"
+    if target == 7:
+        return f"needs 7+: a 6 then a {tables.SECOND_DIE}+ (DT §1)"
+    return f"needs {target}+"
+
+
+def why_words(mods: Sequence[tuple[int, str]], head: str = "") -> str:
+    """``head`` then the modifiers and the number needed: "Pistol at 12\": -1 in
+    cover; needs 5+"."""
+    parts = ", ".join(f"{value:+d} {words}" for value, words in mods if value)
+    text = "; ".join(filter(None, (head, parts or "no modifier")))
+    return f"{text}; {need_words(total(mods))}"
+
+
+def quality_test(ctx: Context, key: str, count: int, modifier: int, purpose: str,
+                 why: str, rule: str, side: str) -> Gen:
+    """``count`` quality tests at ``modifier`` (DT §1, DT-R1); returns the successes.
+
+    One request of ``count`` dice at :func:`tables.quality_target` (a count of
+    successes is accepted). Needing 7+, the dice are asked at 6+ and each six rolls
+    again at 4+ (key ``<key>.second``). Needing 8+ or more nothing is rolled: no test
+    can succeed. A natural 1 always fails: the target is never below 2+."""
+    if count <= 0:
+        return 0
+    target = tables.quality_target(modifier)
+    if target >= tables.IMPOSSIBLE:
+        ctx.say(f"{purpose}: {plural(count, 'test')} needing {target}+ cannot succeed "
+                "(DT-R1): no dice are rolled.")
+        return 0
+    first = 6 if target == 7 else target
+    d = yield DiceRequest(key, count, purpose, first, why, rule, side)
+    successes = d.count(first)
+    if target != 7:
+        ctx.say(f"{purpose}: {dice_text(d, first)} ({rule}).")
+        return successes
+    ctx.say(f"{purpose}: {dice_text(d, first)}; needing 7+, each 6 must be followed by a "
+            f"{tables.SECOND_DIE}+ (DT §1).")
+    if not successes:
+        return 0
+    second = yield DiceRequest(f"{key}.second", successes, f"{purpose}: second dice",
+                               tables.SECOND_DIE, f"{plural(successes, 'six', 'sixes')} rolled "
+                               f"again: each {tables.SECOND_DIE}+ is a success (DT §1)",
+                               rule, side)
+    ctx.say(f"{purpose}, second dice: {dice_text(second, tables.SECOND_DIE)} ({rule}).")
+    return second.count(tables.SECOND_DIE)

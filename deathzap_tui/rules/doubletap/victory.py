@@ -1,0 +1,74 @@
+"""Winning (DT §2, app reading 4): a side with no living unit (on the table or in
+reserve) loses at once, both at once is a draw; after the last round (option
+``rounds``, 4 by the rules) the side holding more objective markers wins, equal
+holdings draw. Ending the game by agreement is decided on markers the same way."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.doubletap.common import living
+from deathzap_tui.rules.doubletap.state import State
+from deathzap_tui.rules.narration import plural, side_name
+from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.steps import Context
+
+MARKERS_RULE = "the side holding more markers wins, equal holdings draw"
+"""DT §2 in words, for reasons and the objectives line."""
+
+
+def held(state: State, side: str) -> int:
+    """How many markers ``side`` holds (seized, DT §2)."""
+    return sum(1 for m in state.markers if m.holder == side)
+
+
+def held_words(state: State) -> str:
+    """"Red holds 2 markers, Black 1"."""
+    return f"Red holds {plural(held(state, 'red'), 'marker')}, Black {held(state, 'black')}"
+
+
+def _declare(ctx: Context, reason: str, winner: str) -> None:
+    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw"."""
+    state: State = ctx.state
+    state.over = True
+    state.winner = winner
+    state.end_reason = reason
+    state.player = ""
+    state.points = {s: 0 for s in SIDES}
+    result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
+    ctx.say(f"Game over: {reason}: {result} (DT §2).")
+
+
+def _more_markers(state: State) -> str:
+    red, black = held(state, "red"), held(state, "black")
+    return "red" if red > black else "black" if black > red else "draw"
+
+
+def check_victory(ctx: Context) -> bool:
+    """App reading 4: a side with no living unit loses at once; both is a draw.
+    Returns whether the game ended."""
+    state: State = ctx.state
+    beaten = [s for s in SIDES if not living(state, s)]
+    if len(beaten) == 2:
+        _declare(ctx, "neither side has a unit left", "draw")
+    elif beaten:
+        _declare(ctx, f"{side_name(beaten[0])} has no unit left", other_side(beaten[0]))
+    return bool(beaten)
+
+
+def end_of_round(ctx: Context) -> bool:
+    """DT §2: after the last round (option ``rounds``) the side holding more markers
+    wins, equal draw (app reading 4). Returns whether the game ended."""
+    state: State = ctx.state
+    last = state.options["rounds"]
+    if state.round < last:
+        return False
+    _declare(ctx, f"round {state.round} of {last} is over; {held_words(state)}",
+             _more_markers(state))
+    return True
+
+
+def end_by_agreement(ctx: Context) -> None:
+    """The players end the game now, decided on markers as after the last round
+    (DT §2, app reading 4)."""
+    state: State = ctx.state
+    _declare(ctx, f"the players agree to end it ({MARKERS_RULE}); {held_words(state)}",
+             _more_markers(state))

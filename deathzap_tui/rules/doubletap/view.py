@@ -1,0 +1,129 @@
+"""The Double Tap state as the battle screen shows it (a ``BoardView``).
+
+Double Tap has no hidden information, so every viewer gets the same view."""
+
+from __future__ import annotations
+
+from deathzap_tui.rules.doubletap import tables
+from deathzap_tui.rules.doubletap.common import uname
+from deathzap_tui.rules.doubletap.engine import ALL_ACTIONS, SETUP_STEPS, act_refusal
+from deathzap_tui.rules.doubletap.state import State, UnitState
+from deathzap_tui.rules.doubletap.turn import points_word
+from deathzap_tui.rules.doubletap.victory import MARKERS_RULE, held
+from deathzap_tui.rules.narration import side_name
+from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+
+COLUMNS = ("Unit", "Weapons", "Rules", "State")
+"""Short headers: the weapons and rules lists give way first in 80 columns."""
+
+
+def status(state: State, unit: UnitState) -> str:
+    """What matters about the unit now, most pressing first."""
+    if not unit.alive:
+        return "killed"
+    if unit.reserve:
+        return "reserve"
+    if not unit.placed:
+        return "to deploy"
+    words = []
+    if unit.stunned:
+        words.append("stunned")
+    if unit.poisoned:
+        words.append("poisoned")
+    if unit.flashed_until:
+        words.append("flashed")
+    if unit.has("tough"):
+        words.append(f"wounds {unit.wounds}/{tables.TOUGH_WOUNDS}")
+    if unit.camo:
+        words.append("camo")
+    if unit.hacked:
+        words.append("hacked")
+    if unit.spotted_by:
+        words.append("spotted")
+    if unit.engaged:
+        words.append("engaged: " + ", ".join(uname(state, state.unit(e)).split(" ", 1)[1]
+                                             for e in unit.engaged))
+    return ", ".join(words)
+
+
+def may_act(state: State, unit: UnitState) -> bool:
+    """The unit belongs to the player and can take some action now."""
+    return (not state.over and state.stage == "battle" and unit.side == state.player
+            and unit.in_play and bool(state.points[unit.side])
+            and any(not act_refusal(state, unit.id, a) for a in ALL_ACTIONS))
+
+
+def unit_row(state: State, unit: UnitState) -> UnitRow:
+    weapons = [tables.WEAPONS[w].name for w in unit.figures[0].weapons]
+    if unit.has("grenade"):
+        weapons.append("Grenade (used)" if unit.grenade_used else "Grenade")
+    rules = [tables.SPECIAL_RULES[r].name for r in unit.rules if r != "grenade"]
+    cells = (uname(state, unit).split(" ", 1)[1], ", ".join(weapons), ", ".join(rules),
+             status(state, unit))
+    return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.alive,
+                   ready=may_act(state, unit))
+
+
+def score_lines(state: State) -> tuple[str, ...]:
+    """Each marker and who holds it (DT §2)."""
+    return tuple(f"Marker {m.number}: " + (f"held by {side_name(m.holder)}" if m.holder
+                                           else "neutral") for m in state.markers)
+
+
+def objective_lines(state: State) -> tuple[str, ...]:
+    """How the game is won (DT §2, app reading 4)."""
+    return (f"A marker is seized at the end of a round by a side with a unit within "
+            f"{tables.MARKER_REACH}\" and no enemy within {tables.MARKER_REACH}\". After "
+            f"round {state.options['rounds']} {MARKERS_RULE}; a side with no unit left "
+            "loses (DT §2).",)
+
+
+def prompt(state: State) -> str:
+    """What comes next, in words."""
+    if state.over:
+        return "Game over"
+    if state.stage != "battle":
+        return SETUP_STEPS.prompt(state.stage)
+    return (f"Round {state.round}, {side_name(state.player)}'s turn: "
+            f"{points_word(state.points[state.player])} to spend on actions, or end the "
+            "turn")
+
+
+def clock(state: State) -> TurnClock:
+    """The round, its two turns in this round's order, whose turn it is."""
+    order = (state.first, other_side(state.first)) if state.first else SIDES
+    playing = state.stage == "battle" and not state.over
+    return TurnClock(
+        number=state.round,
+        limit=state.options["rounds"],
+        unit="Round",
+        phases=tuple(f"{side_name(s)} turn" for s in order),
+        current=f"{side_name(state.player)} turn" if playing else "",
+        active=state.player if playing else "",
+        detail=(f"{side_name(state.player)}: {points_word(state.points[state.player])} "
+                "left" if playing else ""))
+
+
+def result(state: State) -> str:
+    if not state.over:
+        return ""
+    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
+    return f"{words} ({state.end_reason})"
+
+
+def board_view(state: State, viewer: str | None = None) -> BoardView:
+    """The same for every ``viewer``: Double Tap has no secrets."""
+    return BoardView(
+        columns=COLUMNS,
+        units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
+        deck=None,
+        score={s: held(state, s) for s in SIDES},
+        score_lines=score_lines(state),
+        objectives=objective_lines(state),
+        prompt=prompt(state),
+        over=state.over,
+        result=result(state),
+        clock=clock(state),
+        score_label="markers",
+        advance_label="End turn",
+    )
