@@ -23,8 +23,11 @@ cleared before each run (the panel's first refresh of an attack); warm: the pane
 later refreshes.
 
 Then Double Tap (``rules/doubletap/odds.py``, DT §4-§7): binomial successes less the
-cancelling tests, blocks as a binomial per hit count (Pascal rows), Tough, Regeneration
-and morale; goal < 20 ms up to its :data:`MAX_DICE` (the panel's limit).
+cancelling tests, blocks as a binomial per hit count (Pascal rows, one row once the
+hits are known), Tough, Regeneration and morale. The panel works out attacks up to
+:data:`PANEL_DICE` (cancelling tests counted) and a refresh may hold several (a split
+fire, a frag blast, reaction strikes): goal < 20 ms for a refresh of three targets at
+that cap; the command goes up to :data:`MAX_DICE`.
 """
 
 from __future__ import annotations
@@ -117,8 +120,16 @@ PLASMASHOK_CASES = [
 
 
 _DT = doubletap.Attack
+
+
+def _dt_fact(target: int, attacks: int, **rolled) -> dict:
+    return {"kind": "shooting", "target": f"black.{target}", "attacks": attacks, "hit": 0,
+            "block": -2, "cancel": {"kind": "dodge", "dice": 2, "modifier": 0},
+            "tough": 0, "regeneration": True, "stage": "hit", **rolled}
+
+
 DOUBLE_TAP_CASES = [
-    ("DT §4: a Rifle's 2 attacks at a Tough target (panel, from facts, as declared)",
+    ("DT §4: a Rifle's 2 attacks at a Tough target (panel, from facts)",
      lambda: doubletap.odds_from_facts({
          "kind": "shooting", "target": "black.0", "attacks": 2, "hit": 0, "block": 0,
          "cancel": {"kind": "", "dice": 0, "modifier": 0}, "tough": 0,
@@ -128,7 +139,16 @@ DOUBLE_TAP_CASES = [
                                        tough=1, regeneration=True))),
     ("DT §4: melee, Sword + Knife (6 attacks), a melee reaction",
      lambda: doubletap.attack_odds(_DT(kind="melee", attacks=6, block=1, cancel_dice=1))),
-    (f"DT: {doubletap.MAX_DICE} attacks, 2 cancelling tests (MAX_DICE)",
+    (f"DT: {doubletap.PANEL_DICE - 2} attacks, dodged (PANEL_DICE, from facts)",
+     lambda: doubletap.odds_from_facts(_dt_fact(0, doubletap.PANEL_DICE - 2))),
+    (f"DT: the same at stage block, {doubletap.PANEL_DICE - 2} hits known (one row)",
+     lambda: doubletap.odds_from_facts(_dt_fact(0, doubletap.PANEL_DICE - 2,
+                                                stage="block", successes=doubletap.PANEL_DICE - 2,
+                                                hits=doubletap.PANEL_DICE - 2))),
+    ("DT: one panel refresh, 3 targets near PANEL_DICE (split fire, frag)",
+     lambda: odds_entries(registry.get("double-tap"), None, {"attacks": [
+         _dt_fact(i, doubletap.PANEL_DICE - 2 - i) for i in range(3)]})),
+    (f"DT: {doubletap.MAX_DICE} attacks, 2 cancelling tests (MAX_DICE, the command)",
      lambda: doubletap.attack_odds(_DT(attacks=doubletap.MAX_DICE, block=-2,
                                        cancel_dice=2, tough=0))),
 ]

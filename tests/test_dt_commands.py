@@ -16,7 +16,7 @@ KESTREL = str(FORCES / "dt-kestrel-cell.toml")
 RUSTMOTH = str(FORCES / "dt-rustmoth-gang.toml")
 
 
-def test_check_ok_dt_s2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_dt_check_ok_dt_s2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", KESTREL, RUSTMOTH]) == 0
     assert capsys.readouterr().out.splitlines() == [
         f"{KESTREL}: OK: Kestrel Cell (double-tap), 5 units, 5 models, 50 points",
@@ -24,7 +24,7 @@ def test_check_ok_dt_s2(capsys: pytest.CaptureFixture[str]) -> None:
     ]
 
 
-def test_points_text_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
+def test_dt_points_text_without_command_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
     """DT-R4 by hand: Sergeant Vey rifle 5 + knife 1 | armored 4 = 10; Marksman Oro
     sniper rifle 6 + knife 1 | camouflage 4 + scout 2 = 13; Medic Hale pistol 3 +
     knife 1 | doctor 6 = 10; Tech Imre carbine 5 + knife 1 | engineer 6 = 12;
@@ -37,16 +37,18 @@ def test_points_text_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows == {"Sergeant Vey": ["6", "4", "10"], "Marksman Oro": ["7", "6", "13"],
                     "Medic Hale": ["4", "6", "10"], "Tech Imre": ["6", "6", "12"],
                     "Signaller Nadir": ["1", "4", "5"]}
-    assert lines[10].split() == ["Command", "0"]
-    assert lines[11].split() == ["Total", "50"]
+    # Double Tap has no command points: no command row or words (only the total).
+    assert set(lines[9]) == {"-"}
+    assert lines[10].split() == ["Total", "50"]
     text = "\n".join(lines)
+    assert "Command" not in text and "\nWeapons:\n" in text
     assert "Marksman Oro: 1 × Sniper Rifle at 6 = 6, 1 × Knife at 1 = 1" in text
     assert "Army: 50 of 50 points (DT §2)." in text
     assert "Signaller Nadir: Spotter 2, Hacker 2." in text
     assert "Warnings:" not in text
 
 
-def test_points_json_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
+def test_dt_points_json_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
     """Boss Karn sword 4 | tough 12 = 16; Gunner Mott lmg 6 + knife 1 | sixth sense
     2 = 9; Runner Sike smg 4 + knife 1 | grenade 1 + athletic 1 + infiltrate 2 = 9;
     Stalker Vess shotgun 3 + knife 1 | ambush 2 + regeneration 4 = 10; two Cutters
@@ -67,14 +69,14 @@ def test_points_json_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["warnings"] == [] and data["notes"][0] == "Army: 50 of 50 points (DT §2)."
 
 
-def test_points_json_several_files(capsys: pytest.CaptureFixture[str]) -> None:
+def test_dt_points_json_several_files_dt_r4(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["points", "--json", KESTREL, RUSTMOTH]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [(d["force"], d["total"]) for d in data] == [("Kestrel Cell", 50),
                                                         ("Rustmoth Gang", 50)]
 
 
-def test_broken_file_gives_file_line_path_message_dt_r2_dt_s7(
+def test_dt_broken_file_gives_file_line_path_message_dt_r2_dt_s7(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An unknown weapon, a sergeant without a melee weapon (DT-R2) and cutters
     without their poison kind (DT §7), all at once, each at its line."""
@@ -102,7 +104,7 @@ def test_broken_file_gives_file_line_path_message_dt_r2_dt_s7(
     assert captured.out == ""
 
 
-def test_poison_errors_have_lines_dt_s7(
+def test_dt_poison_errors_have_lines_dt_s7(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = Path(RUSTMOTH).read_text().replace('poison = "melee"\n', "")
     path = tmp_path / "poisonless.toml"
@@ -115,7 +117,7 @@ def test_poison_errors_have_lines_dt_s7(
                            '"melee" or "shooting", the hits that poison (DT §7)')
 
 
-def test_check_warnings_over_50_and_duplicate_names_dt_s2(
+def test_dt_check_warnings_over_50_and_duplicate_names_dt_s2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = (Path(KESTREL).read_text()
             .replace('rules = ["engineer"]', 'rules = ["engineer", "fast"]')
@@ -135,3 +137,15 @@ def test_check_warnings_over_50_and_duplicate_names_dt_s2(
                       "points, 2 warnings")
     assert main(["points", str(path)]) == 0
     assert "Warnings:" in capsys.readouterr().out
+
+
+def test_dt_check_does_not_warn_under_50_dt_s2(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """DT §2: only an army over 50 points is warned about (the issue: "warning when
+    over"); a smaller one checks clean and `points` shows its total."""
+    text = Path(KESTREL).read_text().replace('rules = ["engineer"]', "rules = []")
+    path = tmp_path / "short.toml"
+    path.write_text(text)
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and "warning" not in out[0] and "44 points" in out[0]

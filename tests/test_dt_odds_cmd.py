@@ -7,26 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import fails, run_json
 
 from deathzap_tui.cli import main
-from deathzap_tui.rules.doubletap.odds import NOT_TOUGH, Attack, attack_odds
+from deathzap_tui.rules.doubletap.odds import Attack, attack_odds
+from deathzap_tui.rules.doubletap.tables import NOT_TOUGH
 
 FORCES = Path(__file__).resolve().parents[1] / "forces"
 KESTREL = FORCES / "dt-kestrel-cell.toml"
 RUSTMOTH = FORCES / "dt-rustmoth-gang.toml"
 BARE = ["odds", "--ruleset", "double-tap", "--attacks", "3", "--hit", "-1", "--block", "0"]
-
-
-def run_json(capsys, argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def fails(capsys, argv) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("deathzap odds: ") and err.count("\n") == 1
-    return err
 
 
 def want(**kwargs):
@@ -55,12 +45,23 @@ def test_dt_bare_melee_and_grenade_dt_s5_s7(capsys) -> None:
     assert out["hits"] == [0.25, 0.75, 0.0]  # lands short, or one hit (app reading 12)
 
 
+@pytest.mark.parametrize("attacks,hits,killed", [("0", [1.0], 0.0),
+                                                 ("1", [0.5, 0.5], 0.25)])
+def test_dt_bare_grenade_of_fewer_tests_app_reading_12(capsys, attacks, hits, killed
+                                                       ) -> None:
+    """A throw of no test can only land short; of one, it flies on its success."""
+    out = run_json(capsys, ["odds", "--ruleset", "double-tap", "--grenade", "--attacks",
+                            attacks, "--hit", "0", "--block", "0"])
+    assert out == want(kind="grenade", attacks=int(attacks))
+    assert out["hits"] == hits and out["casualties"] == [1.0 - killed, killed]
+
+
 def test_dt_text_says_what_the_numbers_are(capsys) -> None:
     assert main([*BARE[:6], "-3", "--block", "-4", "--cancel-dice", "2", "--tough", "2"]) == 0
     text = capsys.readouterr().out
-    assert "Shooting (DT §4)\n  3 attacks at -3 (7+: a 6 then a 4+)" in text
+    assert "Shooting (DT §4)\n  3 attacks at -3 (7+ (a 6, then 4+))" in text
     assert "Target 2 tests at +0 (4+); each success cancels one" in text
-    assert "Blocks at -4 (8+: cannot succeed, DT-R1)" in text
+    assert "Blocks at -4 (cannot succeed (DT-R1))" in text
     assert "Tough with 2 wound markers: killed at the 3rd (DT §7)" in text
     assert "Wounds are failed blocks" in text
     for title in ("\nHits\n", "\nWounds\n", "\nCasualties\n"):
@@ -74,8 +75,9 @@ def test_dt_text_says_what_the_numbers_are(capsys) -> None:
     (["--attacks", "3", "--block", "0"], "missing --hit"),
     (["--attacks", "3", "--hit", "0"], "missing --block"),
     (["--attacks", "-1", "--hit", "0", "--block", "0"], "--attacks must be 0 or more"),
-    (["--attacks", "201", "--hit", "0", "--block", "0"], "too large"),
-    ([*BARE[3:], "--tough", "3"], "--tough 3"),
+    (["--attacks", "201", "--hit", "0", "--block", "0"], "--attacks 201: 0 to 200 dice"),
+    ([*BARE[3:], "--cancel-dice", "201"], "--cancel-dice 201: 0 to 200 dice"),
+    ([*BARE[3:], "--tough", "3"], "--tough 3: a Tough unit has 0 to 2 wound markers"),
     ([*BARE[3:], "--cancel-modifier", "-2"], "needs --cancel-dice"),
     ([*BARE[3:], "--cancel-dice", "-1"], "--cancel-dice must be 0 or more"),
     ([*BARE[3:], "--melee", "--grenade"], "one attack at a time"),

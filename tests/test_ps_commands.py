@@ -38,9 +38,10 @@ def test_ps_points_text_ps_s9(capsys: pytest.CaptureFixture[str]) -> None:
     points = {line.rsplit(None, 1)[0].split("  ")[0]: line.split()[-1] for line in lines
               if line[:1].isupper() and line.split()[-1].isdigit()}
     assert points == {"Choir Wardens": "67", "Line Choristers": "48", "Novice Chorus": "35",
-                      "Arc Skiffs": "52", "Cantor Engine": "70", "Command": "0",
-                      "Total": "272"}
+                      "Arc Skiffs": "52", "Cantor Engine": "70", "Total": "272"}
     text = "\n".join(lines)
+    # No command points in Plasmashok: no command row, a "Weapons:" section.
+    assert "Command" not in text and "Weapons:" in text
     assert "Choir Wardens: 5 × Advanced Rifle at 4 = 20, 1 × Spike at 2 = 2" in text
     assert "Force points (PS §9): 3 unlocked by infantry/beast units, 3" in text
     assert "Warnings:" not in text

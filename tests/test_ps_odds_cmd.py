@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
+from cli_helpers import fails, run_json
 
 from deathzap_tui.cli import main
 from deathzap_tui.rules.plasmashok.odds import shooting_odds, special_odds
@@ -18,18 +19,6 @@ CHOIR = FORCES / "ps-iron-choir.toml"
 SWARM = FORCES / "ps-verdant-swarm.toml"
 BARE = ["odds", "--ruleset", "plasmashok", "--shots", "12", "--strength", "2", "--damage",
         "1", "--defence", "4", "--size", "6", "--save", "5"]
-
-
-def run_json(capsys, argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def fails(capsys, argv) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("deathzap odds: ") and err.count("\n") == 1
-    return err
 
 
 def test_ps_bare_numbers_json_has_damage_and_wounds_ps_s5(capsys) -> None:

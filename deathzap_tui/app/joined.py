@@ -112,6 +112,8 @@ class RequestScreen(ModalScreen[bool]):
 class JoinedWizardScreen(WizardScreen):
     """The wizard on a shared table: other players' steps show as waiting."""
 
+    HAND_OVER = False  # each player answers at its own terminal
+
     def __init__(self, *, side: str, **kw: Any) -> None:
         super().__init__(**kw)
         self.side = side

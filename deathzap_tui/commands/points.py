@@ -112,12 +112,18 @@ def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
         parts = _parts(unit.breakdown)
         rows.append([unit.name, *(parts.get(c, "") for c in columns),
                      str(unit.points)])
+    leaders = [f"{leader['name']} ({unit.name}) {leader['command']}"
+               for unit in report.units for leader in unit.breakdown.get("leaders", ())
+               if leader.get("command")]
+    # A ruleset without command (no command points, no leader rated) shows none.
+    command = bool(report.command_points or leaders)
     blank = [""] * len(columns)
-    rows.append(["Command", *blank, str(report.command_points)])
-    rows.append(["Total", *blank, str(report.total)])
+    totals = [["Command", *blank, str(report.command_points)]] if command else []
+    rows += [*totals, ["Total", *blank, str(report.total)]]
     table = _table(rows)
     rule = "-" * len(max(table, key=len))
-    lines = [title, "", table[0], rule, *table[1:-2], rule, *table[-2:]]
+    foot = len(totals) + 1
+    lines = [title, "", table[0], rule, *table[1:-foot], rule, *table[-foot:]]
 
     details = []
     for unit in report.units:
@@ -126,12 +132,9 @@ def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
             details.append(f"{unit.name}: " + ", ".join(
                 f"{i['count']} × {i['name']} at {i['each']} = {i['points']}"
                 for i in items.values()))
-    leaders = [f"{leader['name']} ({unit.name}) {leader['command']}"
-               for unit in report.units for leader in unit.breakdown.get("leaders", ())
-               if leader.get("command")]
     if leaders:
         details.append("Command ratings: " + ", ".join(leaders))
-    lines += _section("Weapons and command", details)
+    lines += _section("Weapons and command" if command else "Weapons", details)
     lines += _section("Notes", list(report.notes))
     lines += _section("Warnings", list(report.warnings))
     return "\n".join(lines)

@@ -17,6 +17,10 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+"""A D3 read from one D6 face: 1-2 is 1, 3-4 is 2, 5-6 is 3 (Plasmashok's rout,
+Double Tap's objective markers)."""
+
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T")

@@ -304,7 +304,12 @@ class Ruleset(ABC):
         adds ``--ruleset``, ``--attacker``, ``--target``, ``--weapons``, ``--melee`` and
         ``--json``): those :meth:`odds_numbers` reads, and the extra settings
         :meth:`odds_cli` reads from the command's options. Returns the flags that only
-        describe an attack in bare numbers (refused with force files)."""
+        describe an attack in bare numbers (refused with force files).
+
+        The command treats every integer flag as a count and refuses it below 0,
+        except the flags named (by their ``dest``) in the parser default
+        ``odds_signed``: a ruleset with modifiers that may be negative says so with
+        ``parser.set_defaults(odds_signed=("hit", "block"))``."""
         return ()
 
     def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
@@ -320,11 +325,15 @@ class PackageRuleset(Ruleset):
     ``force_counts`` if it has any), ``options`` (``OPTION_SPECS``), ``state``
     (``new_state``), ``engine`` (``resolution``), ``help`` (``HELP_SECTIONS``),
     ``odds`` (``odds_cli``, ``odds_from_facts``) and ``oddscli`` (``odds_arguments``,
-    ``odds_numbers``); the odds modules are optional (no module: no odds).
+    ``odds_numbers``); the odds modules are optional (no module: no odds). A ruleset
+    with points has ``points`` (``points_report``; no module: no points); ``engine``
+    (``intents``) and ``view`` (``board_view``) serve a game without hidden
+    information: every viewer is offered and shown the same.
 
     Each method below delegates to its module, imported on first use (so listing the
     rulesets stays cheap). A subclass sets :attr:`package` and writes out what is its
-    own: points, intents, the view, odds of an attack, quick resolution.
+    own: a viewer-dependent intents or view (hidden hands), odds of an attack, quick
+    resolution.
     """
 
     package: str
@@ -347,6 +356,10 @@ class PackageRuleset(Ruleset):
     def force_template(self) -> str:
         return str(self.optional_part("force", "TEMPLATE") or "")
 
+    def points(self, force: Any) -> PointsReport | None:
+        points_report = self.optional_part("points", "points_report")
+        return None if points_report is None else points_report(force)
+
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return self.part("options", "OPTION_SPECS")
 
@@ -356,6 +369,13 @@ class PackageRuleset(Ruleset):
 
     def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
         return self.part("engine", "resolution")(state, intent, by)
+
+    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
+        # No hidden information: every viewer is offered the same.
+        return self.part("engine", "intents")(state)
+
+    def view(self, state: Any, viewer: str | None = None) -> BoardView:
+        return self.part("view", "board_view")(state, viewer)
 
     def is_over(self, state: Any) -> bool:
         return bool(state.over)

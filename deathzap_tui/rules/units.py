@@ -22,6 +22,11 @@ def uname(state: Any, unit: Any) -> str:
     return f"{side_name(unit.side)} {unit.name}{suffix}"
 
 
+def short_name(state: Any, unit: Any) -> str:
+    """:func:`uname` without the side: "Squad #2" (a table row under its side)."""
+    return uname(state, unit).split(" ", 1)[1]
+
+
 def names(state: Any, units: list[Any]) -> str:
     """"Red Squad, Black Hounds and Black Brood"."""
     return word_list([uname(state, u) for u in units])

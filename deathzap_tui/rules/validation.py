@@ -266,11 +266,15 @@ def unused_warnings(defined: Iterable[str], used: set[str], table: str) -> list[
             for item in defined if item not in used]
 
 
-def duplicate_name_warnings(names: Iterable[str], what: str = "units") -> list[Problem]:
-    """A warning for each repeated name: players tell units apart by name."""
+def duplicate_name_warnings(names: Iterable[str], what: str = "units",
+                            at: Iterable[int] | None = None) -> list[Problem]:
+    """A warning for each repeated name: players tell units apart by name. ``at``
+    gives each name's entry index (by default its position), for a force whose
+    entries expand into several named units."""
     out: list[Problem] = []
     first: dict[str, int] = {}
-    for i, name in enumerate(names):
+    names = list(names)
+    for i, name in zip(range(len(names)) if at is None else at, names, strict=True):
         if name in first:
             out.append(warning(f"{what}[{i}].name", f"{show(name)} is also the name of "
                                f"{what}[{first[name]}]; players tell units apart by name"))

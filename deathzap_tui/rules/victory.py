@@ -1,22 +1,42 @@
 """The end of a game, shared by the Deathzap-family rulesets: the state records the
-result and the narration says it in one shape ("Game over: <reason>: Red wins (CL §8).").
+result and the narration says it in one shape ("Game over: <reason>: Red wins (CL §8).");
+the battle screen says it in another ("Red wins (<reason>)").
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.steps import Context
 
 
 def declare(ctx: Context, winner: str, reason: str, rule: str, score: str = "") -> None:
-    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw". The
-    phase under way and the side moving are cleared; ``score`` (". Final score ...")
-    is said after the reason but not kept in ``end_reason``."""
+    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw".
+    Only ``over``, ``winner`` and ``end_reason`` are set: a ruleset clears its own
+    turn fields (the phase under way, the side moving) in its own wrapper. ``score``
+    (". Final score ...") is said after the reason but not kept in ``end_reason``."""
     state = ctx.state
     state.over = True
     state.winner = winner
     state.end_reason = reason
-    state.step = ""
-    state.mover = ""
-    result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
-    ctx.say(f"Game over: {reason}{score}: {result} ({rule}).")
+    ctx.say(f"Game over: {reason}{score}: {result_text(winner)} ({rule}).")
+
+
+def result_text(winner: str) -> str:
+    """"a draw", "Red wins"."""
+    return "a draw" if winner == "draw" else f"{side_name(winner)} wins"
+
+
+def ahead(red: int, black: int) -> str:
+    """The side with the larger count ("red" or "black"), or "draw"."""
+    return "red" if red > black else "black" if black > red else "draw"
+
+
+def result_words(state: Any, score: str = "") -> str:
+    """The result line of the battle screen, "Red wins 5-3 VP (<reason>)" (``score``
+    after the result), "" while the game goes on."""
+    if not state.over:
+        return ""
+    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
+    return f"{words}{score} ({state.end_reason})"

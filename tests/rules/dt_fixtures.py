@@ -18,7 +18,7 @@ from fixtures_common import (  # noqa: F401
 )
 
 from deathzap_tui.rules.doubletap import RULESET, actions
-from deathzap_tui.rules.doubletap.engine import act_refusal
+from deathzap_tui.rules.doubletap.actions import action_refusal
 from deathzap_tui.rules.doubletap.model import Force, Unit
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.narration import Gen
@@ -151,7 +151,7 @@ def play_script(game: Game, dice: DiceSource, turns: Mapping[tuple[int, str], Se
                 unit_id, wanted, given = plan[n]
                 n += 1
                 legal = [a for a in ((wanted,) if isinstance(wanted, str) else wanted)
-                         if not act_refusal(state, unit_id, a)]
+                         if not action_refusal(state, unit_id, a, state.player)]
                 if legal:
                     intent = {"type": "act", "unit": unit_id, "action": legal[0]}
                     answers.update(given)

@@ -94,3 +94,21 @@ def random_answer(step: Any, rnd: random.Random, dice: DiceSource = roll_for_me)
     if step.key == "depth":
         lo, hi = max(lo, 12), min(hi, 48)
     return rnd.randint(lo, hi)
+
+
+def roll_out(res: Resolution, answers: Mapping[str, Any] | None = None,
+             dice: DiceSource = roll_for_me) -> dict[str, Any]:
+    """Drive ``res`` to its end for a Monte Carlo run of the odds: every die from
+    ``dice`` (the state's RNG by default), each question answered by its key from
+    ``answers`` or with its default. Returns ``ctx.facts["attack"]`` as it stood at
+    the first dice request: the attack as declared, what the odds panel reads first."""
+    first: dict[str, Any] = {}
+    while not res.done:
+        step = res.step
+        if isinstance(step, DiceRequest):
+            if not first:
+                first = dict(res.ctx.facts["attack"])
+            res.answer(dice(step))
+        else:
+            res.answer((answers or {}).get(step.key, step.default))
+    return first

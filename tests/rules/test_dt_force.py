@@ -59,7 +59,7 @@ def with_unit(**unit: Any) -> dict[str, Any]:
 # --- the shape ---------------------------------------------------------------------
 
 
-def test_the_shape_parses_dt_s2_s4_s7() -> None:
+def test_dt_the_shape_parses_dt_s2_s4_s7() -> None:
     f = parse_force(good())
     assert f.name == "Test Cell" and f.ruleset == "double-tap"
     assert f.units[0] == Unit("Sergeant Vey", ("rifle", "knife"), ("armored", "grenade"))
@@ -68,7 +68,7 @@ def test_the_shape_parses_dt_s2_s4_s7() -> None:
     assert f.source == good()
 
 
-def test_count_expands_into_alike_named_units() -> None:
+def test_dt_count_expands_into_alike_named_units_dt_s2() -> None:
     """``count`` gives that many units of one model each (DT §2), "Name 1"..."""
     units = parse_force(good()).units
     assert [u.name for u in units] == ["Sergeant Vey", "Duelist", "Cutter 1", "Cutter 2"]
@@ -76,27 +76,27 @@ def test_count_expands_into_alike_named_units() -> None:
     assert units[3].poison == "shooting" and units[3].rules == ("poison-gear",)
 
 
-def test_count_one_keeps_the_name() -> None:
+def test_dt_count_one_keeps_the_name_dt_s2() -> None:
     data = good()
     data["units"][2]["count"] = 1
     assert parse_force(data).units[2].name == "Cutter"
 
 
-def test_rules_keep_file_order_and_default_to_none_dt_r4() -> None:
+def test_dt_rules_keep_file_order_and_default_to_none_dt_r4() -> None:
     data = with_unit(rules=["tough", "ambush", "fast"])
     units = parse_force(data).units
     assert units[-1].rules == ("tough", "ambush", "fast")
     assert units[1].rules == () and units[1].poison == ""
 
 
-def test_every_rule_and_weapon_id_is_accepted_dt_s4_s7() -> None:
+def test_dt_every_rule_and_weapon_id_is_accepted_dt_s4_s7() -> None:
     rules = [r for r in tables.SPECIAL_RULES]
     data = with_unit(weapons=list(tables.WEAPONS), rules=rules, poison="melee")
     unit = parse_force(data).units[-1]
     assert unit.weapons == tuple(tables.WEAPONS) and unit.rules == tuple(rules)
 
 
-def test_a_weapon_listed_twice_is_two_weapons_dt_r4() -> None:
+def test_dt_a_weapon_listed_twice_is_two_weapons_dt_r4() -> None:
     """Two pistols are allowed, and each costs its 3 points."""
     duelist = parse_force(good()).units[1]
     assert duelist.weapons.count("pistol") == 2
@@ -106,7 +106,7 @@ def test_a_weapon_listed_twice_is_two_weapons_dt_r4() -> None:
 # --- errors ------------------------------------------------------------------------
 
 
-def test_unknown_weapon_at_its_path_dt_s4() -> None:
+def test_dt_unknown_weapon_at_its_path_dt_s4() -> None:
     data = good()
     data["units"][0]["weapons"] = ["rifle", "lasgun", 3]
     assert problems(data) == {
@@ -116,20 +116,20 @@ def test_unknown_weapon_at_its_path_dt_s4() -> None:
     }
 
 
-def test_unknown_rule_at_its_path_dt_s7_dt_r4() -> None:
+def test_dt_unknown_rule_at_its_path_dt_s7_dt_r4() -> None:
     data = good()
     data["units"][1]["rules"] = ["fast", "psychic"]
     assert problems(data) == {"units[1].rules[1]": (
         f'"psychic" is not a special rule (DT §7); use one of: {RULE_IDS}')}
 
 
-def test_a_rule_listed_twice_is_an_error_dt_s7() -> None:
+def test_dt_a_rule_listed_twice_is_an_error_dt_s7() -> None:
     data = good()
     data["units"][0]["rules"] = ["armored", "grenade", "armored"]
     assert problems(data) == {"units[0].rules[2]": '"armored" is listed twice'}
 
 
-def test_no_melee_weapon_names_what_it_has_dt_r2() -> None:
+def test_dt_no_melee_weapon_names_what_it_has_dt_r2() -> None:
     data = good()
     data["units"][0]["weapons"] = ["rifle", "pistol"]
     assert problems(data) == {"units[0].weapons": (
@@ -137,7 +137,7 @@ def test_no_melee_weapon_names_what_it_has_dt_r2() -> None:
         "(DT-R2)")}
 
 
-def test_no_weapons_at_all_dt_r2() -> None:
+def test_dt_no_weapons_at_all_dt_r2() -> None:
     data = good()
     data["units"][1]["weapons"] = []
     assert problems(data) == {"units[1].weapons": (
@@ -148,12 +148,12 @@ def test_no_weapons_at_all_dt_r2() -> None:
 
 
 @pytest.mark.parametrize("melee", ["knife", "sword"])
-def test_either_melee_weapon_is_enough_dt_r2(melee: str) -> None:
+def test_dt_either_melee_weapon_is_enough_dt_r2(melee: str) -> None:
     data = with_unit(weapons=["lmg", melee])
     assert parse_force(data).units[-1].weapons == ("lmg", melee)
 
 
-def test_poison_gear_needs_poison_dt_s7() -> None:
+def test_dt_poison_gear_needs_poison_dt_s7() -> None:
     data = good()
     del data["units"][2]["poison"]
     assert problems(data) == {"units[2].poison": (
@@ -161,7 +161,7 @@ def test_poison_gear_needs_poison_dt_s7() -> None:
         "poison (DT §7)")}
 
 
-def test_poison_without_poison_gear_is_refused_dt_s7() -> None:
+def test_dt_poison_without_poison_gear_is_refused_dt_s7() -> None:
     data = good()
     data["units"][0]["poison"] = "melee"
     assert problems(data) == {"units[0].poison": (
@@ -169,7 +169,7 @@ def test_poison_without_poison_gear_is_refused_dt_s7() -> None:
         "add the rule or remove poison")}
 
 
-def test_poison_must_be_melee_or_shooting_dt_s7() -> None:
+def test_dt_poison_must_be_melee_or_shooting_dt_s7() -> None:
     data = good()
     data["units"][2]["poison"] = "gas"
     assert problems(data) == {"units[2].poison": (
@@ -177,20 +177,20 @@ def test_poison_must_be_melee_or_shooting_dt_s7() -> None:
 
 
 @pytest.mark.parametrize("kind", tables.POISON_KINDS)
-def test_both_poison_kinds_are_read_dt_s7(kind: str) -> None:
+def test_dt_both_poison_kinds_are_read_dt_s7(kind: str) -> None:
     data = good()
     data["units"][2]["poison"] = kind
     assert parse_force(data).units[2].poison == kind
 
 
-def test_poison_is_checked_even_when_another_rule_is_bad_dt_s7() -> None:
+def test_dt_poison_is_checked_even_when_another_rule_is_bad_dt_s7() -> None:
     data = good()
     data["units"][2]["rules"] = ["poison-gear", "nope"]
     del data["units"][2]["poison"]
     assert set(problems(data)) == {"units[2].rules[1]", "units[2].poison"}
 
 
-def test_no_units_dt_s2() -> None:
+def test_dt_no_units_dt_s2() -> None:
     assert problems({**good(), "units": []}) == {
         "units": "a force needs at least one unit"}
     data = good()
@@ -198,7 +198,7 @@ def test_no_units_dt_s2() -> None:
     assert problems(data) == {"units": "missing: the force's units"}
 
 
-def test_count_must_be_a_positive_whole_number() -> None:
+def test_dt_count_must_be_a_positive_whole_number_dt_s2() -> None:
     data = good()
     data["units"][2]["count"] = 0
     assert problems(data) == {"units[2].count": "must be at least 1, not 0"}
@@ -207,13 +207,13 @@ def test_count_must_be_a_positive_whole_number() -> None:
         'expected a whole number (how many such units), got the text "two"')}
 
 
-def test_too_many_units_once_expanded() -> None:
+def test_dt_too_many_units_once_expanded_dt_s2() -> None:
     data = good()
     data["units"] = [dict(data["units"][1], name=f"D{i}", count=60) for i in range(2)]
     assert problems(data) == {"units": "120 units once counts are expanded; at most 100"}
 
 
-def test_unknown_keys_are_errors_at_every_level() -> None:
+def test_dt_unknown_keys_are_errors_at_every_level_dt_s2() -> None:
     data = good()
     data["points"] = 50
     data["weapons"] = {}
@@ -227,7 +227,7 @@ def test_unknown_keys_are_errors_at_every_level() -> None:
     }
 
 
-def test_every_problem_at_once() -> None:
+def test_dt_every_problem_at_once_dt_s4_s7() -> None:
     data = good()
     data["units"][0]["weapons"] = ["rifle"]
     data["units"][0]["rules"] = ["armored", "armored"]
@@ -238,7 +238,7 @@ def test_every_problem_at_once() -> None:
                                    "units[2].poison", "units[2].name"}
 
 
-def test_structure_and_hostile_text() -> None:
+def test_dt_structure_and_hostile_text_dt_s2() -> None:
     data = good()
     data["ruleset"] = "plasmashok"
     data["units"][0]["name"] = "Evil\x1b[2J"
@@ -255,7 +255,7 @@ def test_structure_and_hostile_text() -> None:
         parse_force(["not", "a", "table"])  # type: ignore[arg-type]
 
 
-def test_loader_locates_lines() -> None:
+def test_dt_loader_locates_lines_dt_s7() -> None:
     text = DT_FORCES[0].read_text()
     with pytest.raises(InvalidInput) as exc:
         force_from_text(text.replace('rules = ["armored"]', 'rules = ["armoured"]'),
@@ -268,7 +268,9 @@ def test_loader_locates_lines() -> None:
 # --- warnings, never errors --------------------------------------------------------
 
 
-def test_army_over_50_points_is_a_warning_with_the_total_dt_s2() -> None:
+def test_dt_army_over_50_points_is_a_warning_with_the_total_dt_s2() -> None:
+    """DT §2 "armies of 50 points each": over, the gap is said; short of 50 is no
+    warning (the issue: "warning when over"; `points` shows the total)."""
     data = with_unit(weapons=["lmg", "sword"], rules=["tough"])  # 27 + 22 = 49
     assert parse_force(data).points == 49
     assert warnings_of(data) == {}
@@ -277,25 +279,25 @@ def test_army_over_50_points_is_a_warning_with_the_total_dt_s2() -> None:
                                           "DT §2"}
 
 
-def test_exactly_50_points_is_fine_dt_s2() -> None:
+def test_dt_exactly_50_points_is_fine_dt_s2() -> None:
     data = with_unit(weapons=["lmg", "sword"], rules=["tough", "athletic"])
     assert parse_force(data).points == 50 and warnings_of(data) == {}
 
 
-def test_duplicate_names_are_warnings() -> None:
+def test_dt_duplicate_names_are_warnings() -> None:
     data = with_unit(name="Duelist")
-    assert warnings_of(data) == {"units[3].name": (
-        '"Duelist" is also the name of units[1]; players tell units apart by name')}
+    assert warnings_of(data)["units[3].name"] == (
+        '"Duelist" is also the name of units[1]; players tell units apart by name')
 
 
-def test_duplicate_expanded_names_are_located_at_their_entry() -> None:
+def test_dt_duplicate_expanded_names_are_located_at_their_entry() -> None:
     """"Cutter 2" typed by hand clashes with units[2]'s second cutter."""
     data = with_unit(name="Cutter 2")
-    assert warnings_of(data) == {"units[3].name": (
-        '"Cutter 2" is also the name of units[2]; players tell units apart by name')}
+    assert warnings_of(data)["units[3].name"] == (
+        '"Cutter 2" is also the name of units[2]; players tell units apart by name')
 
 
-def test_warnings_of_a_force_built_in_code() -> None:
+def test_dt_warnings_of_a_force_built_in_code_dt_s2() -> None:
     """Without a source the units' own indexes are used."""
     unit = Unit("Twin", ("knife",))
     force = Force("Coded", (unit, unit))
@@ -303,9 +305,11 @@ def test_warnings_of_a_force_built_in_code() -> None:
         ("units[1].name", "warning")]
 
 
-def test_template_parses_cleanly() -> None:
+def test_dt_template_parses_without_errors_dt_s2() -> None:
+    """One unit, far short of DT §2's 50 points: no warning (only over 50 is)."""
     loaded = force_from_text(TEMPLATE, "template.toml")
-    assert loaded.ruleset.id == "double-tap" and loaded.warnings == []
+    assert loaded.ruleset.id == "double-tap"
+    assert loaded.warnings == []
     assert registry.get("double-tap").force_template() == TEMPLATE
     assert max(len(line) for line in TEMPLATE.splitlines()) <= 80
 
@@ -314,7 +318,7 @@ def test_template_parses_cleanly() -> None:
 
 
 @pytest.mark.parametrize("path", DT_FORCES, ids=[p.name for p in DT_FORCES])
-def test_shipped_dt_armies_load_cleanly_at_50_points_dt_s2(path: Path) -> None:
+def test_dt_shipped_dt_armies_load_cleanly_at_50_points_dt_s2(path: Path) -> None:
     loaded = load_force(path)
     assert loaded.ruleset.id == "double-tap" and loaded.warnings == []
     report = loaded.ruleset.points(loaded.force)
@@ -326,7 +330,7 @@ def test_shipped_dt_armies_load_cleanly_at_50_points_dt_s2(path: Path) -> None:
                for u in loaded.force.units)  # DT-R2
 
 
-def test_shipped_dt_armies_use_every_weapon_and_many_rules_dt_s4_s7() -> None:
+def test_dt_shipped_dt_armies_use_every_weapon_and_many_rules_dt_s4_s7() -> None:
     """Between them: every DT §4 weapon and at least ten DT §7 rules (14 asked for by
     name, Poison Gear with its kind)."""
     forces = [load_force(p).force for p in DT_FORCES]
@@ -341,14 +345,14 @@ def test_shipped_dt_armies_use_every_weapon_and_many_rules_dt_s4_s7() -> None:
     assert all(u.poison in tables.POISON_KINDS for u in units if u.has("poison-gear"))
 
 
-def test_start_screen_lists_both_armies() -> None:
+def test_dt_start_screen_lists_both_armies_dt_s2() -> None:
     files = sorted(FORCES.glob("*.toml"))
     assert forces_for(files, "double-tap") == DT_FORCES
     assert pair_for(files, "double-tap") == (DT_FORCES[0], DT_FORCES[1])
 
 
 @pytest.mark.parametrize("path", DT_FORCES, ids=[p.name for p in DT_FORCES])
-def test_round_trip_through_the_loader(path: Path) -> None:
+def test_dt_round_trip_through_the_loader_dt_s2(path: Path) -> None:
     """A force's source, written back as TOML, loads as the same force (saves embed
     the source)."""
     first = load_force(path).force
@@ -359,7 +363,7 @@ def test_round_trip_through_the_loader(path: Path) -> None:
 # --- help (formatted from the tables) ----------------------------------------------
 
 
-def test_help_sections_cover_the_rules() -> None:
+def test_dt_help_sections_cover_the_rules_dt_s1_s7() -> None:
     assert registry.get("double-tap").help_sections() == HELP_SECTIONS
     text = "\n".join(body for _, body in HELP_SECTIONS)
     titles = " ".join(title for title, _ in HELP_SECTIONS)
@@ -377,7 +381,7 @@ def test_help_sections_cover_the_rules() -> None:
         assert all(len(line) <= 78 for line in rows), title
 
 
-def test_help_tables_come_from_tables_py() -> None:
+def test_dt_help_tables_come_from_tables_py_dt_s1_s4() -> None:
     body = dict(HELP_SECTIONS)
     weapons = body["Range bands (DT §4, DT-R2)"].splitlines()
     for w in tables.WEAPONS.values():
@@ -396,4 +400,4 @@ def test_help_tables_come_from_tables_py() -> None:
         row = next(line for line in actions if line.strip().startswith(a.name + " "))
         assert row.split()[1] == f'{a.move}"'
     quality = body["Quality tests (DT §1, DT-R1)"]
-    assert "6, then 4+" in quality and "cannot (DT-R1)" in quality
+    assert tables.need_text(-3) in quality and tables.need_text(-4) in quality

@@ -15,10 +15,12 @@ import pytest
 
 from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.odds import (
-    NOT_TOUGH,
+    FLAGS,
+    PANEL_DICE,
     STAGES,
     Attack,
     attack_odds,
+    killed_by,
     modifier_words,
     odds_from_facts,
 )
@@ -83,7 +85,7 @@ def oracle(a: Attack, given_successes: int | None = None, given_hits: int | None
                   else Counter({h - k: p for k, p in successes(h, a.block).items()}))
         for f, pf in blocks.items():
             failed[f] += ph * pf
-            dead = f >= 1 if a.tough == NOT_TOUGH else a.tough + f >= 3
+            dead = f >= 1 and (a.tough == tables.NOT_TOUGH or a.tough + f >= 3)
             kill = (1 - regen if a.regeneration else 1) if dead else 0
             killed += ph * pf * kill
             if h:
@@ -129,6 +131,8 @@ CASES = [
     Attack(kind="grenade", attacks=2, hit=0, block=0, cancel_dice=2),  # not cancelled
     Attack(kind="grenade", attacks=2, hit=-3, block=-1, tough=1, regeneration=True),
     Attack(attacks=0),
+    Attack(kind="grenade", attacks=0),                  # no throw: it lands short
+    Attack(kind="grenade", attacks=1, hit=1),
 ]
 
 
@@ -160,6 +164,17 @@ def test_dt_one_failed_block_kills_tough_takes_three_dt_s4_s7() -> None:
     assert attack_odds(regen).casualties[1] == pytest.approx(5 / 6 * 2 / 3)
 
 
+def test_dt_a_regenerated_tough_unit_dies_at_its_next_failed_block_dt_s7() -> None:
+    """Regeneration undoes the death, not the markers: 3 or more stay on the unit, so
+    it is killed by its next failed block, never by none."""
+    assert not killed_by(0, 3) and not killed_by(0, 5)
+    assert killed_by(1, 3) and killed_by(1, 2) and not killed_by(1, 1)
+    assert not killed_by(0, tables.NOT_TOUGH) and killed_by(1, tables.NOT_TOUGH)
+    for markers in (3, 4, 7):
+        regenerated = {**FACT, "tough": markers}
+        assert odds_from_facts(regenerated) == odds_from_facts({**FACT, "tough": 2})
+
+
 def test_dt_the_odds_say_what_they_are_dt_s5() -> None:
     shot = attack_odds(Attack(attacks=2, hit=0, block=0))
     assert (shot.figures, shot.damage_step, shot.break_removes) == (1, False, False)
@@ -181,8 +196,8 @@ def test_dt_large_attacks_stay_distributions() -> None:
 
 
 @pytest.mark.parametrize("modifier,words", [
-    (0, "+0 (4+)"), (1, "+1 (3+)"), (5, "+5 (2+)"), (-3, "-3 (7+: a 6 then a 4+)"),
-    (-4, "-4 (8+: cannot succeed, DT-R1)")])
+    (0, "+0 (4+)"), (1, "+1 (3+)"), (5, "+5 (2+)"), (-3, "-3 (7+ (a 6, then 4+))"),
+    (-4, "-4 (cannot succeed (DT-R1))")])
 def test_dt_modifier_words_dt_s1(modifier, words) -> None:
     assert modifier_words(modifier) == words
 
@@ -196,8 +211,9 @@ FACT_ATTACK = Attack(attacks=3, hit=-1, block=1, cancel_dice=2, tough=1,
 
 
 def test_dt_facts_stage_by_stage() -> None:
-    """The brief's format: successes known at "cancel", hits at "block", the failed
-    blocks at "regeneration", the kill at "done"."""
+    """The facts format ("Facts for the odds panel", ``doubletap/attacks.py``):
+    successes known at "cancel", hits at "block", the failed blocks at "regeneration",
+    the kill at "done"."""
     a = FACT_ATTACK
     assert odds_from_facts({**FACT, "stage": "hit"}) == attack_odds(a)
     assert odds_from_facts(FACT) == attack_odds(a)  # no stage yet: nothing rolled
@@ -230,7 +246,8 @@ def test_dt_facts_without_a_cancelling_reaction_and_with_a_morale_modifier() -> 
 @pytest.mark.parametrize("facts,message", [
     ({**FACT, "stage": "saves"}, "unknown stage"),
     ({**FACT, "kind": "special"}, "unknown attack kind"),
-    ({**FACT, "tough": 3}, "is dead"),
+    ({**FACT, "tough": -2}, "tough -2: a Tough unit has 0 to 2"),
+    ({**FACT, "attacks": -1}, "attacks -1: 0 to 200 dice"),
     ({**FACT, "stage": "cancel", "successes": 4}, "4 successes from 3 dice"),
     ({**FACT, "stage": "block", "successes": 1, "hits": 2}, "2 hits is impossible"),
     ({**FACT, "stage": "regeneration", "hits": 1, "failed_blocks": 2}, "failed blocks"),
@@ -240,5 +257,25 @@ def test_dt_facts_the_dice_cannot_give_are_refused(facts, message) -> None:
         odds_from_facts(facts)
 
 
-def test_dt_stages_are_the_briefs() -> None:
+def test_dt_stages_are_the_facts_format_of_attacks_py() -> None:
+    """``stage`` as "Facts for the odds panel" in ``doubletap/attacks.py`` lists it."""
     assert STAGES == ("hit", "cancel", "block", "regeneration", "done")
+
+
+def test_dt_the_panel_leaves_out_attacks_over_panel_dice() -> None:
+    """The panel computes in the key handler: beyond :data:`PANEL_DICE` dice, the
+    cancelling tests counted, no odds (``app/oddsview.py``)."""
+    dodged = {**FACT, "attacks": PANEL_DICE - 2}
+    assert odds_from_facts(dodged) is not None
+    assert odds_from_facts({**dodged, "attacks": PANEL_DICE - 1}) is None
+    assert odds_from_facts({**dodged, "cancel": {"kind": ""}, "attacks": PANEL_DICE})
+    assert odds_from_facts({**FACT, "attacks": 10 ** 6}) is None
+
+
+def test_dt_attack_names_its_numbers_by_flag_for_the_command() -> None:
+    with pytest.raises(ValueError, match=r"^cancel dice 201: 0 to 200 dice"):
+        Attack(attacks=1, cancel_dice=201)
+    with pytest.raises(ValueError, match=r"^--tough 3: a Tough unit has 0 to 2 wound"):
+        Attack(attacks=1, tough=3, names=FLAGS)
+    with pytest.raises(ValueError, match=r"^--attacks 201: .* too large"):
+        Attack(attacks=201, names=FLAGS)

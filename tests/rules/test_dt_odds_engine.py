@@ -10,12 +10,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+from fixtures_common import roll_out
+
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.doubletap.actions import perform
 from deathzap_tui.rules.doubletap.model import Force, Unit
 from deathzap_tui.rules.doubletap.odds import Attack, attack_odds, odds_from_facts
 from deathzap_tui.rules.doubletap.state import State, new_state
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Resolution
+from deathzap_tui.rules.steps import Dice, DiceRequest, Resolution
 
 TRIALS = 3000
 
@@ -43,14 +46,8 @@ def runs(red: Unit, black: Unit, action: str, answers: Mapping[str, Any], seed: 
         if poke:
             poke(state)
         res = Resolution(state, lambda ctx: perform(ctx, "red.0", action))
-        while not res.done:
-            step = res.step
-            if isinstance(step, DiceRequest):
-                if not first:
-                    first = dict(res.ctx.facts["attack"])
-                res.answer(ROLL)
-            else:
-                res.answer(answers.get(step.key, step.default))
+        declared = roll_out(res, answers)
+        first = first or declared
         fact = next(f for f in res.ctx.facts["attacks"] if f["target"] == "black.0")
         kills[bool(fact["killed"])] += 1
         hits[fact["hits"]] += 1
@@ -108,3 +105,27 @@ def test_dt_monte_carlo_frag_grenade_agrees_app_reading_12() -> None:
     want = Attack(kind="grenade", attacks=2)
     assert odds_from_facts(fact) == attack_odds(want)
     check(attack_odds(want), kills, hits, broke)
+
+
+def test_dt_a_regenerated_tough_unit_attacked_again_gets_odds_dt_s7() -> None:
+    """A Tough, Regenerating unit takes 4 failed blocks (4 wound markers, killed at the
+    3rd) and survives on its Regeneration die: it keeps its markers (DT §7). Shot at
+    again, its facts carry ``tough`` 4 and the panel still has odds: any failed block
+    kills it, as with 2 markers."""
+    red = Unit("Gunner", ("smg", "knife"))
+    black = Unit("Brute", ("knife",), ("tough", "regeneration"))
+
+    def dice(step: DiceRequest) -> Dice:  # every hit, every block failed, 6 to regenerate
+        return Dice(faces=(1 if step.key.startswith("block.") else 6,) * step.count)
+
+    res = Resolution(battle(red, black, 1), lambda ctx: perform(ctx, "red.0", "hold"))
+    roll_out(res, {}, dice)
+    state = res.ctx.state
+    assert state.unit("black.0").alive and state.unit("black.0").wounds == 4
+    again = roll_out(Resolution(state, lambda ctx: perform(ctx, "red.0", "hold")))
+    assert again["tough"] == 4
+    odds = odds_from_facts(again)
+    want = Attack(attacks=4, hit=-1, tough=2, regeneration=True)  # SMG -1 at 12"
+    assert odds == attack_odds(want)
+    blocks_hold = sum(p * 0.5 ** h for h, p in enumerate(odds.hits))
+    assert odds.casualties[1] == pytest.approx((1 - blocks_hold) * 2 / 3)

@@ -37,7 +37,7 @@ def test_dt_r4_unit_costs_by_hand() -> None:
     assert report.ruleset == "double-tap" and report.force == "Priced"
 
 
-def test_breakdown_columns_weapons_then_rules_dt_r4() -> None:
+def test_dt_breakdown_columns_weapons_then_rules_dt_r4() -> None:
     """Every unit has the same two columns, so ``deathzap points`` can build its
     table from the first; the items list each id once with its count."""
     force = parse_force(force_data())
@@ -54,7 +54,7 @@ def test_breakdown_columns_weapons_then_rules_dt_r4() -> None:
         assert b["weapons"]["points"] + b["rules"]["points"] == unit.points
 
 
-def test_a_unit_without_rules_has_an_empty_rules_column() -> None:
+def test_dt_a_unit_without_rules_has_an_empty_rules_column_dt_r4() -> None:
     data = force_data()
     del data["units"][1]["rules"]
     duelist = unit_points(parse_force(data).units[1])
@@ -62,7 +62,7 @@ def test_a_unit_without_rules_has_an_empty_rules_column() -> None:
     assert duelist.points == 10
 
 
-def test_notes_give_the_army_size_and_the_rules_dt_s2_s7() -> None:
+def test_dt_notes_give_the_army_size_and_the_rules_dt_s2_s7() -> None:
     report = points_report(parse_force(force_data()))
     assert report.notes == (
         "Army: 64 of 50 points (DT §2).",
@@ -72,27 +72,27 @@ def test_notes_give_the_army_size_and_the_rules_dt_s2_s7() -> None:
     )
 
 
-def test_no_rules_note_without_rules() -> None:
+def test_dt_no_rules_note_without_rules_dt_s2() -> None:
     data = {"name": "Plain", "ruleset": "double-tap",
             "units": [{"name": "Knifer", "weapons": ["knife"]}]}
     report = points_report(parse_force(data))
     assert report.notes == ("Army: 1 of 50 points (DT §2).",)
-    assert report.warnings == ()
+    assert report.warnings == ()  # under 50 is no warning: the note says the total
 
 
-def test_over_50_is_in_the_report_warnings_dt_s2() -> None:
+def test_dt_over_50_is_in_the_report_warnings_dt_s2() -> None:
     report = points_report(parse_force(force_data()))
     assert report.warnings == ("units: the army costs 64 points, 14 over the 50 of "
                                "DT §2",)
 
 
-def test_the_state_carries_each_units_cost_dt_r4() -> None:
+def test_dt_the_state_carries_each_units_cost_dt_r4() -> None:
     force = parse_force(force_data())
     state = new_state(force, force, {}, seed=1)
     assert [u.points for u in state.units["red"]] == [
         u.points for u in points_report(force).units]
 
 
-def test_the_plugin_reports_points() -> None:
+def test_dt_the_plugin_reports_points_dt_r4() -> None:
     force = parse_force(force_data())
     assert registry.get("double-tap").points(force) == points_report(force)

@@ -8,7 +8,7 @@ from dt_combat_fixtures import hits, keep, state_of, unit
 from fixtures_common import answer_all
 
 from deathzap_tui.rules.doubletap import tables
-from deathzap_tui.rules.doubletap.quality import need_words, quality_test, why_words
+from deathzap_tui.rules.doubletap.quality import quality_test, why_words
 from deathzap_tui.rules.steps import ROLL, DiceRequest, Resolution
 
 
@@ -84,9 +84,11 @@ def test_dt_s1_generated_dice_are_deterministic_by_seed() -> None:
 
 
 def test_dt_s1_words_say_the_modifiers_and_the_number_needed() -> None:
-    assert need_words(0) == "needs 4+"
-    assert "a 6 then a 4+" in need_words(-3)
-    assert "cannot succeed (DT-R1)" in need_words(-4)
+    assert [tables.need_text(m) for m in (2, 0, -3, -4, -9)] == [
+        "2+", "4+", "7+ (a 6, then 4+)", "cannot succeed (DT-R1)", "cannot succeed (DT-R1)"]
+    assert why_words([(-3, "flashed, hacked")]) == ("-3 flashed, hacked; needs 7+ (a 6, "
+                                                    "then 4+)")
+    assert why_words([(-4, "worse")]) == "-4 worse; cannot succeed (DT-R1)"
     assert why_words([(-1, "in cover"), (1, "shooting down"), (0, "Rifle at 5\"")],
                      "Rifle") == "Rifle; -1 in cover, +1 shooting down; needs 4+"
     assert why_words([], "block") == "block; no modifier; needs 4+"

@@ -6,10 +6,10 @@ it finishes its action, Move after the attacks, and camouflage at -2 (DT §7).""
 from __future__ import annotations
 
 import pytest
-from dt_combat_fixtures import engage, play, stages, state_of, unit
+from dt_combat_fixtures import act, engage, play, stages, state_of, unit
 
 from deathzap_tui.rules.doubletap.state import State
-from deathzap_tui.rules.steps import ROLL, Question, Refused
+from deathzap_tui.rules.steps import ROLL, Question, Refused, Resolution
 
 QUIET = {"hit.1": "1 1"}
 """The acting Gunner's Rifle misses."""
@@ -86,9 +86,54 @@ def test_dt_s6_units_in_contact_react_only_to_the_unit_they_touch_dodge_or_melee
 
 
 def test_dt_s7_a_camouflaged_actor_that_does_not_attack_cannot_be_attacked() -> None:
+    """It cannot be shot at, but it may be detected (DT §7 "when acting/reacting")."""
     s = state_of([unit("Sneak", rules=("camouflage",))], [unit("A", "pistol")])
     run = play(s, "red.0", "rush", {"react.black": "yes"})
-    assert choices(run, "reaction.black.0") == ["none", "move", "dodge"]
+    assert choices(run, "reaction.black.0") == ["none", "move", "dodge", "detect"]
+
+
+def test_dt_s7_detect_as_a_reaction_removes_the_actors_marker_before_its_action() -> None:
+    s = state_of([unit("Sneak", rules=("camouflage",))], [unit("A", "pistol"), unit("B")])
+    s.unit("black.0").flashed_until = "red"
+    run = play(s, "red.0", "rush", {"react.black": "yes", "reaction.black.0": "detect",
+                                    "reaction.black.1": "detect",
+                                    "detect.red.0.black.0": "6"})
+    step = run.step("detect.red.0.black.0")
+    assert (step.count, step.target, step.side) == (1, 6, "black")  # flashed -2
+    assert not run.state.unit("red.0").camo
+    assert "detect.red.0.black.1" not in run.asked  # nothing left to detect
+    assert "has no camo marker left to detect" in run.text
+    assert "Red Sneak is detected: it loses its camo marker (DT §7)." in run.text
+
+
+def test_dt_s7_a_failed_detect_reaction_leaves_the_marker() -> None:
+    s = state_of([unit("Sneak", rules=("camouflage",))], [unit("A")])
+    run = play(s, "red.0", "rush", {"react.black": "yes", "reaction.black.0": "detect",
+                                    "detect.red.0.black.0": "3"})
+    assert run.state.unit("red.0").camo and "stays hidden" in run.text
+
+
+def test_dt_s7_units_in_contact_are_not_offered_detect() -> None:
+    s = state_of([unit("Sneak", rules=("camouflage",))], [unit("A")])
+    engage(s, "red.0", "black.0")
+    run = play(s, "red.0", "hold", {"react.black": "yes"})
+    assert choices(run, "reaction.black.0") == ["none", "dodge"]
+
+
+def test_dt_s7_sixth_sense_strips_a_camouflaged_actor_when_reactions_are_gathered() -> None:
+    """DT §7 Sixth Sense works for the reacting side too: the actor loses its marker
+    and may then be shot at."""
+    s = state_of([unit("Sneak", rules=("camouflage",))],
+                 [unit("A", "pistol"), unit("Seer", rules=("sixth-sense",))])
+    run = play(s, "red.0", "rush", {"sense.red.0": "yes", "react.black": "yes"})
+    sense = run.step("sense.red.0")
+    assert sense.side == "black" and "Black Seer" in sense.prompt
+    assert run.asked.index("sense.red.0") < run.asked.index("react.black")
+    assert not run.state.unit("red.0").camo
+    assert "shoot" in choices(run, "reaction.black.0")
+    kept = play(s, "red.0", "rush", {"sense.red.0": "no", "react.black": "yes"})
+    assert kept.state.unit("red.0").camo
+    assert "shoot" not in choices(kept, "reaction.black.0")
 
 
 # --- dodging (DT §6, app reading 7) ----------------------------------------------------------
@@ -185,7 +230,7 @@ def test_dt_s6_a_melee_reaction_by_a_touching_unit_hits_the_actor() -> None:
     run = play(s, "red.0", "hack", {"target": "black.1", "react.black": "yes",
                                     "reaction.black.0": "melee", "hack.black.1": "2",
                                     "hit.1": "5", "block.red.0.black.0": "6",
-                                    "morale.red.0.black.0": "1"})
+                                    "morale.red.0.reactions": "1"})
     fact = run.ctx.facts["attacks"][0]
     assert (fact["kind"], fact["target"], fact["hits"]) == ("melee", "red.0", 1)
     assert run.state.unit("red.0").stunned  # DT §5: failed morale after melee
@@ -205,10 +250,38 @@ def test_dt_s6_two_reactions_hitting_the_actor_keep_distinct_keys() -> None:
     s = state_of([unit("Runner")], [unit("A", "pistol"), unit("B", "pistol")])
     run = play(s, "red.0", "rush", {
         "react.black": "yes", "reaction.black.0": "shoot", "reaction.black.1": "shoot",
-        "hit.1": "6", "hit.2": "6", "block.red.0.black.0": "6", "morale.red.0.black.0": "6",
+        "hit.1": "6", "hit.2": "6", "block.red.0.black.0": "6",
         "block.red.0.black.1": "1"})
     assert not run.state.unit("red.0").alive
     assert [f["target"] for f in run.ctx.facts["attacks"]] == ["red.0", "red.0"]
+    assert "morale.red.0.reactions" not in run.asked  # killed: no morale (DT §5)
+
+
+def test_dt_s5_the_actor_blocks_every_reactions_hits_then_tests_morale_once() -> None:
+    """DT §5: one morale test for all the reactions' hits, after all the blocks;
+    any melee hit among them stuns on a failure."""
+    s = state_of([unit("Runner")], [unit("A", "pistol"), unit("B", "pistol")])
+    run = play(s, "red.0", "rush", {
+        "react.black": "yes", "reaction.black.0": "shoot", "reaction.black.1": "shoot",
+        "hit.1": "6", "hit.2": "6", "block.red.0.black.0": "6",
+        "block.red.0.black.1": "5", "morale.red.0.reactions": "1"})
+    blocks = [k for k in run.asked if k.startswith(("block.", "morale."))]
+    assert blocks == ["block.red.0.black.0", "block.red.0.black.1", "morale.red.0.reactions"]
+    assert run.text.count("Red Runner: morale") == 1
+    assert not run.state.unit("red.0").stunned  # shooting hits: it moves away
+    assert "fails its morale: it moves 2\"" in run.text
+
+
+def test_dt_s5_one_melee_hit_among_the_reactions_stuns_on_a_failed_morale() -> None:
+    s = state_of([unit("Hacker", rules=("hacker",))],
+                 [unit("Guard"), unit("Far", "pistol"), unit("Mark")])
+    engage(s, "red.0", "black.0")
+    run = play(s, "red.0", "hack", {
+        "target": "black.2", "react.black": "yes", "reaction.black.0": "melee",
+        "reaction.black.1": "shoot", "hack.black.2": "2", "hit.1": "5", "hit.2": "6",
+        "block.red.0.black.0": "6", "block.red.0.black.1": "6",
+        "morale.red.0.reactions": "2"})
+    assert run.state.unit("red.0").stunned
 
 
 def test_dt_s6_a_move_reaction_comes_after_the_attacks() -> None:
@@ -251,13 +324,32 @@ def test_dt_s7_a_hacked_reactor_uses_its_hack_on_its_attack() -> None:
     assert not run.state.unit("black.0").hacked
 
 
+def test_dt_s7_the_block_fact_drops_the_hack_its_own_reaction_used() -> None:
+    """DT §7 Hacker: the target's shot back uses its hack, so its blocks are rolled
+    without it; the fact says so already at "hit" (for the odds panel)."""
+
+    def block_at_hit(reaction: str) -> int:
+        s = field("A")
+        s.unit("black.0").hacked = True
+        res = Resolution(s, act("red.0", "hold"))
+        answers = {"react.black": "yes", "reaction.black.0": reaction}
+        while res.step is not None and res.step.key != "hit.1":
+            step = res.step
+            res.answer(answers.get(step.key, getattr(step, "default", None)))
+        return res.ctx.facts["attack"]["block"]
+
+    assert block_at_hit("shoot") == 0  # its shot back used the hack
+    assert block_at_hit("dodge") == -1  # a dodge keeps it for the blocks
+
+
+
 def test_dt_facts_stages_of_a_shot_back_and_its_leftover() -> None:
     seen = stages(field("A"), "red.0", "hold", {
         "react.black": "yes", "reaction.black.0": "shoot", "hit.1": "1 1",
-        "cancel.black.0": "5", "block.red.0.black.0": "6", "morale.red.0.black.0": "6"})
+        "cancel.black.0": "5", "block.red.0.black.0": "6", "morale.red.0.reactions": "6"})
     assert seen == [("hit.1", "black.0", "hit"), ("cancel.black.0", "black.0", "cancel"),
                     ("block.red.0.black.0", "red.0", "block"),
-                    ("morale.red.0.black.0", "red.0", "done")]
+                    ("morale.red.0.reactions", "red.0", "done")]
 
 
 def test_dt_generated_reactions_are_deterministic() -> None:

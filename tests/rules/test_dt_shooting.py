@@ -40,6 +40,29 @@ def test_dt_s3_refusals_unknown_action_no_unit_not_in_play() -> None:
         assert action_refusal(s, "red.0", action) == ""
 
 
+def test_dt_s3_every_refusal_names_the_unit_and_not_your_unit_dt_s7() -> None:
+    """Each refusal of an existing unit starts with its name; a unit of the side not
+    playing is refused when the player is given (DT §3)."""
+    s = state_of([unit("Gunner", "rifle", rules=("camouflage",)), unit("Gone")],
+                 [unit("Target")])
+    s.unit("red.1").figures[0].alive = False
+    s.unit("red.0").camo = True
+    reasons = [action_refusal(s, "red.0", a) for a in ("fly", "recover", "cloak", "hack",
+                                                         "spot", "detect")]
+    reasons += [action_refusal(s, "red.1", "hold")]
+    assert all(r.startswith(("Red Gunner", "Red Gone")) for r in reasons), reasons
+    assert reasons[3] == "Red Gunner is not a Hacker (DT §7)"
+    assert reasons[5] == "Red Gunner has no camouflaged enemy in play to detect (DT §7)"
+    assert action_refusal(s, "black.0", "hold", "red") == (
+        "Black Target is Black's unit: it is Red's turn (DT §3)")
+    assert action_refusal(s, "black.0", "hold", "black") == ""
+    s = state_of([unit("Spy", rules=("spotter", "hacker"))],
+                 [unit("A", rules=("camouflage",))])
+    for action in ("hack", "spot"):
+        assert action_refusal(s, "red.0", action) == (
+            f"Red Spy has no enemy to {action}: camouflaged units cannot be seen (DT §7)")
+
+
 def test_dt_s3_in_base_contact_only_a_dodge_leaves_it_hold_stays_allowed() -> None:
     s = duel()
     engage(s, "red.0", "black.0")
@@ -222,8 +245,8 @@ def test_dt_s4_one_block_per_hit_any_failure_kills() -> None:
     fact = run.ctx.facts["attack"]
     assert (run.step("block.black.0").count, run.step("block.black.0").target) == (2, 4)
     assert fact | {"cancel": None} == {
-        "kind": "shooting", "target": "black.0", "attacks": 2, "hit": 0, "block": 0,
-        "morale": 0, "cancel": None, "tough": -1, "regeneration": False, "stage": "done",
+        "kind": "shooting", "target": "black.0", "weapon": "Rifle", "attacks": 2, "hit": 0,
+        "block": 0, "morale": 0, "cancel": None, "tough": -1, "regeneration": False, "stage": "done",
         "successes": 2, "cancelled": 0, "hits": 2, "failed_blocks": 1, "killed": True}
     assert fact["cancel"]["kind"] == ""
     assert not run.state.unit("black.0").alive

@@ -96,6 +96,32 @@ def test_dt_s7_smoke_is_narrated() -> None:
     assert "start of Red's next turn" in run.text
 
 
+def test_dt_s7_a_throw_takes_the_shooting_modifiers_at_the_aimed_unit() -> None:
+    """DT §7: a grenade "works like a weapon": cover, height, a friendly Engineer and
+    the side's spot (used up) count for the throw, as for a shot; no range band."""
+    s = state_of([unit("Thrower", "pistol", rules=("grenade",)),
+                  unit("Tech", rules=("engineer",))], [unit("A", "pistol")])
+    s.unit("black.0").spotted_by = "red"
+    run = play(s, "red.0", "hold", throw("frag", throw="1 1", **{
+        "cover.black.0": "yes", "down.black.0": "yes", "engineer.red.0": "yes"}))
+    assert run.asked[:6] == ["weapon", "grenade", "cover.black.0", "down.black.0",
+                             "engineer.red.0", "react.black"]
+    step = run.step("throw")
+    assert step.target == 2  # -1 cover, +1 down, +1 Engineer, +1 spotted
+    assert "spotted (used up)" in step.why and "in cover" in step.why
+    assert run.state.unit("black.0").spotted_by == ""
+    assert not any(k.startswith("distance") for k in run.asked)
+
+
+def test_dt_s7_the_first_blast_question_names_no_other_unit() -> None:
+    run = play(grenadier("A", "B"), "red.0", "hold", throw(
+        "smoke", target="black.0", throw="6 1", **{"blast.1": "black.0", "blast.2": "none"}))
+    assert run.step("blast.1").prompt == ("The smoke grenade has landed: which unit is "
+                                          "within 3\" of it? One at a time.")
+    assert run.step("blast.2").prompt.startswith("The smoke grenade has landed: which "
+                                                 "other unit is within 3\"")
+
+
 def test_dt_s6_a_dodge_does_not_cancel_a_grenade_it_moves_2_per_success() -> None:
     s = grenadier("A")
     engage(s, "red.0", "black.0")
@@ -218,7 +244,7 @@ def test_dt_s5_recover_clears_the_stun_the_enemy_may_react() -> None:
     s.unit("red.0").stunned = True
     run = play(s, "red.0", "recover", {"react.black": "yes", "reaction.black.0": "shoot",
                                        "hit.1": "6", "block.red.0.black.0": "6",
-                                       "morale.red.0.black.0": "1"})
+                                       "morale.red.0.reactions": "1"})
     assert "recovers: it is no longer stunned" in run.text
     assert not run.state.unit("red.0").stunned  # shooting hits do not stun (DT §5)
     assert run.text.index("recovers") < run.text.index("Black A: shooting")

@@ -211,3 +211,22 @@ def test_dt_a_flash_wears_off_at_the_end_of_the_throwers_turn_dt_7(monkeypatch) 
     assert notes(g)[-2:] == [
         "Red's turn is over: the flash wears off Red Kol and Black Ash (DT §7 Grenade).",
         "Black's turn: 2 activation points, one per living unit (DT §3)."]
+
+
+@pytest.mark.parametrize(("regen", "lives"), [(5, True), (4, False)])
+def test_dt_regeneration_saves_a_unit_from_its_poison_dt_7(monkeypatch, regen: int,
+                                                           lives: bool) -> None:
+    """DT §7 Regeneration "whenever this unit would be killed": a failed poison test
+    rolls it first; saved, the unit acts and stays poisoned (app reading)."""
+    fake_perform(monkeypatch, poison_red_vey)
+    g = ready_game(force("Reds", unit("Vey", rules=("regeneration",)), unit("Kol")),
+                   force("Blacks", unit("Ash")))
+    act(g, {"type": "act", "unit": "red.1", "action": "rush"})
+    seen = hold(g, "red.0", {"poison.red.0": face(2), "regen.red.0": face(regen)})
+    assert [(s.key, s.target) for s in seen] == [("poison.red.0", 3), ("regen.red.0", 5)]
+    vey = g.state.unit("red.0")
+    assert vey.alive == lives and vey.poisoned == lives
+    said = "\n".join(notes(g))
+    assert "it would be killed (DT §7 Poison Gear)" in said
+    assert ("survives its poison and acts, still poisoned" in said) == lives
+    assert ("red.0 does hold." in notes(g)) == lives

@@ -28,11 +28,11 @@ def test_dt_markers_are_seized_made_neutral_or_left_as_they_were_dt_2(monkeypatc
     seen = end_round(g, m1="red", m2="black")
     q = seen[-3]
     assert (q.key, q.side, q.rule, q.default) == ("marker.1", None, "DT §2", "none")
-    assert q.prompt == ("Marker 1 (neutral): which sides have a unit within 3\" of it "
-                        "(stunned units do not count)?")
+    assert q.prompt == ("Marker 1 (neutral): which units are within 3\" of it? Stunned "
+                        "units cannot seize it but still contest it.")
     assert [(c.value, c.label) for c in q.choices] == [
-        ("red", "Red only"), ("black", "Black only"), ("both", "Both sides"),
-        ("none", "Neither side")]
+        ("red", "Red only, some not stunned"), ("black", "Black only, some not stunned"),
+        ("both", "Units of both sides (stunned or not): neutral"), ("none", "No unit")]
     assert holders(g) == ["red", "black", ""]
     assert notes(g)[-6:-2] == [
         "Marker 1: Red seizes it (DT §2).", "Marker 2: Black seizes it (DT §2).",
@@ -54,19 +54,44 @@ def test_dt_markers_are_seized_made_neutral_or_left_as_they_were_dt_2(monkeypatc
     assert RULESET.view(g.state).score == {"red": 1, "black": 1}
 
 
-def test_dt_stunned_units_and_units_in_reserve_cannot_seize_dt_2(monkeypatch) -> None:
-    """Sides with no unit on the table that is not stunned are not offered."""
+def stunned_red(monkeypatch):
+    """Red's one unit on the table is stunned (its other unit is in reserve)."""
     def stun(ctx, unit_id, action):
         ctx.state.unit("red.0").stunned = True
 
     fake_perform(monkeypatch, stun)
     red = force("Reds", unit("Vey"), unit("Kol", rules=("ambush",)))
-    g = ready_game(red, force("Blacks", unit("Ash")), die=1,
+    g = ready_game(red, force("Blacks", unit("Ash")), die=3,
                    deploy={"deploy.3": "reserve:red.1"})
     act(g, {"type": "act", "unit": "red.0", "action": "hold"})
-    seen = end_round(g)
+    return g
+
+
+def test_dt_stunned_units_and_units_in_reserve_cannot_seize_dt_2(monkeypatch) -> None:
+    """DT §2 "stunned units cannot seize": a side whose units on the table are all
+    stunned is offered only as contesting ("both") or "red-stunned" (no change)."""
+    g = stunned_red(monkeypatch)
+    seen = end_round(g, m1="red-stunned")
     marker = next(q for q in seen if q.key == "marker.1")
-    assert [c.value for c in marker.choices] == ["black", "none"]
+    assert [(c.value, c.label) for c in marker.choices] == [
+        ("black", "Black only, some not stunned"),
+        ("both", "Units of both sides (stunned or not): neutral"),
+        ("red-stunned", "Only stunned Red units: no change"), ("none", "No unit")]
+    assert holders(g) == ["", ""]
+    assert ("Marker 1: only stunned Red units are within reach: they cannot seize it; it "
+            "stays neutral (DT §2).") in "\n".join(notes(g))
+
+
+def test_dt_a_stunned_unit_still_contests_a_marker_dt_2(monkeypatch) -> None:
+    """DT §2: a stunned Red unit within 3" stops Black seizing the marker ("both":
+    it turns neutral)."""
+    g = stunned_red(monkeypatch)
+    end_round(g, m1="black", m2="black")
+    assert holders(g) == ["black", "black"]
+    end_round(g, m1="both", m2="red-stunned")
+    assert holders(g) == ["", "black"]
+    assert ("Marker 2: only stunned Red units are within reach: they cannot seize it; "
+            "it stays held by Black (DT §2).") in "\n".join(notes(g))
 
 
 def test_dt_after_the_last_round_more_markers_wins_dt_2(monkeypatch) -> None:

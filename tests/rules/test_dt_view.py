@@ -96,7 +96,8 @@ def test_dt_markers_score_and_the_result(monkeypatch) -> None:
     assert v.score == {"red": 0, "black": 1}
     assert v.score_lines == ("Marker 1: held by Black", "Marker 2: neutral")
     assert v.objectives == ("A marker is seized at the end of a round by a side with a unit "
-                            "within 3\" and no enemy within 3\". After round 4 the side "
+                            "(not stunned) within 3\" and no enemy within 3\". After round 4 "
+                            "the side "
                             "holding more markers wins, equal holdings draw; a side with no "
                             "unit left loses (DT §2).",)
     act(g, {"type": "end"})

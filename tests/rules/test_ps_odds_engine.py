@@ -10,13 +10,15 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from fixtures_common import roll_out
+
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.model import Force, Model, Unit
 from deathzap_tui.rules.plasmashok.odds import odds_from_facts, shooting_odds
 from deathzap_tui.rules.plasmashok.oddsmath import Group
 from deathzap_tui.rules.plasmashok.state import State, new_state
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Resolution
+from deathzap_tui.rules.steps import Resolution
 
 
 def unit(name: str, type_: str, n: int, *weapons: str, special: int = 0) -> Unit:
@@ -40,14 +42,8 @@ def runs(state: State, make: Callable[[Any], Any], trials: int, seed: int,
     for i in range(trials):
         state.rng = Rng.from_seed(seed + i)  # test poke: a fresh stream per trial
         res = Resolution(state, make)
-        while not res.done:
-            step = res.step
-            if isinstance(step, DiceRequest):
-                if not first:
-                    first = dict(res.ctx.facts["attack"])
-                res.answer(ROLL)
-            else:
-                res.answer(step.default)
+        declared = roll_out(res)
+        first = first or declared
         wounds[res.ctx.facts["attack"]["wounds"]] += 1
     return wounds, first
 

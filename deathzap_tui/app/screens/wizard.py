@@ -167,6 +167,11 @@ class WizardScreen(Screen[Any]):
     """-tiny (under 24 rows): the step box takes what the history and odds leave."""
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
     """-wide: the odds panel is a side column (widgets/odds.py)."""
+    HAND_OVER: ClassVar[bool] = True
+    """One terminal for both players (hot seat, set-up, a quick resolve): a step for
+    another side than the step answered before it says so in its "who" line, since
+    the keyboard changes hands (a reaction, a defender's dice). A joined terminal
+    (app/joined.py) is asked only its own player's steps."""
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     """As Textual's, without repainting the whole screen on a focus change (the list
     and the dice input take turns every few steps): the widgets that gain and lose
@@ -356,7 +361,7 @@ class WizardScreen(Screen[Any]):
             self.set_focus(None)
             self._sync_bindings()
             return
-        repaint(who, Text(d.who(step), style="bold reverse") if d.who(step) else "")
+        repaint(who, self._who_line(step))
         repaint(headline, Text(d.step_headline(step), style="bold"))
         repaint(reason, Text(d.step_reason(step), style="italic"))
         confirm.display = False
@@ -393,6 +398,21 @@ class WizardScreen(Screen[Any]):
             self._live_feedback("")
         self.shown = step
         self._sync_bindings()
+
+    def _who_line(self, step: Step) -> Text | str:
+        """"BLACK answers": who answers the step; on a shared terminal, when that
+        side is not the one that answered the step before, "⇄ RED hands over to
+        BLACK" follows, so that the other player takes the keys (:data:`HAND_OVER`)."""
+        words = d.who(step)
+        if not words:
+            return ""
+        line = Text(words, style="bold reverse")
+        side = getattr(step, "side", None)
+        before = next((s.side for s in reversed(self.asked) if getattr(s, "side", None)), None)
+        if self.HAND_OVER and before and before != side:
+            line.append(f"  ⇄ {d.side_label(before)} hands over to {d.side_label(side)}",
+                        style="bold")
+        return line
 
     @property
     def _typed_only(self) -> bool:

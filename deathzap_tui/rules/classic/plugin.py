@@ -1,13 +1,12 @@
-"""Deathzap Classic behind the :class:`~deathzap_tui.rules.ruleset.Ruleset` interface.
-Thin: each method delegates to the module holding that part of the rules, imported on
-first use; the shared delegations (force, options, state, engine, help, odds) come
-from :class:`~deathzap_tui.rules.ruleset.PackageRuleset`."""
+"""Deathzap Classic behind the :class:`~deathzap_tui.rules.ruleset.Ruleset` interface:
+every part (force, options, state, engine, view, help, odds) is delegated to its
+module by :class:`~deathzap_tui.rules.ruleset.PackageRuleset`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from deathzap_tui.rules.ruleset import BoardView, IntentOption, PackageRuleset, PointsReport
+from deathzap_tui.rules.ruleset import PackageRuleset, PointsReport
 
 
 class Classic(PackageRuleset):
@@ -17,14 +16,3 @@ class Classic(PackageRuleset):
 
     def points(self, force: Any) -> PointsReport | None:
         return None  # CL-R6: no points; `deathzap points` shows the figure counts
-
-    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
-        # No hidden information in Classic: every viewer sees the same offers.
-        from deathzap_tui.rules.classic.engine import intents
-
-        return intents(state)
-
-    def view(self, state: Any, viewer: str | None = None) -> BoardView:
-        from deathzap_tui.rules.classic.view import board_view
-
-        return board_view(state, viewer)

@@ -14,7 +14,7 @@ from deathzap_tui.rules.narration import Gen, ask_yes_no, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context, Question
-from deathzap_tui.rules.victory import declare
+from deathzap_tui.rules.victory import ahead, declare
 
 HARD_HITTERS_BATCH = "hard-hitters"
 """``ctx.facts`` key: the sides that scored Hard Hitters in this resolution."""
@@ -104,13 +104,17 @@ def _end_by_vp(ctx: Context, reason: str) -> Gen:
     state: State = ctx.state
     yield from _final_objectives(ctx)
     red, black = state.vp["red"], state.vp["black"]
-    declare(ctx, _ahead(red, black), reason, "CL §8",
-            f". Final score Red {red} VP, Black {black} VP")
+    _declare(ctx, ahead(red, black), reason, f". Final score Red {red} VP, Black {black} VP")
 
 
-def _ahead(red: int, black: int) -> str:
-    """The side with the larger count, or "draw"."""
-    return "red" if red > black else "black" if black > red else "draw"
+def _declare(ctx: Context, winner: str, reason: str, score: str = "") -> None:
+    """The game is over (CL §8): the family's
+    :func:`~deathzap_tui.rules.victory.declare`, and no phase or side moving is under
+    way any more."""
+    state: State = ctx.state
+    state.step = ""
+    state.mover = ""
+    declare(ctx, winner, reason, "CL §8", score)
 
 
 def _final_objectives(ctx: Context) -> Gen:
@@ -166,8 +170,8 @@ def check_victory(ctx: Context) -> Gen:
     else:
         beaten = [s for s in SIDES if not steady(state, s)]
         if beaten:
-            declare(ctx, "draw" if len(beaten) == 2 else other_side(beaten[0]),
-                    _beaten_reason(state, beaten), "CL §8")
+            _declare(ctx, "draw" if len(beaten) == 2 else other_side(beaten[0]),
+                     _beaten_reason(state, beaten))
     return bool(beaten)
 
 
@@ -213,5 +217,4 @@ def end_by_agreement(ctx: Context) -> Gen:
     if advanced(state):
         yield from _end_by_vp(ctx, reason)
         return
-    declare(ctx, _ahead(len(steady(state, "red")), len(steady(state, "black"))), reason,
-            "CL §8")
+    _declare(ctx, ahead(len(steady(state, "red")), len(steady(state, "black"))), reason)

@@ -14,6 +14,8 @@ from deathzap_tui.rules.classic.turn import PHASE_NAMES, advance_label, phases, 
 from deathzap_tui.rules.classic.victory import advanced
 from deathzap_tui.rules.narration import plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.units import short_name
+from deathzap_tui.rules.victory import result_words
 
 COLUMNS = ("Unit", "Type", "Figs", "Guns", "Status")
 
@@ -56,7 +58,7 @@ def may_act(state: State, unit: UnitState) -> bool:
 
 def unit_row(state: State, unit: UnitState) -> UnitRow:
     total = sum(1 for f in unit.figures if not f.moved_to)
-    cells = (uname(state, unit).split(" ", 1)[1], unit.stats.name,
+    cells = (short_name(state, unit), unit.stats.name,
              f"{unit.figures_left}/{total}", guns(state, unit), status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
                    ready=may_act(state, unit))
@@ -155,16 +157,11 @@ def clock(state: State) -> TurnClock:
 
 
 def result(state: State) -> str:
-    if not state.over:
-        return ""
-    if state.winner == "draw":
-        words = "Draw" + (f" {state.vp['red']}-{state.vp['black']} VP" if advanced(state)
-                          else "")
-    else:
-        loser = other_side(state.winner)
-        words = f"{side_name(state.winner)} wins" + (
-            f" {state.vp[state.winner]}-{state.vp[loser]} VP" if advanced(state) else "")
-    return f"{words} ({state.end_reason})"
+    """The result, with the final VP (the winner's first) in the advanced game."""
+    if not (state.over and advanced(state)):
+        return result_words(state)
+    first = state.winner if state.winner in SIDES else "red"
+    return result_words(state, f" {state.vp[first]}-{state.vp[other_side(first)]} VP")
 
 
 def board_view(state: State, viewer: str | None = None) -> BoardView:

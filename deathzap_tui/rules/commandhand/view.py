@@ -11,13 +11,14 @@ from __future__ import annotations
 from deathzap_tui.rules.activations import activations_for, deck_counts
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.rules.commandhand import tables
-from deathzap_tui.rules.commandhand.common import inches, uname
+from deathzap_tui.rules.commandhand.common import inches
 from deathzap_tui.rules.commandhand.deck import rank_name
 from deathzap_tui.rules.commandhand.engine import prompt
 from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
+from deathzap_tui.rules.units import short_name
 
 COLUMNS = ("Unit", "Figs", "Shields", "Run/Walk", "Melee", "Token", "Where", "Status")
 
@@ -31,7 +32,7 @@ def where(unit: UnitState) -> str:
 def unit_row(state: State, unit: UnitState) -> UnitRow:
     status = "destroyed" if unit.destroyed else ("in melee" if unit.engaged else "")
     cells = (
-        uname(state, unit).split(" ", 1)[1],
+        short_name(state, unit),
         f"{unit.figures_left}/{len(unit.figures)}",
         f"{unit.shields}/{unit.max_shields} +{unit.recharge}",
         f"{inches(state, unit.run)}/{inches(state, unit.walk)}",

@@ -5,11 +5,12 @@ from __future__ import annotations
 from deathzap_tui.rules.activations import deck_counts
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.rules.deathzap3 import tables
-from deathzap_tui.rules.deathzap3.common import side_name, uname
+from deathzap_tui.rules.deathzap3.common import side_name
 from deathzap_tui.rules.deathzap3.engine import prompt
 from deathzap_tui.rules.deathzap3.state import State, UnitState
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
+from deathzap_tui.rules.units import short_name
 
 COLUMNS = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
 STRENGTH_LETTER = {"light": "L", "medium": "M", "heavy": "H"}
@@ -36,7 +37,7 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
     cp = sum(f.command for f in unit.figures if f.alive and f.leader)
     has_leader = any(f.leader and f.alive for f in unit.figures)
     cells = (
-        uname(state, unit).split(" ", 1)[1],
+        short_name(state, unit),
         f"{unit.figures_left}/{len(unit.figures)}",
         f"{unit.shields}/{unit.max_shields} {STRENGTH_LETTER.get(unit.shield_strength, '?')}",
         unit.skill.capitalize(),

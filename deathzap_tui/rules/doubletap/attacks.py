@@ -13,17 +13,25 @@ Facts for the odds panel
 ``ctx.facts["attack"]`` is the one being resolved (the same dict, updated in place;
 ``stage`` names the roll asked next and is set before each request)::
 
-    {"kind": "shooting" | "melee" | "grenade", "target": "black.1",
+    {"kind": "shooting" | "melee" | "grenade", "target": "black.1", "weapon": "Carbine",
      "attacks": 3, "hit": -1, "block": 1, "morale": 0,
      "cancel": {"kind": "dodge" | "shoot" | "melee" | "", "dice": 2, "modifier": 0},
      "tough": 0, "regeneration": False,
      "stage": "hit" | "cancel" | "block" | "regeneration" | "done",
      "successes": 2, "cancelled": 1, "hits": 1, "failed_blocks": 1, "killed": True}
 
+``tough`` is the wound markers already on a Tough target (0..2), or
+:data:`tables.NOT_TOUGH` (-1) for a target without Tough (:func:`tough_fact`).
+``block`` is the target's block modifier as it will be rolled: when the target's
+own reaction uses up its hack first (it attacks before it blocks), the fact is
+recomputed (:func:`refresh_block`).
+
 A reaction's successes left over after cancelling (app reading 7) become an attack
-of their own at the acting unit, declared at stage "block" with its hits known. A
-frag grenade's attack at a unit has one hit when the unit is under the blast, none
-otherwise, whatever the successes of the throw (they only carry it, app reading 12).
+of their own at the acting unit, declared at stage "block" with its hits known. The
+acting unit blocks every reaction's hits (each at its own modifiers) before it takes
+one morale test for them all (DT §5). A frag grenade's attack at a unit has one hit
+when the unit is under the blast, none otherwise, whatever the successes of the
+throw (they only carry it, app reading 12).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deathzap_tui.rules.doubletap import tables
-from deathzap_tui.rules.doubletap.common import kill, names, uname
+from deathzap_tui.rules.doubletap.common import in_play, kill, names, sixth_sense, uname
 from deathzap_tui.rules.doubletap.quality import Mods, quality_test, total, why_words
 from deathzap_tui.rules.doubletap.state import State, UnitState
 from deathzap_tui.rules.doubletap.tables import Weapon
@@ -101,7 +109,7 @@ class Plan:
     def name(self) -> str:
         return uname(self.state, self.unit)
 
-    def attacks(self) -> None:
+    def lose_camo_on_attack(self) -> None:
         """The actor attacks: it loses its camo marker, and reactions to this attack are
         at -2 if it had one (DT §7 Camouflage, app reading 13)."""
         if self.unit.camo:
@@ -152,20 +160,29 @@ def _aura(plan: Plan, unit: UnitState, rule: str, gives: str) -> Gen:
 def aim(plan: Plan, shooter: UnitState, target: UnitState, weapon: Weapon,
         key: Callable[[str], str]) -> Gen:
     """The to-hit modifiers of ``shooter`` firing ``weapon`` at ``target`` (DT §4, DT-R2,
-    app reading 10), asking the distance (refused beyond the maximum range), cover,
-    height and a friendly Engineer; a mark of ``shooter``'s side on ``target`` is used
-    up. ``key(stem)`` names each question. Returns the modifiers (the shooter's own
-    are :func:`own_mods`)."""
+    app reading 10): the distance (refused beyond the maximum range), then
+    :func:`shot_mods`. ``key(stem)`` names each question. Returns the modifiers (the
+    shooter's own are :func:`own_mods`)."""
     state = plan.state
-    name, tname = uname(state, shooter), uname(state, target)
-    bands = ", ".join(f"{b.modifier:+d} at {b.low}-{b.high}\"" for b in weapon.bands)
+    bands = weapon.bands_text()
     distance = yield Question(
-        key("distance"), f"{name} shoots its {weapon.name} at {tname}: distance in whole "
-        f"inches? Its maximum range is {weapon.max_range}\" (DT-R2)"
-        + (f"; {bands}." if bands else "; no range band."), minimum=0,
-        maximum=weapon.max_range, rule="DT §4, DT-R2", side=shooter.side,
+        key("distance"), f"{uname(state, shooter)} shoots its {weapon.name} at "
+        f"{uname(state, target)}: distance in whole inches? Its maximum range is "
+        f"{weapon.max_range}\" (DT-R2)" + (f"; {bands}." if bands else "; no range band."),
+        minimum=0, maximum=weapon.max_range, rule="DT §4, DT-R2", side=shooter.side,
         default=min(DEFAULT_DISTANCE, weapon.max_range))
     mods: Mods = [(weapon.modifier(distance) or 0, f"{weapon.name} at {distance}\"")]
+    return mods + (yield from shot_mods(plan, shooter, target, key))
+
+
+def shot_mods(plan: Plan, shooter: UnitState, target: UnitState,
+              key: Callable[[str], str]) -> Gen:
+    """The to-hit modifiers of any shot or throw of ``shooter`` at ``target`` but the
+    range (DT §4, §7, app reading 10): cover and height asked, a friendly Engineer
+    asked if one is in play, and a mark of ``shooter``'s side on ``target`` used up."""
+    state = plan.state
+    name, tname = uname(state, shooter), uname(state, target)
+    mods: Mods = []
     if (yield from ask_yes_no(key("cover"), f"Is {tname} in or behind cover ("
                               f"{tables.COVER:+d} to hit)?", "DT §4", shooter.side, "no")):
         mods.append((tables.COVER, "in cover"))
@@ -181,7 +198,7 @@ def aim(plan: Plan, shooter: UnitState, target: UnitState, weapon: Weapon,
     return mods
 
 
-def block_mods(plan: Plan, strike: Strike, doctor: bool) -> Mods:
+def block_mods(strike: Strike, doctor: bool) -> Mods:
     """The target's modifiers on its blocks (DT §4, §7, app reading 8); a hack is not
     used up here but when the blocks are rolled."""
     target, attacker = strike.target, strike.attacker
@@ -206,19 +223,39 @@ def morale_mods(unit: UnitState) -> Mods:
     return own_mods(unit, attacking=False)
 
 
+def tough_fact(unit: UnitState) -> int:
+    """The facts' ``tough``: ``unit``'s wound markers if it is Tough (DT §7), else
+    :data:`tables.NOT_TOUGH`."""
+    return unit.wounds if unit.has("tough") else tables.NOT_TOUGH
+
+
+def _doctor(plan: Plan, unit: UnitState) -> bool:
+    """The answer already given: a friendly Doctor is within 4" of ``unit``."""
+    return plan.asked.get(f"doctor.{unit.id}", False)
+
+
+def refresh_block(plan: Plan, unit: UnitState) -> None:
+    """The block modifier of every attack at ``unit`` again, after its own reaction
+    used up its hack (DT §7 Hacker: its next attack or block), so that the odds panel
+    shows what it will roll."""
+    for strike in plan.strikes:
+        if strike.target is unit:
+            strike.fact["block"] = total(block_mods(strike, _doctor(plan, unit)))
+
+
 # --------------------------------------------------------------------------- attacks
 def declare(plan: Plan, kind: str, attacker: UnitState, target: UnitState, attacks: int,
-            mods: Mods, head: str, tag: str = "") -> Gen:
-    """A new attack of ``attacks`` dice at ``mods`` on ``target``, its fact published
-    (stage "hit"); asks whether a friendly Doctor is near the target. Returns the
-    :class:`Strike`."""
+            mods: Mods, head: str, weapon: str, tag: str = "") -> Gen:
+    """A new attack of ``attacks`` dice at ``mods`` on ``target`` with ``weapon`` (its
+    name, for the odds panel), its fact published (stage "hit"); asks whether a
+    friendly Doctor is near the target. Returns the :class:`Strike`."""
     facts = plan.ctx.facts.setdefault("attacks", [])
     strike = Strike(kind, attacker, target, {}, why_words(mods, head), len(facts) + 1, tag)
     doctor = yield from _aura(plan, target, "doctor", f"{tables.DOCTOR:+d} to block")
     strike.fact.update(
-        kind=kind, target=target.id, attacks=attacks, hit=total(mods),
-        block=total(block_mods(plan, strike, doctor)), morale=total(morale_mods(target)),
-        cancel=dict(NO_CANCEL), tough=target.wounds if target.has("tough") else -1,
+        kind=kind, target=target.id, weapon=weapon, attacks=attacks, hit=total(mods),
+        block=total(block_mods(strike, doctor)), morale=total(morale_mods(target)),
+        cancel=dict(NO_CANCEL), tough=tough_fact(target),
         regeneration=target.has("regeneration"), stage="hit")
     facts.append(strike.fact)
     return strike
@@ -238,12 +275,13 @@ def roll_hits(plan: Plan, strike: Strike) -> Gen:
     return successes
 
 
-def land(plan: Plan, strike: Strike, hits: int) -> Gen:
+def land(plan: Plan, strike: Strike, hits: int, morale: bool = True) -> Gen:
     """``hits`` on the target (DT §4, §5, §7, app reading 8): one block per hit, any
     failure kills it (a Tough unit takes a wound marker per failure and dies at the
     3rd; Regeneration survives a death on 5+); a unit hit and not killed tests its
-    morale (stunned after melee, falls back 2" otherwise); Poison Gear hits poison a
-    survivor."""
+    morale (stunned after melee, falls back 2" otherwise) unless ``morale`` is false
+    (the caller tests it once for several attacks, DT §5); Poison Gear hits poison a
+    survivor. Returns whether the target was hit and lives (its morale is due)."""
     ctx, state = plan.ctx, plan.state
     fact, target = strike.fact, strike.target
     ctx.facts["attack"] = fact
@@ -252,15 +290,14 @@ def land(plan: Plan, strike: Strike, hits: int) -> Gen:
     if not hits:
         fact["stage"] = "done"
         ctx.say(f"{tname} takes no hit.")
-        return
+        return False
     if not target.alive:
         fact["stage"] = "done"
         ctx.say(f"{tname} is already killed: its {plural(hits, 'hit')} change nothing.")
-        return
-    mods = block_mods(plan, strike, plan.asked.get(f"doctor.{target.id}", False))
+        return False
+    mods = block_mods(strike, _doctor(plan, target))
     target.hacked = False
-    fact.update(block=total(mods), stage="block",
-                tough=target.wounds if target.has("tough") else -1)
+    fact.update(block=total(mods), stage="block", tough=tough_fact(target))
     blocked = yield from quality_test(
         ctx, f"block.{target.id}{strike.tag}", hits, total(mods), f"{tname}: blocks",
         why_words(mods, f"one block per hit ({plural(hits, 'hit')})"), "DT §4", target.side)
@@ -276,20 +313,25 @@ def land(plan: Plan, strike: Strike, hits: int) -> Gen:
         ctx.say(f"{tname} fails {plural(failed, 'block')} (DT §4).")
     if dying and target.has("regeneration"):
         fact["stage"] = "regeneration"
-        dying = not (yield from _regenerates(ctx, target, strike.tag))
+        dying = not (yield from regenerates(ctx, target, strike.tag))
     fact.update(killed=dying, stage="done")
     if dying:
         kill(state, target)
         ctx.say(f"{tname} is killed ({'DT §7 Tough' if target.has('tough') else 'DT §4'}).")
-        return
-    yield from _morale(plan, strike)
+        return False
+    if morale:
+        yield from take_morale(plan, target, strike.kind == "melee", strike.tag)
     if strike.poisons:
         ctx.say(f"{tname} is {'still ' if target.poisoned else ''}poisoned by "
                 f"{uname(state, strike.attacker)}'s Poison Gear (DT §7).")
         target.poisoned = True
+    return True
 
 
-def _regenerates(ctx: Context, unit: UnitState, tag: str) -> Gen:
+def regenerates(ctx: Context, unit: UnitState, tag: str = "") -> Gen:
+    """DT §7 Regeneration, whenever ``unit`` would be killed (failed blocks, a failed
+    poison test): one die (key ``regen.<unit><tag>``), 5+ survives. Returns whether it
+    survives."""
     name = uname(ctx.state, unit)
     d = yield DiceRequest(f"regen.{unit.id}{tag}", 1, f"{name}: Regeneration",
                           tables.REGENERATION, f"it would be killed: {tables.REGENERATION}+ "
@@ -300,18 +342,19 @@ def _regenerates(ctx: Context, unit: UnitState, tag: str) -> Gen:
     return lives
 
 
-def _morale(plan: Plan, strike: Strike) -> Gen:
-    """DT §5, app reading 8: one quality test; failing, a unit hit in melee is stunned,
-    one hit by shooting or a grenade moves 2" away (the players move it)."""
-    ctx, unit = plan.ctx, strike.target
+def take_morale(plan: Plan, unit: UnitState, melee: bool, tag: str = "") -> Gen:
+    """DT §5, app reading 8: one quality test (key ``morale.<unit><tag>``); failing, a
+    unit hit in melee (``melee``) is stunned, one hit by shooting or a grenade moves 2"
+    away (the players move it)."""
+    ctx = plan.ctx
     name = uname(plan.state, unit)
     mods = morale_mods(unit)
-    ok = yield from quality_test(ctx, f"morale.{unit.id}{strike.tag}", 1, total(mods),
+    ok = yield from quality_test(ctx, f"morale.{unit.id}{tag}", 1, total(mods),
                                  f"{name}: morale", why_words(mods, "hit and not killed"),
                                  "DT §5", unit.side)
     if ok:
         ctx.say(f"{name} holds its nerve (DT §5).")
-    elif strike.kind == "melee":
+    elif melee:
         unit.stunned = True
         ctx.say(f"{name} fails its morale after melee: it is stunned (DT §5).")
     else:
@@ -321,18 +364,14 @@ def _morale(plan: Plan, strike: Strike) -> Gen:
                 f"away from enemies{stay} (DT §5).")
 
 
-def enemies(state: State, unit: UnitState) -> list[UnitState]:
-    return [u for u in state.units[other_side(unit.side)] if u.in_play]
-
-
 def targets(plan: Plan) -> Gen:
     """The enemy units the actor may attack or mark: in play, without a camo marker
     (DT §7). With a Sixth Sense unit of its side in play, each camouflaged enemy is
     asked about: within 8" of it, the enemy loses its marker (DT §7, app reading 10)."""
     state, unit = plan.state, plan.unit
-    sense = [u for u in state.units[unit.side] if u.in_play and u.has("sixth-sense")]
+    sense = sixth_sense(state, unit.side)
     out = []
-    for enemy in enemies(state, unit):
+    for enemy in in_play(state, other_side(unit.side)):
         ename = uname(state, enemy)
         if enemy.camo and sense and (yield from ask_yes_no(
                 f"sense.{enemy.id}", f"Is {ename} (camouflaged) within "

@@ -1,6 +1,6 @@
 """Helpers shared by the Double Tap resolutions: the units that still count for a
-side. Names, units in play and contacts are the family's
-(:mod:`deathzap_tui.rules.units`)."""
+side, killing one, a side's Sixth Sense units. Names, units in play and contacts are
+the family's (:mod:`deathzap_tui.rules.units`)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ def living(state: State, side: str) -> list[UnitState]:
     """``side``'s living units, on the table or in Ambush reserve: each is worth an
     activation point (app reading 1) and keeps the side in the game (app reading 4)."""
     return [u for u in state.units[side] if u.alive]
+
+
+def sixth_sense(state: State, side: str) -> list[UnitState]:
+    """``side``'s units in play with Sixth Sense: enemies within 8" of them lose their
+    camo marker (DT §7)."""
+    return [u for u in in_play(state, side) if u.has("sixth-sense")]
 
 
 def kill(state: State, unit: UnitState) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from deathzap_tui.rules.doubletap import actions, setup, turn
+from deathzap_tui.rules.doubletap import actions, setup, tables, turn
 from deathzap_tui.rules.doubletap.common import in_play, uname
 from deathzap_tui.rules.doubletap.state import State
 from deathzap_tui.rules.doubletap.victory import MARKERS_RULE, end_by_agreement
@@ -44,8 +44,6 @@ SETUP_STEPS = SetupSequence((
               "the markers are placed", "DT §2", setup.markers),
 ))
 """Set-up (DT §2): the roll-off for edges, deployment, the objective markers."""
-ALL_ACTIONS = actions.ALL_ACTIONS
-"""Every action an ``act`` intent may name (DT §3, §5, §7), in menu order."""
 
 
 def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
@@ -60,7 +58,7 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
     if kind == "pass":
         return turn.pass_turn
     unit, action = str(intent.get("unit", "")), str(intent.get("action", ""))
-    refuse_if(act_refusal(state, unit, action))
+    refuse_if(actions.action_refusal(state, unit, action, state.player))
     return partial(turn.act, unit_id=unit, action=action)
 
 
@@ -75,22 +73,6 @@ def turn_refusal(state: State, by: str = "") -> str:
     return ""
 
 
-def act_refusal(state: State, unit_id: str, action: str) -> str:
-    """Why the player's unit may not take ``action`` now ("" if it may): a known
-    action, one of the player's units, then the unit-level reasons of
-    :func:`.actions.action_refusal`."""
-    if action not in ALL_ACTIONS:
-        return f"unknown action {action!r}; one of {', '.join(ALL_ACTIONS)}"
-    try:
-        unit = state.unit(unit_id)
-    except KeyError:
-        unit = None
-    if unit is not None and unit.side != state.player:
-        return (f"{uname(state, unit)} is {side_name(unit.side)}'s unit: it is "
-                f"{side_name(state.player)}'s turn (DT §3)")
-    return actions.action_refusal(state, unit_id, action)
-
-
 def intents(state: State) -> list[IntentOption]:
     """Everything legal now, as menu entries (the same for every viewer)."""
     if state.over:
@@ -99,10 +81,10 @@ def intents(state: State) -> list[IntentOption]:
         return SETUP_STEPS.intents(state.stage)
     side = state.player
     out = [IntentOption({"type": "act", "unit": u.id, "action": a},
-                        f"{uname(state, u)}: {turn.action_name(a)}", side,
+                        f"{uname(state, u)}: {tables.action_name(a)}", side,
                         turn.action_rule(a), UNIT)
-           for u in in_play(state, side) for a in ALL_ACTIONS
-           if not act_refusal(state, u.id, a)]
+           for u in in_play(state, side) for a in actions.ALL_ACTIONS
+           if not actions.action_refusal(state, u.id, a, side)]
     out.append(IntentOption({"type": "pass"}, f"{side_name(side)} ends its turn (forfeits "
                             f"{turn.points_word(state.points[side])})", side, "DT §3",
                             ADVANCE))

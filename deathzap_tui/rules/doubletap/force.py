@@ -26,7 +26,7 @@ Weapons and special rules are the shared tables' (:data:`tables.WEAPONS`,
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.doubletap import tables
@@ -37,6 +37,7 @@ from deathzap_tui.rules.validation import (
     MAX_WEAPONS,
     Reader,
     begin_force,
+    duplicate_name_warnings,
     read_units,
     show,
     warning,
@@ -158,43 +159,28 @@ def parse_force(data: Mapping[str, Any]) -> Force:
 # --- warnings --------------------------------------------------------------------------
 
 
-def _entries(force: Force) -> Iterator[tuple[int, Unit]]:
-    """Each unit with the index of the ``[[units]]`` entry it came from (``count``
-    expands one entry into several units); the unit's own index when the force has
-    no matching source (built in code)."""
+def _origins(force: Force) -> list[int]:
+    """The index of the ``[[units]]`` entry each unit came from (``count`` expands one
+    entry into several units); the unit's own index when the force has no matching
+    source (built in code)."""
     raw = force.source.get("units")
     counts = ([u.get("count", 1) for u in raw if isinstance(u, Mapping)]
               if isinstance(raw, list) else [])
     origin = [i for i, c in enumerate(counts) for _ in range(c)]
-    if len(origin) != len(force.units):
-        origin = list(range(len(force.units)))
-    return zip(origin, force.units, strict=True)
-
-
-def _name_warnings(force: Force) -> list[Problem]:
-    """A warning at each entry whose unit repeats an earlier unit's name: players
-    tell units apart by name. Unlike the family's ``duplicate_name_warnings`` the
-    names compared are the expanded ones ("Cutter 1"...), located at their entry."""
-    out: list[Problem] = []
-    first: dict[str, int] = {}
-    for index, unit in _entries(force):
-        if unit.name in first:
-            out.append(warning(f"units[{index}].name", f"{show(unit.name)} is also the "
-                               f"name of units[{first[unit.name]}]; players tell units "
-                               "apart by name"))
-        first.setdefault(unit.name, index)
-    return out
+    return origin if len(origin) == len(force.units) else list(range(len(force.units)))
 
 
 def force_warnings(force: Force) -> list[Problem]:
-    """Things a player would want to know before the game; never errors: an army
-    over DT §2's points, and units that share a name."""
+    """Things a player would want to know before the game; never errors: an army over
+    DT §2's 50 points, and units that share a name (their expanded names, "Cutter
+    1"..., located at their entry). An army under 50 is not warned about (a unit typed
+    in for quick resolve is one): ``deathzap points`` shows its total against 50."""
     out: list[Problem] = []
-    if force.points > tables.ARMY_POINTS:
-        out.append(warning("units", f"the army costs {force.points} points, "
-                           f"{force.points - tables.ARMY_POINTS} over the "
-                           f"{tables.ARMY_POINTS} of DT §2"))
-    out += _name_warnings(force)
+    gap = force.points - tables.ARMY_POINTS
+    if gap > 0:
+        out.append(warning("units", f"the army costs {force.points} points, {gap} over "
+                           f"the {tables.ARMY_POINTS} of DT §2"))
+    out += duplicate_name_warnings([u.name for u in force.units], at=_origins(force))
     return out
 
 

@@ -21,26 +21,13 @@ def _signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def _needs(modifier: int) -> str:
-    target = t.quality_target(modifier)
-    if target >= t.IMPOSSIBLE:
-        return "cannot (DT-R1)"
-    if target == 7:
-        return f"6, then {t.SECOND_DIE}+"
-    return f"{target}+"
-
-
 _QUALITY_ROWS = [["modifier", "needs", "chance"]] + [
-    [_signed(m) if m else "none", _needs(m), f"{t.p_quality(m):.0%}"]
+    [_signed(m) if m else "none", t.need_text(m), f"{t.p_quality(m):.0%}"]
     for m in range(2, t.QUALITY - t.IMPOSSIBLE - 1, -1)]
 
 
-def _bands(weapon: t.Weapon) -> str:
-    return ", ".join(f'{_signed(b.modifier)} at {b.low}-{b.high}"' for b in weapon.bands)
-
-
 _WEAPON_ROWS = [["weapon", "pts", "attacks", "range bands", "max"]] + [
-    [w.name, str(w.points), str(w.attacks), _bands(w) or "-",
+    [w.name, str(w.points), str(w.attacks), w.bands_text() or "-",
      "melee" if w.melee else f'{w.max_range}"']
     for w in t.WEAPONS.values()]
 
@@ -103,6 +90,8 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "climb any height at half of it. Difficult terrain halves a move. Units may "
      "move into base contact freely but leave it only by dodging, so a unit in "
      "contact cannot Rush or Advance away (app reading).\n"
+     "App reading: only a Charge ends in base contact (the app records it); an "
+     "Advance or Rush stops short of enemy units.\n"
      "Special actions also cost one point each: recover (a stunned unit, DT §5), "
      "detect, cloak, hack and spot (DT §7, see Special rules). App reading: a "
      "stunned unit may only recover."),
@@ -138,8 +127,10 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      f"{t.FIRE_AMMO}, Piercing Ammo {t.PIERCING_AMMO}; hacked {t.HACKED} (used up "
      f"by the roll); flashed {t.FLASH_MODIFIER}.\n"
      "Tough: each failed block is a wound marker instead; the unit dies when it "
-     f"has {t.TOUGH_WOUNDS}. Regeneration: a unit about to be killed rolls one die and "
-     f"survives on {t.REGENERATION}+ (app reading: wound markers stay)."),
+     f"has {t.TOUGH_WOUNDS}. Regeneration: a unit about to be killed, by failed "
+     f"blocks or by its poison, rolls one die and survives on {t.REGENERATION}+ (app "
+     "reading: wound markers stay, and a unit saved from its poison stays poisoned "
+     "and tests again at its next action)."),
     ("Reactions and cancelling (DT §6, DT-R3)",
      "When an enemy acts, your units that can see it may react: "
      f"{_REACTIONS}. DT-R3: each unit reacts at most once to each enemy action. "
@@ -160,9 +151,21 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "finishes its action.\n"
      "App reading: after an action is declared the other side is asked once "
      "whether it reacts; only then is each of its eligible units asked for its "
-     f"reaction. Reactions to a camouflaged unit's attack are at {t.CAMO_REACTION}."),
+     f"reaction. Reactions to a camouflaged unit's attack are at {t.CAMO_REACTION}.\n"
+     "Detect (DT §7, when acting or reacting): a unit not in base contact may react "
+     "to a camouflaged unit's action by detecting it, a quality test before the "
+     "action's attacks; success removes the camo marker. With a Sixth Sense unit "
+     "on the reacting side the app first asks whether the camouflaged actor is "
+     f"within {t.SIXTH_SENSE_RANGE}\" of it; if so it loses its marker at once. "
+     "App reading: the reactions are all chosen together, so a unit cannot shoot "
+     "at an actor that is only detected by another unit's reaction.\n"
+     "App reading: an acting unit hit by several reactions blocks each reaction's "
+     "hits at that reaction's modifiers, then takes one morale test for them all "
+     "if it lives (stunned if any hit was in melee)."),
     ("Morale (DT §5)",
-     "A unit that takes hits and is not killed takes a quality test. If it fails "
+     "A unit that takes hits and is not killed takes a quality test (app reading: "
+     "one test for all the hits of one attack, or of all the reactions to its "
+     "action). If it fails "
      f"after shooting (or a grenade) it moves {t.FALL_BACK}\" away, out of sight "
      "if it can; after melee hits it is stunned instead. A stunned unit cannot "
      "react, and its next action must be spent recovering."),
@@ -180,26 +183,34 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      f"{t.HACK_RANGE}\", one die, {t.HACK_TEST}+ and it is hacked. Spot: an enemy "
      "in sight is marked for your side's next shooter. Poison: a poisoned unit "
      f"rolls when given an action, before acting: {t.POISON_CURE}+ cures it, "
-     "otherwise it dies and the point is spent."),
+     "otherwise it dies (unless Regeneration saves it: then it acts, still "
+     "poisoned) and the point is spent."),
     ("Grenades (DT §7)",
      f"Once per game a Grenade unit throws one instead of firing a weapon: "
      f"{t.GRENADE_ATTACKS} quality tests, each success carrying it "
      f"{t.GRENADE_FLIGHT}\" further. Whatever lands within {t.GRENADE_BLAST}\" is "
      "affected:\n"
      f"  flash: {t.FLASH_MODIFIER} to all rolls until the end of the thrower's turn\n"
+     "         (app reading: all quality tests; single dice such as Regeneration,\n"
+     "         poison and hack are not quality tests and are not affected)\n"
      "  frag: one automatic hit on each unit (blocks and morale)\n"
      "  smoke: blocks sight until the start of the thrower's next turn\n"
      "App reading: the thrower picks the kind and a target unit; with no success "
      "it falls short to no effect. The players then name the units within "
-     f"{t.GRENADE_BLAST}\" of where it lands, one at a time, of either side."),
+     f"{t.GRENADE_BLAST}\" of where it lands, one at a time, of either side.\n"
+     "A throw works like a weapon (DT §7): its tests take the thrower's shooting "
+     "modifiers at the target unit (cover, shooting down, a friendly Engineer, "
+     "the side's spot, used up; hacked, flashed), but no range band."),
     ("Winning (DT §2)",
      f"At the end of each round a marker is seized by a side with a unit within "
      f"{t.MARKER_REACH}\" of it and no enemy that close; it stays that side's even "
-     "when the unit leaves. Stunned units do not count. Units of both sides "
-     "within reach make it neutral again.\n"
-     "App reading: for each marker the app asks which sides have an unstunned "
-     "unit within reach: one side seizes it, both make it neutral, none leaves it "
-     f"as it was.\n"
+     "when the unit leaves. Stunned units cannot seize a marker, but they still "
+     "contest it: units of both sides within reach, stunned or not, make it "
+     "neutral again.\n"
+     "App reading: for each marker the app asks which units are within reach: "
+     "units of one side, some not stunned, and none of the other seize it; units "
+     "of both sides make it neutral; only stunned units of one side, or none at "
+     "all, leave it as it was.\n"
      f"The game ends after round {t.ROUNDS} (the \"rounds\" option changes that); "
      "the side holding more markers wins, equal is a draw. App reading: a side "
      "with no living unit, on the table or in reserve, loses at once; both at "
@@ -210,8 +221,8 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      f"is paid twice. Every unit needs a melee weapon ({' or '.join(_MELEE)}, "
      "DT-R2).\n"
      f"An army is {t.ARMY_POINTS} points: `deathzap check` warns about an army "
-     "over that, and `deathzap points` prices every unit. In a force file a unit "
-     "lists weapon and rule ids, poison = \"melee\" or \"shooting\" with Poison "
+     "over that, and `deathzap points` prices every unit. In a force file "
+     "a unit lists weapon and rule ids, poison = \"melee\" or \"shooting\" with Poison "
      "Gear, and count for several alike units (see forces/dt-*.toml)."),
     ("Rulings (DT-R1..DT-R4)",
      "Where the seed is unclear the app decides as follows:\n"

@@ -15,7 +15,8 @@ blast: the players judge) takes one automatic hit, whatever the number of succes
 **Blocks** (DT §4, app reading 8): one quality test per hit at the block modifier,
 so the failed blocks are ``F | H ~ Binomial(H, 1 - p(block))``. The target is
 killed if any block fails; a Tough target (DT §7) carrying ``tough`` wound markers
-already is killed when ``tough + F`` reaches :data:`tables.TOUGH_WOUNDS`; with
+already is killed when ``tough + F`` reaches :data:`tables.TOUGH_WOUNDS` (one that
+survived that by Regeneration keeps its markers: its next failed block kills it); with
 Regeneration a kill is undone on one die's 5+ (chance 1/3).
 
 **Morale** (DT §5): a unit hit and not killed (a regenerated one included: it is
@@ -36,18 +37,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from typing import Any
 
 from deathzap_tui.rules.distributions import binomial_pmf, mean
 from deathzap_tui.rules.doubletap import tables
+from deathzap_tui.rules.doubletap.tables import NOT_TOUGH
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.odds import Odds
 
 KINDS = ("shooting", "melee", "grenade")
 STAGES = ("hit", "cancel", "block", "regeneration", "done")
-"""``facts["stage"]`` of an attack: the roll asked for next (the brief's facts
-format). Successes are known from "cancel" on, hits from "block", the failed blocks
-from "regeneration", whether it was killed at "done"."""
+"""``facts["stage"]`` of an attack: the roll asked for next (the facts format, "Facts
+for the odds panel" in :mod:`.attacks`). Successes are known from "cancel" on, hits
+from "block", the failed blocks from "regeneration", whether it was killed at "done"."""
 CANCEL_KINDS = ("dodge", "shoot", "melee")
 """The reactions that cancel successes (DT §6, app reading 7) and their dice."""
 CANCEL_DICE = {"dodge": tables.DODGE_TESTS, "shoot": tables.REACTION_ATTACKS,
@@ -56,12 +59,16 @@ REACTION_WORDS = {"dodge": "dodging", "shoot": "shooting", "melee": "melee"}
 """How the title line names a cancelling reaction ("reacts by dodging")."""
 REGENERATES = (7 - tables.REGENERATION) / 6
 """DT §7 Regeneration: a killed unit survives on one die's 5+."""
-NOT_TOUGH = -1
-"""``tough`` of a unit without Tough (the facts format)."""
 MAX_DICE = 200
-"""The largest attack (or cancel) worked out: far beyond any real Double Tap unit (a
-Sword and a Knife are 6 attacks). About 9 ms on this machine, within the odds panel's
-20 ms (``app/oddsview.py``); it keeps a mistyped number from hanging the CLI."""
+"""The largest attack (or cancel) ``deathzap odds`` works out: far beyond any real
+Double Tap unit (a Sword and a Knife are 6 attacks), about 10 ms on this machine; it
+keeps a mistyped number from hanging the command."""
+PANEL_DICE = 60
+"""The largest attack the odds panel works out, its dice and the target's cancelling
+tests together: the panel computes in the key handler (``app/oddsview.py``) and one
+refresh may hold several attacks (a split fire, a frag blast, reaction strikes), so
+each stays well under a millisecond idle, a few loaded (``benchmarks/odds.py``);
+larger: no odds shown."""
 
 HEADS = {"shooting": "Shooting (DT §4)", "melee": "Melee (DT §4)",
          "grenade": "Frag grenade (DT §7, app reading 12)"}
@@ -76,11 +83,18 @@ BREAKS = {
 """DT §5: what a failed morale test does after melee hits, and after shooting (or
 grenade) hits; the unit stays on the table either way."""
 
+FACT_NAMES = {"attacks": "attacks", "cancel_dice": "cancel dice", "tough": "tough"}
+"""How :class:`Attack` names its numbers when it refuses them: the facts' words."""
+FLAGS = {"attacks": "--attacks", "cancel_dice": "--cancel-dice", "tough": "--tough"}
+"""The same numbers named by ``deathzap odds``'s flags."""
+
 
 @dataclass(frozen=True)
 class Attack:
     """One attack on one unit, in the facts format's numbers (the modifiers are
-    added to the 4+ of a quality test, DT §1)."""
+    added to the 4+ of a quality test, DT §1). Raises ``ValueError`` for numbers it
+    cannot work out, naming them by ``names`` (:data:`FACT_NAMES` by default, the
+    command passes :data:`FLAGS`)."""
 
     kind: str = "shooting"
     attacks: int = 0
@@ -98,19 +112,22 @@ class Attack:
     regeneration: bool = False
     morale: int = 0
     """The target's modifier on its morale test (DT §5), -2 when flashed (DT §7)."""
+    names: InitVar[Mapping[str, str] | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, names: Mapping[str, str] | None) -> None:
+        say = names or FACT_NAMES
         if self.kind not in KINDS:
             raise ValueError(f"unknown attack kind {self.kind!r}; expected one of "
                              f"{', '.join(KINDS)}")
-        for name in ("attacks", "cancel_dice"):
-            if not 0 <= getattr(self, name) <= MAX_DICE:
-                raise ValueError(f"{name.replace('_', ' ')}: 0 to {MAX_DICE} dice, not "
-                                 f"{getattr(self, name)}")
+        for key in ("attacks", "cancel_dice"):
+            dice = getattr(self, key)
+            if not 0 <= dice <= MAX_DICE:
+                raise ValueError(f"{say[key]} {dice}: 0 to {MAX_DICE} dice (more is too "
+                                 "large to work out)")
         if not NOT_TOUGH <= self.tough < tables.TOUGH_WOUNDS:
-            raise ValueError(f"a Tough unit with {self.tough} wound markers is dead: it "
-                             f"has 0 to {tables.TOUGH_WOUNDS - 1} (DT §7)")
-
+            raise ValueError(f"{say['tough']} {self.tough}: a Tough unit has 0 to "
+                             f"{tables.TOUGH_WOUNDS - 1} wound markers, dead at the "
+                             f"{tables.TOUGH_WOUNDS}rd (DT §7)")
 
 
 # --------------------------------------------------------------------------- sums
@@ -138,23 +155,24 @@ def hits_dist(successes: Sequence[float], cancel_dice: int = 0,
 
 
 def failed_rows(top: int, block: int) -> list[list[float]]:
-    """Row ``h`` (0..``top``): the failed blocks of ``h`` hits, ``Binomial(h, 1 -
-    p(block))`` (DT §4), each row padded to ``top + 1``. Pascal's rule row after row:
-    only sums of non-negative terms, and no binomial coefficients to work out."""
+    """Row ``h`` (0..``top``, ``h + 1`` entries): the failed blocks of ``h`` hits,
+    ``Binomial(h, 1 - p(block))`` (DT §4). Pascal's rule row after row: only sums of
+    non-negative terms, and no binomial coefficients to work out."""
     fail = 1.0 - tables.p_quality(block)
-    row = [1.0] + [0.0] * top
+    row = [1.0]
     rows = [row]
-    for h in range(1, top + 1):
-        row = [row[0] * (1.0 - fail)] + [row[f] * (1.0 - fail) + row[f - 1] * fail
-                                         for f in range(1, h + 1)] + [0.0] * (top - h)
+    for _ in range(top):
+        row = [kept * (1.0 - fail) + one_more * fail
+               for kept, one_more in zip([*row, 0.0], [0.0, *row], strict=True)]
         rows.append(row)
     return rows
 
 
 def killed_by(failed: int, tough: int) -> bool:
-    """Before Regeneration: any failed block kills (DT §4); a Tough unit dies at its
-    3rd wound marker (DT §7)."""
-    return failed >= 1 if tough == NOT_TOUGH else tough + failed >= tables.TOUGH_WOUNDS
+    """Before Regeneration: any failed block kills (DT §4); a Tough unit dies when its
+    wound markers reach :data:`tables.TOUGH_WOUNDS` (DT §7). One that survived that
+    by Regeneration keeps its markers, so its next failed block kills it too."""
+    return failed >= 1 and (tough == NOT_TOUGH or tough + failed >= tables.TOUGH_WOUNDS)
 
 
 def kill_chance(failed: int, tough: int, regeneration: bool) -> float:
@@ -168,11 +186,14 @@ def kill_chance(failed: int, tough: int, regeneration: bool) -> float:
 def _hits_of(attack: Attack, successes: list[float]) -> list[float]:
     """The hits given the distribution of the attacker's successes: cancelled by the
     target's tests (app reading 7); a grenade's 1 automatic hit if it does not land
-    short, never cancelled (DT §6, app reading 12)."""
+    short, never cancelled (DT §6, app reading 12); same length as ``successes``."""
     if attack.kind != "grenade":
         return hits_dist(successes, attack.cancel_dice, attack.cancel_modifier)
-    short = successes[0]
-    return [short, 1.0 - short if len(successes) > 1 else 0.0] + [0.0] * (len(successes) - 2)
+    out = [0.0] * len(successes)
+    out[0] = successes[0]
+    if len(out) > 1:  # a throw of no dice only lands short
+        out[1] = 1.0 - successes[0]
+    return out
 
 
 def attack_odds(attack: Attack, *, successes: int | None = None, hits: int | None = None,
@@ -181,7 +202,8 @@ def attack_odds(attack: Attack, *, successes: int | None = None, hits: int | Non
     attacker's ``successes`` (after its to-hit tests), the ``hits`` (after the
     cancelling tests), the ``failed_blocks`` (after the blocks) and whether it was
     ``killed`` (after Regeneration). Raises ``ValueError`` for numbers the dice
-    cannot give."""
+    cannot give. The blocks cost ``hits^2`` with the hits unknown, one binomial row
+    with them known, nothing with the failed blocks known."""
     a = attack
     if successes is not None and not 0 <= successes <= a.attacks:
         raise ValueError(f"{successes} successes from {a.attacks} dice is impossible")
@@ -195,21 +217,25 @@ def attack_odds(attack: Attack, *, successes: int | None = None, hits: int | Non
         hit_dist = _hits_of(a, _point(successes, top))
     else:
         hit_dist = _hits_of(a, successes_dist(a.attacks, a.hit))
-    rows = failed_rows(top, a.block)
+    rows: Mapping[int, Sequence[float]]
     if failed_blocks is not None:
         if hits is None or not 0 <= failed_blocks <= hits:
             raise ValueError(f"{failed_blocks} failed blocks need at least as many hits "
                              f"known (hits: {hits})")
-        rows = [_point(failed_blocks, top) if h == hits else [0.0] * (top + 1)
-                for h in range(top + 1)]
+        rows = {hits: _point(failed_blocks, hits)}
+    elif hits is not None:
+        rows = {hits: binomial_pmf(hits, 1.0 - tables.p_quality(a.block))}
+    else:  # up to the most hits the dice can still give
+        most = max((h for h, ph in enumerate(hit_dist) if ph), default=0)
+        rows = dict(enumerate(failed_rows(most, a.block)))
     kill = [kill_chance(f, a.tough, a.regeneration) for f in range(top + 1)]
     if killed is not None:
         kill = [float(killed)] * (top + 1)
     wounds = [0.0] * (top + 1)
     killed_p = []
     standing_hit = []  # P(H = h and not killed), h >= 1: the morale tests
-    for h, ph in enumerate(hit_dist):
-        row = rows[h][:h + 1]  # h hits fail at most h blocks
+    for h, row in rows.items():  # row: the failed blocks of h hits, 0..h
+        ph = hit_dist[h]
         for f, pf in enumerate(row):
             wounds[f] += ph * pf
         killed_p.append(ph * math.fsum(pf * kill[f] for f, pf in enumerate(row)))
@@ -231,18 +257,27 @@ def _int(facts: Mapping[str, Any], key: str, default: int) -> int:
     return int(value)
 
 
-def attack_of(facts: Mapping[str, Any]) -> Attack:
-    """The :class:`Attack` of an engine's ``ctx.facts["attack"]`` (the brief's facts
-    format); a ``"cancel"`` of kind "" (no reaction) cancels nothing. An optional
-    ``"morale"`` key gives the target's morale modifier (default 0)."""
+def _cancel_of(facts: Mapping[str, Any]) -> tuple[int, int]:
+    """The target's cancelling dice and their modifier; a ``"cancel"`` of kind ""
+    (no reaction) cancels nothing."""
     cancel = facts.get("cancel") or {}
-    reacts = bool(cancel.get("kind"))
+    if not cancel.get("kind"):
+        return 0, 0
+    return _int(cancel, "dice", 0), _int(cancel, "modifier", 0)
+
+
+def attack_of(facts: Mapping[str, Any]) -> Attack:
+    """The :class:`Attack` of an engine's ``ctx.facts["attack"]`` (the facts format,
+    "Facts for the odds panel" in :mod:`.attacks`). An optional ``"morale"`` key gives
+    the target's morale modifier (default 0). A Tough unit that survived its 3rd wound
+    marker by Regeneration keeps its markers (DT §7): from 2 markers on any failed
+    block kills, so more count as 2, which is exact."""
+    cancel_dice, cancel_modifier = _cancel_of(facts)
     return Attack(kind=str(facts.get("kind") or "shooting"),
                   attacks=_int(facts, "attacks", 0), hit=_int(facts, "hit", 0),
-                  block=_int(facts, "block", 0),
-                  cancel_dice=_int(cancel, "dice", 0) if reacts else 0,
-                  cancel_modifier=_int(cancel, "modifier", 0) if reacts else 0,
-                  tough=_int(facts, "tough", NOT_TOUGH),
+                  block=_int(facts, "block", 0), cancel_dice=cancel_dice,
+                  cancel_modifier=cancel_modifier,
+                  tough=min(_int(facts, "tough", NOT_TOUGH), tables.TOUGH_WOUNDS - 1),
                   regeneration=bool(facts.get("regeneration")),
                   morale=_int(facts, "morale", 0))
 
@@ -251,8 +286,8 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
     """Odds from the engine's ``ctx.facts["attack"]``, conditioned on the rolls before
     its ``stage`` (:data:`STAGES`): ``successes`` from "cancel" on, ``hits`` from
     "block", ``failed_blocks`` from "regeneration", ``killed`` at "done". ``None``
-    beyond :data:`MAX_DICE` attacks (the panel computes in the key handler)."""
-    if _int(facts, "attacks", 0) > MAX_DICE:
+    beyond :data:`PANEL_DICE` dice (the panel computes in the key handler)."""
+    if _int(facts, "attacks", 0) + _cancel_of(facts)[0] > PANEL_DICE:
         return None
     stage = facts.get("stage") or STAGES[0]
     if stage not in STAGES:
@@ -271,20 +306,9 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
 
 
 # --------------------------------------------------------------------------- words
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def modifier_words(modifier: int) -> str:
-    """``+1 (3+)``, ``-3 (7+: a 6 then a 4+)``, ``-4 (8+: cannot succeed, DT-R1)``."""
-    target = tables.quality_target(modifier)
-    if target >= tables.IMPOSSIBLE:
-        need = f"{target}+: cannot succeed, DT-R1"
-    elif target == 7:
-        need = f"7+: a 6 then a {tables.SECOND_DIE}+"
-    else:
-        need = f"{target}+"
-    return f"{modifier:+d} ({need})"
+    """``+1 (3+)``, ``-3 (7+ (a 6, then 4+))``, ``-4 (cannot succeed (DT-R1))``."""
+    return f"{modifier:+d} ({tables.need_text(modifier)})"
 
 
 def _why(parts: Sequence[str]) -> str:
@@ -298,20 +322,20 @@ def attack_lines(attack: Attack, head: str, *, reaction: str = "",
     and "block" modifiers in words."""
     a = attack
     why = why or {}
-    lines = [head, f"  {_plural(a.attacks, 'attack')} at {modifier_words(a.hit)}"
+    lines = [head, f"  {plural(a.attacks, 'attack')} at {modifier_words(a.hit)}"
              f"{_why(why.get('hit', ()))}"]
     if a.kind == "grenade":
         lines.append("  No success: it lands short; else one automatic hit on the target "
                      "under the blast, never cancelled (DT §6, app reading 12)")
     elif a.cancel_dice:
         what = f"reacts by {reaction}, " if reaction else ""
-        lines.append(f"  Target {what}{_plural(a.cancel_dice, 'test')} at "
+        lines.append(f"  Target {what}{plural(a.cancel_dice, 'test')} at "
                      f"{modifier_words(a.cancel_modifier)}{_why(why.get('cancel', ()))}; "
                      "each success cancels one (DT §6, app reading 7)")
     lines.append(f"  Blocks at {modifier_words(a.block)}{_why(why.get('block', ()))}; "
                  "any failure kills (DT §4)")
     if a.tough != NOT_TOUGH:
-        lines.append(f"  Tough with {_plural(a.tough, 'wound marker')}: killed at the "
+        lines.append(f"  Tough with {plural(a.tough, 'wound marker')}: killed at the "
                      f"{tables.TOUGH_WOUNDS}rd (DT §7)")
     if a.regeneration:
         lines.append(f"  Regeneration: a kill is undone on {tables.REGENERATION}+ (DT §7)")
@@ -332,6 +356,15 @@ SHOOTING_ONLY = ("distance", "cover", "down", "engineer", "spotted")
 a grenade."""
 WHO = ("attacker", "target", "both")
 """Choices of ``--hacked`` and ``--flashed``: the units it applies to."""
+
+
+def kind_of(settings: Mapping[str, Any]) -> str:
+    """The attack ``deathzap odds`` works out: ``--melee``, ``--grenade`` or else
+    shooting (DT §4, §7); refuses both flags at once."""
+    if settings.get("melee") and settings.get("grenade"):
+        raise ValueError("--melee or --grenade: one attack at a time")
+    return "melee" if settings.get("melee") else (
+        "grenade" if settings.get("grenade") else "shooting")
 
 
 def _on(settings: Mapping[str, Any], key: str, who: str) -> bool:
@@ -501,10 +534,7 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     ``ValueError`` saying what is wrong."""
     _aforce, aunit = attacker
     _tforce, tunit = target
-    if settings.get("melee") and settings.get("grenade"):
-        raise ValueError("--melee or --grenade: one attack at a time")
-    kind = "melee" if settings.get("melee") else (
-        "grenade" if settings.get("grenade") else "shooting")
+    kind = kind_of(settings)
     if kind != "shooting":
         given = [f"--{k}" for k in (*SHOOTING_ONLY, "weapons") if settings.get(k)]
         if given:
@@ -514,9 +544,6 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     tough = settings.get("tough")
     if tough is not None and not tunit.has("tough"):
         raise ValueError(f"--tough: {tunit.name} is not Tough (DT §7)")
-    if tough is not None and not 0 <= int(tough) < tables.TOUGH_WOUNDS:
-        raise ValueError(f"--tough {tough}: a Tough unit has 0 to "
-                         f"{tables.TOUGH_WOUNDS - 1} wound markers (DT §7)")
     _check_helpers(attacker, target, settings)
     attacks, hit, hit_parts = _hit(aunit, settings, kind)
     react, cancel_modifier, cancel_parts = _cancel(aunit, tunit, settings, kind)
@@ -527,7 +554,7 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
                     cancel_modifier=cancel_modifier,
                     tough=(int(tough or 0) if tunit.has("tough") else NOT_TOUGH),
                     regeneration=tunit.has("regeneration"),
-                    morale=tables.FLASH_MODIFIER if flashed else 0)
+                    morale=tables.FLASH_MODIFIER if flashed else 0, names=FLAGS)
     return attack_case(attack, f"{HEADS[kind]}: {aunit.name} at {tunit.name}",
                        reaction=REACTION_WORDS.get(react, ""),
                        why={"hit": hit_parts, "cancel": cancel_parts, "block": block_parts})

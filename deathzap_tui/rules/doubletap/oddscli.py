@@ -117,8 +117,7 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
         raise ValueError(f"{', '.join(files_only)} {'is' if len(files_only) == 1 else 'are'}"
                          " for force files; in bare numbers give the modifiers: --hit, "
                          "--block, --cancel-dice, --cancel-modifier")
-    if args.melee and args.grenade:
-        raise ValueError("--melee or --grenade: one attack at a time")
+    kind = O.kind_of(vars(args))
     if args.grenade and args.cancel_dice:
         raise ValueError("--cancel-dice: grenade successes are never cancelled (DT §6)")
     if args.attacks is None and not args.grenade:
@@ -128,15 +127,10 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     attacks = tables.GRENADE_ATTACKS if args.attacks is None else args.attacks
     if args.cancel_modifier is not None and not args.cancel_dice:
         raise ValueError("--cancel-modifier needs --cancel-dice K (the target's reaction)")
-    kind = "melee" if args.melee else ("grenade" if args.grenade else "shooting")
-    if args.tough is not None and not 0 <= args.tough < tables.TOUGH_WOUNDS:
-        raise ValueError(f"--tough {args.tough}: a Tough unit has 0 to "
-                         f"{tables.TOUGH_WOUNDS - 1} wound markers (DT §7)")
-    if attacks > O.MAX_DICE or (args.cancel_dice or 0) > O.MAX_DICE:
-        raise ValueError(f"that attack is too large: at most {O.MAX_DICE} dice")
     attack = O.Attack(kind=kind, attacks=attacks, hit=args.hit, block=args.block,
                       cancel_dice=args.cancel_dice or 0,
                       cancel_modifier=args.cancel_modifier or 0,
-                      tough=O.NOT_TOUGH if args.tough is None else args.tough,
-                      regeneration=args.regeneration, morale=args.morale or 0)
+                      tough=tables.NOT_TOUGH if args.tough is None else args.tough,
+                      regeneration=args.regeneration, morale=args.morale or 0,
+                      names=O.FLAGS)
     return O.attack_case(attack, O.HEADS[kind])

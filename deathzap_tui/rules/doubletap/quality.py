@@ -22,22 +22,14 @@ def total(mods: Sequence[tuple[int, str]]) -> int:
     return sum(value for value, _ in mods)
 
 
-def need_words(modifier: int) -> str:
-    """"needs 4+", "needs 7+: a 6 then a 4+", "needs 8+: cannot succeed (DT-R1)"."""
-    target = tables.quality_target(modifier)
-    if target >= tables.IMPOSSIBLE:
-        return f"needs {target}+: cannot succeed (DT-R1)"
-    if target == 7:
-        return f"needs 7+: a 6 then a {tables.SECOND_DIE}+ (DT §1)"
-    return f"needs {target}+"
-
-
 def why_words(mods: Sequence[tuple[int, str]], head: str = "") -> str:
-    """``head`` then the modifiers and the number needed: "Pistol at 12\": -1 in
-    cover; needs 5+"."""
+    """``head`` then the modifiers and the number needed (:func:`tables.need_text`):
+    "Pistol at 12\": -1 in cover; needs 5+", "...; needs 7+ (a 6, then 4+)"."""
     parts = ", ".join(f"{value:+d} {words}" for value, words in mods if value)
     text = "; ".join(filter(None, (head, parts or "no modifier")))
-    return f"{text}; {need_words(total(mods))}"
+    modifier = total(mods)
+    needs = "" if tables.quality_target(modifier) >= tables.IMPOSSIBLE else "needs "
+    return f"{text}; {needs}{tables.need_text(modifier)}"
 
 
 def quality_test(ctx: Context, key: str, count: int, modifier: int, purpose: str,

@@ -5,13 +5,16 @@ side says whether it reacts (``react.<side>``) and then, unit by unit, how
 (``reaction.<unit>``): each unit at most once per enemy action (DT-R3), never a
 stunned one (DT §5), and a unit in base contact only with the acting unit it touches,
 only by dodging or in melee (DT §6). A shooting reaction asks its weapon, distance
-and cover under ``reaction.<unit>.<stem>``.
+and cover under ``reaction.<unit>.<stem>``. A camouflaged acting unit may first lose
+its marker to the reacting side's Sixth Sense (``sense.<actor>``), and may be the
+target of a detect reaction (DT §7: detect "when acting or reacting").
 
-The action and its reactions are simultaneous: the action's attacks are rolled first,
-each cancelled by its target's reaction (:func:`cancel`); then the reactions' own
-attacks hit the acting unit, which finishes its action even if they kill it
-(:func:`strike_back`); last the units that moved or dodged without being attacked
-move (:func:`afterwards`).
+The action and its reactions are simultaneous: the detect reactions are rolled first
+(:func:`detect`, ``detect.<actor>.<unit>``); then the action's attacks, each
+cancelled by its target's reaction (:func:`cancel`); then the reactions' own attacks
+hit the acting unit, which blocks them all before one morale test and finishes its
+action even if they kill it (:func:`strike_back`); last the units that moved or
+dodged without being attacked move (:func:`afterwards`).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from deathzap_tui.rules.doubletap.attacks import (
     aim,
     camo_mods,
     declare,
-    enemies,
     land,
     own_mods,
+    refresh_block,
     roll_hits,
+    take_morale,
 )
-from deathzap_tui.rules.doubletap.common import disengage, uname
+from deathzap_tui.rules.doubletap.common import disengage, in_play, names, sixth_sense, uname
 from deathzap_tui.rules.doubletap.quality import Mods, quality_test, total, why_words
 from deathzap_tui.rules.doubletap.state import State, UnitState
 from deathzap_tui.rules.doubletap.tables import WEAPONS, Weapon
@@ -42,8 +46,10 @@ NONE = "none"
 LABELS = {"move": "Move (after the attacks, up to its Advance)",
           "dodge": f"Dodge (up to {tables.DODGE_MOVE}\"; cancels successes against it)",
           "shoot": f"Shoot ({tables.REACTION_ATTACKS} attack at the acting unit)",
-          "melee": f"Melee ({tables.REACTION_ATTACKS} attack at the acting unit)"}
-DOES = {"move": "moves", "dodge": "dodges", "shoot": "shoots", "melee": "attacks in melee"}
+          "melee": f"Melee ({tables.REACTION_ATTACKS} attack at the acting unit)",
+          "detect": "Detect (a quality test: success removes its camo marker)"}
+DOES = {"move": "moves", "dodge": "dodges", "shoot": "shoots", "melee": "attacks in melee",
+        "detect": "tries to detect it"}
 CANCELS = {"shoot": "shooting", "melee": "melee"}
 """DT §6: a shoot reaction cancels a shooting attack at it, a melee one a melee attack."""
 
@@ -88,7 +94,8 @@ def touching(state: State, unit: UnitState) -> list[UnitState]:
 def options(state: State, unit: UnitState, actor: UnitState) -> tuple[str, ...]:
     """The reactions ``unit`` may take to ``actor``'s action (DT §6, app reading 6);
     none when it is stunned (DT §5) or in base contact with other enemies only. A
-    camouflaged actor cannot be attacked (DT §7)."""
+    camouflaged actor cannot be attacked, but a unit not in base contact may try to
+    detect it (DT §7)."""
     if unit.stunned:
         return ()
     attackable = not actor.camo
@@ -98,7 +105,8 @@ def options(state: State, unit: UnitState, actor: UnitState) -> tuple[str, ...]:
         return tuple(r for r in tables.CONTACT_REACTIONS
                      if r == "dodge" or (attackable and melee_weapons(unit)))
     return tuple(r for r in tables.REACTIONS if r in ("move", "dodge")
-                 or (r == "shoot" and attackable and ranged(unit)))
+                 or (r == "shoot" and attackable and ranged(unit))
+                 or (r == "detect" and actor.camo))
 
 
 def ask(plan: Plan) -> Gen:
@@ -107,7 +115,8 @@ def ask(plan: Plan) -> Gen:
     and cover. Returns the :class:`Reaction` list (the units that react, in order)."""
     state, actor = plan.state, plan.unit
     side = other_side(actor.side)
-    able = [(u, opts) for u in enemies(state, actor) if (opts := options(state, u, actor))]
+    yield from _sense(plan, side)
+    able = [(u, opts) for u in in_play(state, side) if (opts := options(state, u, actor))]
     if not able:
         return []
     if not (yield from ask_yes_no(f"react.{side}", f"Does {side_name(side)} react to "
@@ -136,6 +145,22 @@ def ask(plan: Plan) -> Gen:
     return out
 
 
+def _sense(plan: Plan, side: str) -> Gen:
+    """DT §7 Sixth Sense ("enemies within 8\" lose camo"), app reading 10: a
+    camouflaged acting unit is asked about when ``side`` has a Sixth Sense unit in
+    play; within 8" of one, it loses its marker before the reactions are chosen."""
+    state, actor = plan.state, plan.unit
+    sense = sixth_sense(state, side)
+    if not (actor.camo and sense):
+        return
+    if (yield from ask_yes_no(
+            f"sense.{actor.id}", f"Is {plan.name} (camouflaged) within "
+            f"{tables.SIXTH_SENSE_RANGE}\" of {names(state, sense)} (Sixth Sense)?",
+            "DT §7", side, default="no")):
+        actor.camo = False
+        plan.ctx.say(f"{plan.name} loses its camo marker to Sixth Sense (DT §7).")
+
+
 def _declare(plan: Plan, reaction: Reaction) -> Gen:
     """The modifiers of a reaction's tests (DT §6, app reading 10): a dodge has the
     unit's own; a shot also its weapon's band, cover, height, Engineer and mark; and
@@ -160,8 +185,13 @@ def _declare(plan: Plan, reaction: Reaction) -> Gen:
     elif reaction.choice == "melee":
         reaction.weapon = melee_weapons(unit)[0].name
         head = f"melee, {tables.REACTION_ATTACKS} attack"
-    if reaction.choice in ("dodge", *CANCELS):
+    elif reaction.choice == "detect":
+        head = "detect test"
+    if reaction.choice in ("dodge", "detect", *CANCELS):
+        hacked = unit.hacked
         reaction.mods += own_mods(unit, attacking) + camo_mods(plan)
+        if hacked and not unit.hacked:
+            refresh_block(plan, unit)
         if attacking and unit.camo:
             unit.camo = False
             plan.ctx.say(f"{uname(plan.state, unit)} attacks and loses its camo marker "
@@ -185,7 +215,7 @@ def _link(plan: Plan, reaction: Reaction) -> Gen:
     elif choice in CANCELS:
         reaction.strike = yield from declare(
             plan, CANCELS[choice], reaction.unit, plan.unit, tables.REACTION_ATTACKS,
-            reaction.mods, reaction.head, tag=f".{reaction.unit.id}")
+            reaction.mods, reaction.head, reaction.weapon, tag=f".{reaction.unit.id}")
 
 
 def cancel(plan: Plan, strike: Strike, reactions: list[Reaction], successes: int) -> Gen:
@@ -231,6 +261,26 @@ def _dodge_away(plan: Plan, reaction: Reaction, why: str) -> None:
                  "out of any base contact (DT §6).")
 
 
+def detect(plan: Plan, reactions: list[Reaction]) -> Gen:
+    """The detect reactions at the camouflaged acting unit (DT §7), before the
+    action's attacks: each a quality test while the marker is on; a success removes
+    it."""
+    actor = plan.unit
+    for reaction in (r for r in reactions if r.choice == "detect"):
+        name = uname(plan.state, reaction.unit)
+        if not actor.camo:
+            plan.ctx.say(f"{name}: {plan.name} has no camo marker left to detect (DT §7).")
+            continue
+        if (yield from quality_test(plan.ctx, f"detect.{actor.id}.{reaction.unit.id}", 1,
+                                    total(reaction.mods), f"{name}: detect {plan.name}",
+                                    why_words(reaction.mods, reaction.head), "DT §7",
+                                    reaction.unit.side)):
+            actor.camo = False
+            plan.ctx.say(f"{plan.name} is detected: it loses its camo marker (DT §7).")
+        else:
+            plan.ctx.say(f"{plan.name} stays hidden (DT §7).")
+
+
 def resolve_attacks(plan: Plan, reactions: list[Reaction]) -> Gen:
     """The action's attacks, one target at a time (DT §4): hit tests, the target's
     cancelling reaction, then the hits."""
@@ -243,21 +293,33 @@ def resolve_attacks(plan: Plan, reactions: list[Reaction]) -> Gen:
 def strike_back(plan: Plan, reactions: list[Reaction]) -> Gen:
     """The reactions' attacks at the acting unit (DT §6, app reading 7): each success of
     a reaction that did not cancel is a hit, and so is each cancelling success left
-    over. The acting unit has finished its action even if they kill it."""
+    over. The acting unit blocks each reaction's hits at that reaction's modifiers;
+    then, hit and alive, it takes one morale test for them all (DT §5, key
+    ``morale.<unit>.reactions``), stunned if any of the hits was in melee. It has
+    finished its action even if they kill it."""
     ctx, state = plan.ctx, plan.state
+    hit: list[Strike] = []
     for reaction in reactions:
         name = uname(state, reaction.unit)
         if reaction.strike is not None:
-            hits = yield from roll_hits(plan, reaction.strike)
-            yield from land(plan, reaction.strike, hits)
+            strike = reaction.strike
+            hits = yield from roll_hits(plan, strike)
         elif reaction.leftover:
-            ctx.say(f"{name}'s {plural(reaction.leftover, 'success', 'successes')} left over "
-                    f"{'hits' if reaction.leftover == 1 else 'hit'} {plan.name} (DT §6).")
+            hits = reaction.leftover
+            ctx.say(f"{name}'s {plural(hits, 'success', 'successes')} left over "
+                    f"{'hits' if hits == 1 else 'hit'} {plan.name} (DT §6).")
             strike = yield from declare(plan, CANCELS[reaction.choice], reaction.unit,
                                         plan.unit, tables.REACTION_ATTACKS, reaction.mods,
-                                        reaction.head, tag=f".{reaction.unit.id}")
-            strike.fact.update(successes=reaction.leftover, cancelled=0)
-            yield from land(plan, strike, reaction.leftover)
+                                        reaction.head, reaction.weapon,
+                                        tag=f".{reaction.unit.id}")
+            strike.fact.update(successes=hits, cancelled=0)
+        else:
+            continue
+        if (yield from land(plan, strike, hits, morale=False)):
+            hit.append(strike)
+    if hit and plan.unit.alive:
+        yield from take_morale(plan, plan.unit, any(s.kind == "melee" for s in hit),
+                               ".reactions")
     if not plan.unit.alive and reactions:
         ctx.say(f"{plan.name} is killed by a reaction, but it has finished its action: "
                 "action and reactions are simultaneous (DT §6).")
@@ -272,8 +334,7 @@ def afterwards(plan: Plan, reactions: list[Reaction]) -> None:
         if not unit.alive or reaction.moved:
             continue
         if reaction.choice == "move":
-            move = tables.ACTIONS["advance"]
-            inches = move.move + (move.fast_bonus if unit.has("fast") else 0)
+            inches = tables.ACTIONS["advance"].inches(unit.has("fast"))
             plan.ctx.say(f"{uname(state, unit)} moves up to {inches}\" (Move reaction, "
                          "DT §6).")
         elif reaction.choice == "dodge":

@@ -6,6 +6,7 @@ down, the narration saying where it may go (app readings 2 and 3)."""
 
 from __future__ import annotations
 
+from deathzap_tui.rules.dice import D3
 from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.common import uname
 from deathzap_tui.rules.doubletap.state import MarkerState, State, UnitState
@@ -17,8 +18,6 @@ from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
 
 RESERVE = "reserve:"
 """A deployment answer ``"reserve:red.2"``: the Ambush unit is kept in reserve."""
-D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
-"""App reading 3: one die read as a D3."""
 
 
 def rolloff(ctx: Context) -> Gen:

@@ -1,9 +1,12 @@
 """Double Tap grenades and special actions (DT §5, §7; app readings 12 and 13).
 
-- Grenade: once per game, the weapon of a Hold or Advance; 2 quality tests, each
-  success 6" of flight; the players name the units within 3" of where it lands
+- Grenade: once per game, the weapon of a Hold or Advance; 2 quality tests at the
+  thrower's shooting modifiers at the aimed-at unit (DT §7: it "works like a
+  weapon"; no range band), each success 6" of flight; the players name the units
+  within 3" of where it lands
   (``blast.<k>``): flash (-2 to their quality tests until the end of the thrower's
-  turn), frag (one automatic hit each) or smoke (narrated). Dodging units roll their 2
+  turn; app reading: quality tests only, not the single dice of Regeneration,
+  poison or a hack), frag (one automatic hit each) or smoke (narrated). Dodging units roll their 2
   tests once it flies and move 2" per success: nothing is cancelled (DT §6).
 - recover (a stunned unit), detect (a quality test against a camouflaged enemy),
   cloak (the camo marker back, out of enemy sight), hack (one die, 4+) and spot (a
@@ -19,17 +22,18 @@ from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.attacks import (
     Plan,
     declare,
-    enemies,
     land,
     own_mods,
     pick,
+    shot_mods,
     targets,
 )
-from deathzap_tui.rules.doubletap.common import disengage, names, uname
+from deathzap_tui.rules.doubletap.common import disengage, in_play, names, uname
 from deathzap_tui.rules.doubletap.quality import quality_test, total, why_words
 from deathzap_tui.rules.doubletap.reactions import Reaction
 from deathzap_tui.rules.doubletap.state import UnitState
 from deathzap_tui.rules.narration import Gen, dice_text, side_name
+from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
 
 NO_MORE = "none"
@@ -37,8 +41,6 @@ NO_MORE = "none"
 GRENADE_LABELS = {"flash": "Flash (-2 to all quality tests within 3\")",
                   "frag": "Frag (one automatic hit on each unit within 3\")",
                   "smoke": "Smoke (blocks line of sight within 3\")"}
-ACTION_WORDS = {"recover": "recovery", "detect": "Detect", "cloak": "Cloak", "hack": "Hack",
-                "spot": "Spot"}
 
 
 # --------------------------------------------------------------------------- grenades
@@ -49,8 +51,11 @@ def grenade_ready(unit: UnitState) -> bool:
 
 def declare_grenade(plan: Plan, aimed: list[UnitState]) -> Gen:
     """The thrower picks the grenade and the enemy unit it is thrown at (app reading
-    12): its one grenade is used and it attacks (losing its camo marker). A frag
-    grenade is an attack at that unit (its fact); the others attack no one."""
+    12): its one grenade is used and it attacks (losing its camo marker). The throw
+    works like a weapon (DT §7): its tests take the thrower's own modifiers and the
+    shot's at that unit (cover, height, Engineer, a spot used up: :func:`shot_mods`,
+    keys ``cover.<target>``...), no range band. A frag grenade is an attack at that
+    unit (its fact); the others attack no one."""
     unit = plan.unit
     kind = yield Question("grenade", f"{plan.name} throws which grenade (once per game)?",
                           tuple(Choice(g, GRENADE_LABELS[g]) for g in tables.GRENADES),
@@ -58,24 +63,25 @@ def declare_grenade(plan: Plan, aimed: list[UnitState]) -> Gen:
     target = yield from pick(plan, "target", f"{plan.name} throws the {kind} grenade at which "
                              "enemy unit?", aimed, "DT §7")
     unit.grenade_used = True
-    plan.attacks()
+    plan.lose_camo_on_attack()
     plan.grenade, plan.target = kind, target
-    plan.throw = own_mods(unit, attacking=True)
+    plan.throw = own_mods(unit, attacking=True) + (yield from shot_mods(
+        plan, unit, target, lambda stem: f"{stem}.{target.id}"))
     plan.words += f", throwing a {kind} grenade at {uname(plan.state, target)}"
     if kind == "frag":
         plan.strikes.append((yield from declare(plan, "grenade", unit, target,
                                                 tables.GRENADE_ATTACKS, plan.throw,
-                                                "frag grenade")))
+                                                "frag grenade", "frag grenade")))
 
 
-def throw(plan: Plan, reactions: list[Reaction]) -> Gen:
+def throw(plan: Plan, target: UnitState, reactions: list[Reaction]) -> Gen:
     """The throw (DT §7, app reading 12): 2 quality tests; none: it lands short to no
     effect. Otherwise it flies 6" per success, the dodging units roll their 2 tests
     and move 2" per success (DT §6), and the units within 3" of the landing point are
-    named one at a time; then the grenade works on them."""
+    named one at a time; then the grenade works on them. ``target`` is the unit it
+    is thrown at."""
     ctx, state, unit = plan.ctx, plan.state, plan.unit
-    assert plan.target is not None
-    tname = uname(state, plan.target)
+    tname = uname(state, target)
     strike = plan.strikes[0] if plan.strikes else None
     if strike:
         ctx.facts["attack"] = strike.fact
@@ -140,9 +146,10 @@ def _blast(plan: Plan) -> Gen:
         if not left:
             return under
         default = plan.target.id if plan.target in left and not under else NO_MORE
+        which = "which other unit" if under else "which unit"
         answer = yield Question(
-            f"blast.{len(under) + 1}", f"The {plan.grenade} grenade has landed: which other "
-            f"unit is within {tables.GRENADE_BLAST}\" of it? One at a time.",
+            f"blast.{len(under) + 1}", f"The {plan.grenade} grenade has landed: {which} "
+            f"is within {tables.GRENADE_BLAST}\" of it? One at a time.",
             (*(Choice(u.id, uname(state, u)) for u in left), Choice(NO_MORE, "No more")),
             rule="DT §7", side=plan.unit.side, default=default)
         if answer == NO_MORE:
@@ -160,7 +167,8 @@ def _frag(plan: Plan, under: list[UnitState], flight: int) -> Gen:
         strike = aimed
         if unit is not aimed.target:
             strike = yield from declare(plan, "grenade", plan.unit, unit,
-                                        tables.GRENADE_ATTACKS, plan.throw, "frag grenade")
+                                        tables.GRENADE_ATTACKS, plan.throw, "frag grenade",
+                                        "frag grenade")
             strike.fact.update(successes=flight, cancelled=0)
         plan.ctx.say(f"{uname(plan.state, unit)} takes one automatic hit from the frag "
                      "grenade (DT §7).")
@@ -174,11 +182,11 @@ def declare_special(plan: Plan) -> Gen:
     """The target of a special action (app reading 13): detect a camouflaged enemy;
     hack or spot an enemy without camo (the players judge 8" and sight)."""
     state, unit, action = plan.state, plan.unit, plan.action
-    plan.words = f"{plan.name}'s {ACTION_WORDS[action]}"
+    plan.words = f"{plan.name}'s {tables.action_name(action)}"
     if action == "recover":
         return
     if action == "detect":
-        aimed = [e for e in enemies(state, unit) if e.camo]
+        aimed = [e for e in in_play(state, other_side(unit.side)) if e.camo]
         prompt = f"{plan.name} tries to detect which camouflaged enemy?"
     else:
         aimed = yield from targets(plan)

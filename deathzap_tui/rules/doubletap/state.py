@@ -24,10 +24,6 @@ from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.doubletap.model import Force
 from deathzap_tui.rules.statebase import FigureBase, StateBase, UnitRecord
 
-STAGES = ("rolloff", "deploy", "markers", "battle")
-"""Set-up then play (DT §2): the deployment roll-off, alternate deployment (Ambush,
-Scout, Infiltrate), the objective markers, then the rounds."""
-
 
 def _sides(value: Any) -> dict[str, Any]:
     return {"red": value, "black": value}
@@ -117,7 +113,9 @@ class State(StateBase):
 
     # --- set-up (DT §2) ------------------------------------------------------------
     stage: str = "rolloff"
-    """See :data:`STAGES`."""
+    """Set-up then play (DT §2), in order: "rolloff" (for edges), "deploy" (alternate,
+    with Ambush, Scout, Infiltrate), "markers" (the objective markers), "battle" (the
+    rounds)."""
     edges: dict[str, str] = field(default_factory=lambda: _sides(""))
     first: str = ""
     """The deployment roll-off winner: picks its edge, deploys first and plays the

@@ -36,6 +36,17 @@ def p_quality(modifier: int) -> float:
     return (7 - target) / 6
 
 
+def need_text(modifier: int) -> str:
+    """What one quality test at ``modifier`` needs, in words: "4+", "7+ (a 6, then
+    4+)" (DT §1), "cannot succeed (DT-R1)". Every view of a target number uses it."""
+    target = quality_target(modifier)
+    if target >= IMPOSSIBLE:
+        return "cannot succeed (DT-R1)"
+    if target == 7:
+        return f"7+ (a 6, then {SECOND_DIE}+)"
+    return f"{target}+"
+
+
 # --------------------------------------------------------------------------- set-up
 EDGES = ("north", "south")
 DEPLOY_ZONE = 12
@@ -45,7 +56,7 @@ MARKER_SPACING = 9
 MARKER_REACH = 3
 """DT §2: a unit within 3" of a marker (and no enemy within 3") seizes it."""
 ARMY_POINTS = 50
-"""DT §2: armies of 50 points (a force over it is warned about)."""
+"""DT §2: armies of 50 points each (a force over or under it is warned about)."""
 ROUNDS = 4
 """DT §2: the game ends after 4 rounds."""
 
@@ -65,6 +76,10 @@ class Action:
     melee: bool
     """Moves into (or fights in) base contact and attacks in melee (Charge)."""
 
+    def inches(self, fast: bool) -> int:
+        """How far the action moves a unit, with Fast's bonus if it is ``fast`` (DT §7)."""
+        return self.move + (self.fast_bonus if fast else 0)
+
 
 ACTIONS: dict[str, Action] = {a.id: a for a in (
     Action("hold", "Hold", 0, 0, True, False),
@@ -78,14 +93,22 @@ SPECIAL_ACTIONS = ("recover", "detect", "cloak", "hack", "spot")
 and the special actions of Camouflage (detect: any unit; cloak), Hacker and Spotter
 (DT §7)."""
 
+
+def action_name(action: str) -> str:
+    """An action of :data:`ACTIONS` or :data:`SPECIAL_ACTIONS` in words: "Advance",
+    "Recover"."""
+    return ACTIONS[action].name if action in ACTIONS else action.capitalize()
+
+
 DODGE_MOVE = 2
 """DT §6: a dodge moves up to 2"; a grenade dodge 2" per success."""
 DODGE_TESTS = 2
 """DT §6: a dodging target takes 2 quality tests, each cancelling one enemy success."""
 REACTION_ATTACKS = 1
 """DT §6: a shoot or melee reaction has 1 attack."""
-REACTIONS = ("move", "dodge", "shoot", "melee")
-"""DT §6, in the order the app offers them."""
+REACTIONS = ("move", "dodge", "shoot", "melee", "detect")
+"""DT §6, in the order the app offers them; detect is DT §7's "when acting or
+reacting" (at a camouflaged acting unit)."""
 CONTACT_REACTIONS = ("dodge", "melee")
 """DT §6: a unit in base contact reacts only to the units it touches, only so."""
 FALL_BACK = 2
@@ -124,6 +147,10 @@ class Weapon:
             return None
         return next((b.modifier for b in self.bands if b.low <= distance <= b.high), 0)
 
+    def bands_text(self) -> str:
+        """The range bands in words: '+1 at 0-9", -1 at 10-18"' ("" without bands)."""
+        return ", ".join(f'{b.modifier:+d} at {b.low}-{b.high}"' for b in self.bands)
+
 
 WEAPONS: dict[str, Weapon] = {w.id: w for w in (
     Weapon("knife", "Knife", 1, 2, 0),
@@ -137,7 +164,6 @@ WEAPONS: dict[str, Weapon] = {w.id: w for w in (
     Weapon("sniper-rifle", "Sniper Rifle", 6, 2, 36, (Band(0, 9, -1), Band(19, 36, 1))),
 )}
 """DT §4 weapons by id."""
-MAX_RANGE = max(w.max_range for w in WEAPONS.values())
 
 # --------------------------------------------------------------------------- grenades
 GRENADE_ATTACKS = 2
@@ -206,6 +232,9 @@ POISON_CURE = 3
 HACK_TEST = 4
 TOUGH_WOUNDS = 3
 """DT §7 Tough: killed at the 3rd wound marker."""
+NOT_TOUGH = -1
+"""The attack facts' ``tough`` for a target without Tough (0..2 are its wound markers,
+see the facts docstring of :mod:`.attacks`)."""
 
 # modifiers (to a quality test's roll)
 COVER = -1

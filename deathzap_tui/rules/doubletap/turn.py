@@ -12,9 +12,15 @@ the action itself, with its reactions, is :func:`.actions.perform`."""
 from __future__ import annotations
 
 from deathzap_tui.rules.doubletap import actions, tables
+from deathzap_tui.rules.doubletap.attacks import regenerates
 from deathzap_tui.rules.doubletap.common import in_play, kill, living, names, uname
 from deathzap_tui.rules.doubletap.state import MarkerState, State, UnitState
-from deathzap_tui.rules.doubletap.victory import check_victory, end_of_round, held_words
+from deathzap_tui.rules.doubletap.victory import (
+    check_victory,
+    end_of_round,
+    held_words,
+    holding,
+)
 from deathzap_tui.rules.narration import Gen, ask_yes_no, dice_text, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.setup import roll_off
@@ -22,11 +28,6 @@ from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
 
 ACTION_RULES = {"recover": "DT §5"}
 """The rule of each action that is not a DT §3 action or a DT §7 special action."""
-
-
-def action_name(action: str) -> str:
-    """"Advance", "Recover"."""
-    return tables.ACTIONS[action].name if action in tables.ACTIONS else action.capitalize()
 
 
 def action_rule(action: str) -> str:
@@ -108,7 +109,7 @@ def act(ctx: Context, unit_id: str, action: str) -> Gen:
     side = state.player
     unit = state.unit(unit_id)
     state.points[side] -= 1
-    ctx.say(f"{uname(state, unit)}: {action_name(action)} "
+    ctx.say(f"{uname(state, unit)}: {tables.action_name(action)} "
             f"({points_word(state.points[side])} left) ({action_rule(action)}).")
     if not unit.poisoned or (yield from poison_check(ctx, unit)):
         yield from actions.perform(ctx, unit_id, action)
@@ -121,8 +122,10 @@ def act(ctx: Context, unit_id: str, action: str) -> Gen:
 
 def poison_check(ctx: Context, unit: UnitState) -> Gen:
     """DT §7 Poison Gear, app reading 9: the poisoned unit rolls one die before its
-    action: 3+ cures it, anything else kills it (the point stays spent). Returns
-    whether it lives."""
+    action: 3+ cures it, anything else would kill it (the point stays spent).
+    Regeneration works "whenever this unit would be killed" (DT §7), so it rolls
+    first (``regen.<unit>``); app reading: a unit it saves acts, still poisoned, and
+    tests again at its next action. Returns whether it lives."""
     state: State = ctx.state
     name = uname(state, unit)
     d = yield DiceRequest(f"poison.{unit.id}", 1, f"{name}: poison", tables.POISON_CURE,
@@ -133,6 +136,12 @@ def poison_check(ctx: Context, unit: UnitState) -> Gen:
         unit.poisoned = False
         ctx.say(f"{name} tests against its poison: {text}: cured (DT §7 Poison Gear).")
         return True
+    if unit.has("regeneration"):
+        ctx.say(f"{name} tests against its poison: {text}: it would be killed (DT §7 "
+                "Poison Gear).")
+        if (yield from regenerates(ctx, unit)):
+            ctx.say(f"{name} survives its poison and acts, still poisoned (app reading).")
+            return True
     kill(state, unit)
     ctx.say(f"{name} tests against its poison: {text}: it is killed before it can act "
             "(DT §7 Poison Gear).")
@@ -172,34 +181,51 @@ def end_turn(ctx: Context) -> Gen:
 
 
 # --------------------------------------------------------------------------- markers
+STUNNED = "-stunned"
+"""A marker answer "red-stunned": only stunned units of that side are within 3"."""
+
+
+def marker_choices(state: State) -> tuple[Choice, ...]:
+    """The answers to "which units are within 3\" of the marker?" (DT §2, app reading
+    4), offered only when the table allows them: a side seizes it with a unit that is
+    not stunned and no enemy within 3"; units of both sides, stunned or not, make it
+    neutral (a stunned unit cannot seize but still contests); only stunned units of
+    one side, or none at all, change nothing."""
+    placed = {s: in_play(state, s) for s in SIDES}
+    choices = [Choice(s, f"{side_name(s)} only, some not stunned")
+               for s in SIDES if any(not u.stunned for u in placed[s])]
+    if all(placed.values()):
+        choices.append(Choice("both", "Units of both sides (stunned or not): neutral"))
+    choices += [Choice(s + STUNNED, f"Only stunned {side_name(s)} units: no change")
+                for s in SIDES if any(u.stunned for u in placed[s])]
+    choices.append(Choice("none", "No unit"))
+    return tuple(choices)
+
+
 def seize_markers(ctx: Context) -> Gen:
-    """DT §2, app reading 4: for each marker the players say which sides have a unit
-    within 3" that is not stunned (sides with no such unit on the table are not
-    offered): one side seizes it (it stays seized when the unit leaves), both make it
-    neutral, none leaves it as it was."""
+    """DT §2, app reading 4: for each marker the players say which units are within
+    3" of it (:func:`marker_choices`): one side's, some not stunned, seize it (it
+    stays seized when they leave); both sides' make it neutral; only stunned units
+    of one side, or none, leave it as it was."""
     state: State = ctx.state
-    able = [s for s in SIDES if any(not u.stunned for u in in_play(state, s))]
-    choices = [Choice(s, f"{side_name(s)} only") for s in able]
-    if len(able) == len(SIDES):
-        choices.append(Choice("both", "Both sides"))
-    choices.append(Choice("none", "Neither side"))
+    choices = marker_choices(state)
     for marker in state.markers:
         answer = yield Question(
-            f"marker.{marker.number}", f"Marker {marker.number} ({_holding(marker)}): which "
-            f"sides have a unit within {tables.MARKER_REACH}\" of it (stunned units do not "
-            "count)?", tuple(choices), rule="DT §2", default="none")
+            f"marker.{marker.number}", f"Marker {marker.number} ({holding(marker)}): which "
+            f"units are within {tables.MARKER_REACH}\" of it? Stunned units cannot seize "
+            "it but still contest it.", choices, rule="DT §2", default="none")
         ctx.say(f"Marker {marker.number}: {_seize(marker, answer)} (DT §2).")
-
-
-def _holding(marker: MarkerState) -> str:
-    return f"held by {side_name(marker.holder)}" if marker.holder else "neutral"
 
 
 def _seize(marker: MarkerState, answer: str) -> str:
     """Change ``marker`` by the players' ``answer``; what happened, in words."""
     was = marker.holder
     if answer == "none":
-        return f"no unit within {tables.MARKER_REACH}\"; it stays {_holding(marker)}"
+        return f"no unit within {tables.MARKER_REACH}\"; it stays {holding(marker)}"
+    if answer.endswith(STUNNED):
+        side = answer.removesuffix(STUNNED)
+        return (f"only stunned {side_name(side)} units are within reach: they cannot "
+                f"seize it; it stays {holding(marker)}")
     if answer == "both":
         marker.holder = ""
         return "both sides are within reach; it is neutral" + (" again" if was else "")

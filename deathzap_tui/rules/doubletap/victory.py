@@ -6,10 +6,11 @@ holdings draw. Ending the game by agreement is decided on markers the same way."
 from __future__ import annotations
 
 from deathzap_tui.rules.doubletap.common import living
-from deathzap_tui.rules.doubletap.state import State
+from deathzap_tui.rules.doubletap.state import MarkerState, State
 from deathzap_tui.rules.narration import plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Context
+from deathzap_tui.rules.victory import ahead, declare
 
 MARKERS_RULE = "the side holding more markers wins, equal holdings draw"
 """DT §2 in words, for reasons and the objectives line."""
@@ -20,26 +21,27 @@ def held(state: State, side: str) -> int:
     return sum(1 for m in state.markers if m.holder == side)
 
 
+def holding(marker: MarkerState) -> str:
+    """"held by Red", "neutral" (DT §2: markers start neutral)."""
+    return f"held by {side_name(marker.holder)}" if marker.holder else "neutral"
+
+
 def held_words(state: State) -> str:
     """"Red holds 2 markers, Black 1"."""
     return f"Red holds {plural(held(state, 'red'), 'marker')}, Black {held(state, 'black')}"
 
 
 def _declare(ctx: Context, reason: str, winner: str) -> None:
-    """The game is over for ``reason``: ``winner`` is "red", "black" or "draw"."""
+    """The game is over for ``reason`` (DT §2): the family's
+    :func:`~deathzap_tui.rules.victory.declare`, and no side is playing a turn."""
     state: State = ctx.state
-    state.over = True
-    state.winner = winner
-    state.end_reason = reason
     state.player = ""
     state.points = {s: 0 for s in SIDES}
-    result = "a draw" if winner == "draw" else f"{side_name(winner)} wins"
-    ctx.say(f"Game over: {reason}: {result} (DT §2).")
+    declare(ctx, winner, reason, "DT §2")
 
 
 def _more_markers(state: State) -> str:
-    red, black = held(state, "red"), held(state, "black")
-    return "red" if red > black else "black" if black > red else "draw"
+    return ahead(held(state, "red"), held(state, "black"))
 
 
 def check_victory(ctx: Context) -> bool:

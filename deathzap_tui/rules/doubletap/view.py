@@ -5,13 +5,15 @@ Double Tap has no hidden information, so every viewer gets the same view."""
 from __future__ import annotations
 
 from deathzap_tui.rules.doubletap import tables
-from deathzap_tui.rules.doubletap.common import uname
-from deathzap_tui.rules.doubletap.engine import ALL_ACTIONS, SETUP_STEPS, act_refusal
+from deathzap_tui.rules.doubletap.actions import ALL_ACTIONS, action_refusal
+from deathzap_tui.rules.doubletap.engine import SETUP_STEPS
 from deathzap_tui.rules.doubletap.state import State, UnitState
 from deathzap_tui.rules.doubletap.turn import points_word
-from deathzap_tui.rules.doubletap.victory import MARKERS_RULE, held
+from deathzap_tui.rules.doubletap.victory import MARKERS_RULE, held, holding
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.units import short_name
+from deathzap_tui.rules.victory import result_words
 
 COLUMNS = ("Unit", "Weapons", "Rules", "State")
 """Short headers: the weapons and rules lists give way first in 80 columns."""
@@ -41,7 +43,7 @@ def status(state: State, unit: UnitState) -> str:
     if unit.spotted_by:
         words.append("spotted")
     if unit.engaged:
-        words.append("engaged: " + ", ".join(uname(state, state.unit(e)).split(" ", 1)[1]
+        words.append("engaged: " + ", ".join(short_name(state, state.unit(e))
                                              for e in unit.engaged))
     return ", ".join(words)
 
@@ -50,7 +52,8 @@ def may_act(state: State, unit: UnitState) -> bool:
     """The unit belongs to the player and can take some action now."""
     return (not state.over and state.stage == "battle" and unit.side == state.player
             and unit.in_play and bool(state.points[unit.side])
-            and any(not act_refusal(state, unit.id, a) for a in ALL_ACTIONS))
+            and any(not action_refusal(state, unit.id, a, state.player)
+                    for a in ALL_ACTIONS))
 
 
 def unit_row(state: State, unit: UnitState) -> UnitRow:
@@ -58,7 +61,7 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
     if unit.has("grenade"):
         weapons.append("Grenade (used)" if unit.grenade_used else "Grenade")
     rules = [tables.SPECIAL_RULES[r].name for r in unit.rules if r != "grenade"]
-    cells = (uname(state, unit).split(" ", 1)[1], ", ".join(weapons), ", ".join(rules),
+    cells = (short_name(state, unit), ", ".join(weapons), ", ".join(rules),
              status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.alive,
                    ready=may_act(state, unit))
@@ -66,14 +69,14 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
 
 def score_lines(state: State) -> tuple[str, ...]:
     """Each marker and who holds it (DT §2)."""
-    return tuple(f"Marker {m.number}: " + (f"held by {side_name(m.holder)}" if m.holder
-                                           else "neutral") for m in state.markers)
+    return tuple(f"Marker {m.number}: {holding(m)}" for m in state.markers)
 
 
 def objective_lines(state: State) -> tuple[str, ...]:
     """How the game is won (DT §2, app reading 4)."""
-    return (f"A marker is seized at the end of a round by a side with a unit within "
-            f"{tables.MARKER_REACH}\" and no enemy within {tables.MARKER_REACH}\". After "
+    return (f"A marker is seized at the end of a round by a side with a unit (not "
+            f"stunned) within {tables.MARKER_REACH}\" and no enemy within "
+            f"{tables.MARKER_REACH}\". After "
             f"round {state.options['rounds']} {MARKERS_RULE}; a side with no unit left "
             "loses (DT §2).",)
 
@@ -104,13 +107,6 @@ def clock(state: State) -> TurnClock:
                 "left" if playing else ""))
 
 
-def result(state: State) -> str:
-    if not state.over:
-        return ""
-    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
-    return f"{words} ({state.end_reason})"
-
-
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Double Tap has no secrets."""
     return BoardView(
@@ -122,7 +118,7 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         objectives=objective_lines(state),
         prompt=prompt(state),
         over=state.over,
-        result=result(state),
+        result=result_words(state),
         clock=clock(state),
         score_label="markers",
         advance_label="End turn",

@@ -29,9 +29,11 @@ def lost_words(state: State) -> str:
 
 def _declare(ctx: Context, reason: str, winner: str) -> None:
     """The game is over for ``reason`` (PS §8): the family's
-    :func:`~deathzap_tui.rules.victory.declare`, and no bracket or extra melee round
-    is under way any more."""
+    :func:`~deathzap_tui.rules.victory.declare`, and no phase, side moving, bracket
+    or extra melee round is under way any more."""
     state: State = ctx.state
+    state.step = ""
+    state.mover = ""
     state.bracket = ""
     state.again = []
     declare(ctx, winner, reason, "PS §8")

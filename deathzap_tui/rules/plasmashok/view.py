@@ -7,7 +7,6 @@ from __future__ import annotations
 from deathzap_tui.rules.narration import plural, side_name
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.casualties import wounded
-from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.engine import SETUP_STEPS
 from deathzap_tui.rules.plasmashok.melee import foes
 from deathzap_tui.rules.plasmashok.morale import testing
@@ -15,6 +14,8 @@ from deathzap_tui.rules.plasmashok.state import State, UnitState
 from deathzap_tui.rules.plasmashok.turn import PHASES, act_refusal, advance_label, phase_name
 from deathzap_tui.rules.plasmashok.victory import POINTS_RULE
 from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.units import short_name
+from deathzap_tui.rules.victory import result_words
 
 COLUMNS = ("Unit", "Type", "Trn", "Mdl", "Sz", "Sv", "W", "State")
 """Unit, type, training bracket, models left/all, size, shield save, wounds per model,
@@ -64,7 +65,7 @@ def may_act(state: State, unit: UnitState) -> bool:
 
 
 def unit_row(state: State, unit: UnitState) -> UnitRow:
-    cells = (uname(state, unit).split(" ", 1)[1], TYPES[unit.type], TRAINING[unit.training],
+    cells = (short_name(state, unit), TYPES[unit.type], TRAINING[unit.training],
              f"{unit.figures_left}/{len(unit.figures)}", str(unit.size), f"{unit.save}+",
              wounds_cell(unit), status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
@@ -131,13 +132,6 @@ def clock(state: State) -> TurnClock:
         detail=clock_detail(state))
 
 
-def result(state: State) -> str:
-    if not state.over:
-        return ""
-    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
-    return f"{words} ({state.end_reason})"
-
-
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Plasmashok has no secrets."""
     return BoardView(
@@ -149,7 +143,7 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         objectives=objective_lines(state),
         prompt=prompt(state),
         over=state.over,
-        result=result(state),
+        result=result_words(state),
         clock=clock(state),
         score_label="pts",
         advance_label=advance_label(state),
