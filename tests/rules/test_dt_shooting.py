@@ -246,8 +246,9 @@ def test_dt_s4_one_block_per_hit_any_failure_kills() -> None:
     assert (run.step("block.black.0").count, run.step("block.black.0").target) == (2, 4)
     assert fact | {"cancel": None} == {
         "kind": "shooting", "target": "black.0", "weapon": "Rifle", "attacks": 2, "hit": 0,
-        "block": 0, "morale": 0, "cancel": None, "tough": -1, "regeneration": False, "stage": "done",
-        "successes": 2, "cancelled": 0, "hits": 2, "failed_blocks": 1, "killed": True}
+        "block": 0, "morale": 0, "cancel": None, "tough": -1, "regeneration": False,
+        "stage": "done", "successes": 2, "cancelled": 0, "hits": 2, "failed_blocks": 1,
+        "killed": True}
     assert fact["cancel"]["kind"] == ""
     assert not run.state.unit("black.0").alive
     assert "Black Target is killed" in run.text
