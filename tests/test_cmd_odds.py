@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
+from cli_helpers import run_json
 from force_texts import force_text, unit_text
 
 from deathzap_tui.cli import main
@@ -14,11 +14,6 @@ from deathzap_tui.rules.deathzap3.odds import Attack, Target, attack_odds
 BARE = ["odds", "--shots", "24", "--skill", "basic", "--power", "light", "--cover", "open",
         "--shields", "6", "--strength", "light", "--target-skill", "basic",
         "--figures", "10"]
-
-
-def run_json(capsys, argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def test_bare_numbers_json_has_the_issue_fields(capsys):

@@ -59,9 +59,9 @@ def test_dt_bare_grenade_of_fewer_tests_app_reading_12(capsys, attacks, hits, ki
 def test_dt_text_says_what_the_numbers_are(capsys) -> None:
     assert main([*BARE[:6], "-3", "--block", "-4", "--cancel-dice", "2", "--tough", "2"]) == 0
     text = capsys.readouterr().out
-    assert "Shooting (DT §4)\n  3 attacks at -3 (7+ (a 6, then 4+))" in text
-    assert "Target 2 tests at +0 (4+); each success cancels one" in text
-    assert "Blocks at -4 (cannot succeed (DT-R1))" in text
+    assert "Shooting (DT §4)\n  3 attacks at -3: needs 7+ (a 6, then 4+)" in text
+    assert "Target 2 tests at +0: needs 4+; each success cancels one" in text
+    assert "Blocks at -4: cannot succeed (DT-R1)" in text
     assert "Tough with 2 wound markers: killed at the 3rd (DT §7)" in text
     assert "Wounds are failed blocks" in text
     for title in ("\nHits\n", "\nWounds\n", "\nCasualties\n"):
@@ -126,7 +126,7 @@ def test_dt_shooting_from_files_uses_the_band_and_the_target_dt_r2(capsys) -> No
     assert main(files(VEY, KARN, "--distance", "20", "--cover")) == 0
     text = capsys.readouterr().out
     assert text.startswith("Shooting (DT §4): Sergeant Vey at Boss Karn\n")
-    assert "2 attacks at +0 (4+): Rifle at 20\" +1 (DT-R2), cover -1" in text
+    assert "2 attacks at +0: needs 4+ — Rifle at 20\" +1 (DT-R2), cover -1" in text
 
 
 def test_dt_block_modifiers_from_files_dt_s4_s7(capsys) -> None:
@@ -148,7 +148,7 @@ def test_dt_reactions_from_files_cancel_dt_s6_s7(capsys) -> None:
                                  "--react-cover", "--hacked", "target"))
     assert out == want(attacks=2, hit=-1, cancel_dice=1, cancel_modifier=-5)  # hack used
     assert main(files(ORO, MOTT, "--distance", "5", "--react", "shoot")) == 0
-    assert "Target reacts by shooting, 1 test at -1 (5+): LMG -1" in capsys.readouterr().out
+    assert "Target reacts by shooting, 1 test at -1: needs 5+ — LMG -1" in capsys.readouterr().out
 
 
 def test_dt_melee_from_files_sums_the_melee_weapons_app_reading_11(capsys) -> None:

@@ -309,7 +309,7 @@ class JoinedBattleScreen(BattleScreen):
     def open_foreign(self, action: Any) -> None:
         """A wizard for the step of another player's action that this player answers."""
         label = f"{side_label(action.by)}'s {clean(action.label, oneline=True)}"
-        self.open_wizard(started=(action, action.resolution), label=label)
+        self.open_wizard(started=(action, action.resolution), label=label, side=action.by or None)
 
     def _wizard_done(self, action: Any) -> None:
         if action is FOREIGN:

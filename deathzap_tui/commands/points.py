@@ -115,8 +115,8 @@ def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
     leaders = [f"{leader['name']} ({unit.name}) {leader['command']}"
                for unit in report.units for leader in unit.breakdown.get("leaders", ())
                if leader.get("command")]
-    # A ruleset without command (no command points, no leader rated) shows none.
-    command = bool(report.command_points or leaders)
+    # A ruleset without command points (Plasmashok, Double Tap) shows no Command row.
+    command = report.has_command
     blank = [""] * len(columns)
     totals = [["Command", *blank, str(report.command_points)]] if command else []
     rows += [*totals, ["Total", *blank, str(report.total)]]

@@ -20,6 +20,8 @@ from typing import TypeVar
 D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 """A D3 read from one D6 face: 1-2 is 1, 3-4 is 2, 5-6 is 3 (Plasmashok's rout,
 Double Tap's objective markers)."""
+D3_WORDS = "one D6 read as a D3: 1-2 is 1, 3-4 is 2, 5-6 is 3"
+""":data:`D3` in words, for the dice request that rolls one."""
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15

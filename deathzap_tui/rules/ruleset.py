@@ -59,6 +59,9 @@ class PointsReport:
     total: int
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    has_command: bool = True
+    """Whether the ruleset has command points: ``deathzap points`` shows a Command
+    row (even of 0) only then."""
 
 
 SETUP = "setup"

@@ -5,9 +5,11 @@ the battle screen says it in another ("Red wins (<reason>)").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from deathzap_tui.rules.narration import side_name
+from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Context
 
 
@@ -23,9 +25,21 @@ def declare(ctx: Context, winner: str, reason: str, rule: str, score: str = "") 
     ctx.say(f"Game over: {reason}{score}: {result_text(winner)} ({rule}).")
 
 
-def result_text(winner: str) -> str:
-    """"a draw", "Red wins"."""
-    return "a draw" if winner == "draw" else f"{side_name(winner)} wins"
+def result_text(winner: str, draw: str = "a draw") -> str:
+    """"a draw" (or ``draw``'s words), "Red wins"."""
+    return draw if winner == "draw" else f"{side_name(winner)} wins"
+
+
+def wiped_out(state: Any, alive: Callable[[Any, str], bool]) -> tuple[str, str] | None:
+    """A side with no unit left (``alive(state, side)`` false) loses at once, both
+    at once is a draw: ``(reason, winner)`` for :func:`declare`, or ``None`` while
+    both sides have a unit."""
+    beaten = [s for s in SIDES if not alive(state, s)]
+    if len(beaten) == 2:
+        return "neither side has a unit left", "draw"
+    if beaten:
+        return f"{side_name(beaten[0])} has no unit left", other_side(beaten[0])
+    return None
 
 
 def ahead(red: int, black: int) -> str:
@@ -38,5 +52,4 @@ def result_words(state: Any, score: str = "") -> str:
     after the result), "" while the game goes on."""
     if not state.over:
         return ""
-    words = "Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins"
-    return f"{words}{score} ({state.end_reason})"
+    return f"{result_text(state.winner, 'Draw')}{score} ({state.end_reason})"

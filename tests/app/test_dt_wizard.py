@@ -130,3 +130,16 @@ async def test_dt_reaction_questions_and_exact_odds_after_the_dodge(dt_paths) ->
         await pilot.press("1", "1", "enter")  # dodge tests 1 1: nothing cancelled
         assert attack["stage"] == "block" and attack["hits"] == 3
         assert panel().p_any_wound == pytest.approx(float(Fraction(7, 8)))
+
+
+@aiotest
+async def test_dt_rush_hands_over_on_its_first_step_dt_s6(dt_paths) -> None:
+    """A Red Rush begins with Black's question whether it reacts (DT §6): the first
+    step of the action already says that Red hands the keys over to Black, though
+    nobody has answered anything in it yet."""
+    app = battle_app(dt_session(*dt_paths))
+    async with app.run_test(size=SMALL) as pilot:
+        await pick_action(pilot, "red.0", "rush")
+        screen = app.screen
+        assert not screen.asked and screen.resolution.step.key == "react.black"
+        assert who_line(app) == "BLACK answers  ⇄ RED hands over to BLACK"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import html
+import re
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 TEST_TIMEOUT = 180.0
@@ -54,3 +56,50 @@ async def answer_while(pilot: Any, app: Any, move: Callable[[], object], label: 
         await pilot.pause(0.02)
     await task
     return answered
+
+
+def screen_text(app: Any) -> str:
+    """The characters on the app's screen, read back from its SVG export (as
+    ``tests/app/ch_helpers.py``'s, for the joined apps)."""
+    svg = app.export_screenshot()
+    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
+                   ).replace("\xa0", " ")
+
+
+async def synced(pilot: Any, apps: Mapping[str, Any], sessions: Mapping[str, Any]) -> None:
+    """Let the apps run until every session has the same events and every battle
+    screen shows its session's whole narrative."""
+    from deathzap_tui.app.joined import JoinedBattleScreen
+
+    await until(pilot, lambda: len({s.events for s in sessions.values()}) == 1 and all(
+        apps[side].screen._shown_narrative == s.narrative() for side, s in sessions.items()
+        if isinstance(apps[side].screen, JoinedBattleScreen)))
+
+
+def settle_action(clients: Mapping[str, Any], me: Any, action: Any,
+                  answer: Callable[[Any], Any]) -> None:
+    """Finish ``me``'s ``action`` through the API (run in a thread): each step answered
+    ``answer(step)`` by the session it is asked of — a step shown to ``me`` as
+    :class:`Waiting` by the other player's session — then committed, and every
+    session given the new state before the next move."""
+    from deathzap_tui.net.wire import Waiting
+    from deathzap_tui.rules.steps import DiceRequest, Question
+
+    res = action.resolution
+    for _ in range(200):
+        step = res.step
+        if step is None:
+            break
+        if isinstance(step, Waiting):
+            foe = clients[step.side]
+            assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
+                                and isinstance(a.resolution.step, Question | DiceRequest), 20)
+            theirs = foe.pending_action()
+            before = len(res.answers)
+            theirs.resolution.answer(answer(theirs.resolution.step))
+            assert me.wait_for(lambda s, n=before: len(res.answers) > n, 20)
+        else:
+            res.answer(answer(step))
+    me.commit(action)
+    for c in clients.values():
+        assert c.wait_for(lambda s: s.events >= me.events, 20)

@@ -1,7 +1,8 @@
 """Double Tap 2.1 joined: a real referee and two joined terminals (two apps), each
 player at its own. In round 1 Red's Tech Imre fires from Red's terminal; Black's
 reaction questions — does Black react, then unit by unit (DT §6, app reading 6) —
-go to Black's terminal only, where Black answers them with keys and rolls its
+go to Black's terminal only (no "⇄" hand-over there: each player has its own keys),
+where Black answers them with keys and rolls its
 blocks, its morale and its reacting unit's shot; Red's terminal shows it waiting for
 Black and cannot answer them. Red ends its turn; Black's Gunner Mott fires from
 Black's terminal and Red's target dodges from Red's (app reading 7). The rest of the
@@ -11,15 +12,13 @@ round 4 (DT §2), which both terminals show."""
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from joined_helpers import run, until
+from joined_helpers import run, screen_text, settle_action, synced, until
 from referee_harness import HostThread, connecting, hosting
 
 from deathzap_tui.app.describe import auto_answer
@@ -55,13 +54,6 @@ def dt_clients(dt_host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
     yield from connecting(dt_host)
 
 
-def shown(app: Any) -> str:
-    """The characters on the app's screen, read back from its SVG export."""
-    svg = app.export_screenshot()
-    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
-                   ).replace("\xa0", " ")
-
-
 def table_answer(round_: int, step: Any) -> Any:
     """Generated dice and defaults (no reaction), but the markers of :data:`MARKERS`
     where the side may seize them."""
@@ -87,24 +79,7 @@ def play_by_api(clients: dict[str, RemoteSession], turns: set[tuple[int, str]]) 
     turns.add((view.clock.number, side))
     option = (units or [o for o in offered if o.group == ADVANCE])[0]
     action = me.begin(option.intent)
-    res = action.resolution
-    for _ in range(200):
-        step = res.step
-        if step is None:
-            break
-        if isinstance(step, Waiting):
-            foe = clients[step.side]
-            assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
-                                and isinstance(a.resolution.step, Question | DiceRequest), 20)
-            theirs = foe.pending_action()
-            before = len(res.answers)
-            theirs.resolution.answer(table_answer(view.clock.number, theirs.resolution.step))
-            assert me.wait_for(lambda s, n=before: len(res.answers) > n, 20)
-        else:
-            res.answer(table_answer(view.clock.number, step))
-    me.commit(action)
-    for c in clients.values():  # everyone has the new state before the next move
-        assert c.wait_for(lambda s: s.events >= me.events, 20)
+    settle_action(clients, me, action, lambda step: table_answer(view.clock.number, step))
     return True
 
 
@@ -121,6 +96,8 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
     apps = {"red": JoinedApp(red, side="red"), "black": JoinedApp(black, side="black")}
     answered: dict[str, list[str]] = {"red": [], "black": []}
     """The keys of the steps each terminal answered."""
+    no_hand_over: list[str] = []
+    """The reaction steps (side: key) whose who-answers line had no "⇄"."""
     refused: list[str] = []
     """The steps of the other player's that a terminal was shown waiting for, and
     whose answer keys there changed nothing."""
@@ -129,12 +106,6 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
         pilots = {"red": red_pilot, "black": black_pilot}
         assert all(isinstance(a.screen, JoinedBattleScreen) for a in apps.values())
 
-        async def synced() -> None:
-            await until(red_pilot, lambda: red.events == black.events and all(
-                a.screen._shown_narrative == s.narrative() for a, s in
-                zip(apps.values(), sessions.values(), strict=True)
-                if isinstance(a.screen, JoinedBattleScreen)))
-
         async def try_foreign(side: str, step: Waiting) -> None:
             """``side``'s terminal, waiting for the other player's ``step``: its
             answer keys change nothing at the table."""
@@ -142,7 +113,7 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
             table = dt_host.table
             assert table.pending is not None
             before = len(table.pending.action.resolution.answers)
-            assert f"waiting for {step.side}" in shown(app)
+            assert f"waiting for {step.side}" in screen_text(app)
             await pilot.press("1", "enter", "ctrl+r", "ctrl+s")
             await pilot.pause(0.05)
             assert table.pending is not None
@@ -156,7 +127,7 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
             Enter for the default and ctrl+r for dice); at the other player's
             question whether it reacts ``side``'s terminal is tried: it shows that
             step waiting and cannot answer it."""
-            await synced()
+            await synced(red_pilot, apps, sessions)
             before = sessions[side].events
             pilot = pilots[side]
             await pilot.press("a")
@@ -178,10 +149,15 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
                     if step is None and screen._mine():
                         await pilots[who].press("ctrl+s")
                     elif isinstance(step, Question | DiceRequest):
+                        if step.key.startswith(("react.", "reaction.")):
+                            # Each player at its own terminal: never a hand-over.
+                            await pilots[who].pause()
+                            assert "⇄" not in str(screen.query_one("#wiz-who").render())
+                            no_hand_over.append(f"{who}:{step.key}")
                         if step.key == f"react.{who}" and who not in tried:
                             tried.add(who)  # the acting terminal, waiting for it
                             await pilots[who].pause()
-                            assert f"Does {who.title()} react to" in shown(app)
+                            assert f"Does {who.title()} react to" in screen_text(app)
                             # No hand-over at a player's own terminal.
                             assert str(screen.query_one("#wiz-who").render()) == \
                                 f"{who.upper()} answers"
@@ -206,10 +182,12 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
                       "reaction.black.1.distance", "reaction.black.5", "block.black.0",
                       "hit.2"}
         assert black_keys <= set(answered["black"])
+        assert {f"black:{k}" for k in black_keys if k.startswith("reaction.")} <= \
+            set(no_hand_over)
         assert not black_keys & set(answered["red"])
         assert {"weapon", "distance.black.0", "doctor.red.3", "hit.1"} <= set(answered["red"])
         assert refused == ["react.black"]  # Red's terminal could not answer it
-        await synced()
+        await synced(red_pilot, apps, sessions)
         await red_pilot.press("d")  # Red ends its turn
         await until(red_pilot, lambda: red.view().clock.active == "black")
 
@@ -227,7 +205,7 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
         turns = {(1, "red"), (1, "black")}
         while await asyncio.to_thread(play_by_api, sessions, turns):
             pass
-        await synced()
+        await synced(red_pilot, apps, sessions)
         state = dt_host.table.game.state
         assert state.over and state.round == 4
         result = apps["red"].session.view().result
@@ -236,6 +214,6 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
         for side, app in apps.items():
             await until(pilots[side], lambda a=app: isinstance(a.screen, GameOverScreen))
             await pilots[side].pause()
-            assert result in shown(app)
+            assert result in screen_text(app)
     assert red.view() == black.view()  # no secrets in Double Tap: one table
     assert red.narrative() == black.narrative()

@@ -12,20 +12,16 @@ on points lost (PS §8)."""
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from joined_helpers import run, until
+from joined_helpers import run, screen_text, settle_action, synced, until
 from referee_harness import HostThread, connecting, hosting
 
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.net.client import RemoteSession
-from deathzap_tui.net.wire import Waiting
 from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.ruleset import ADVANCE, UNIT
 from deathzap_tui.rules.steps import DiceRequest, Question
@@ -53,13 +49,6 @@ def ps_clients(ps_host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
     yield from connecting(ps_host)
 
 
-def shown(app: Any) -> str:
-    """The characters on the app's screen, read back from its SVG export."""
-    svg = app.export_screenshot()
-    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
-                   ).replace("\xa0", " ")
-
-
 def clock(session: RemoteSession) -> tuple[int, str, str]:
     c = session.view().clock
     return c.number, c.current, c.active
@@ -78,24 +67,7 @@ def play_by_api(clients: dict[str, RemoteSession]) -> bool:
     side, option = (units or [(s, o) for s, o in offered if o.group == ADVANCE])[0]
     me = clients[side]
     action = me.begin(option.intent)
-    res = action.resolution
-    for _ in range(200):
-        step = res.step
-        if step is None:
-            break
-        if isinstance(step, Waiting):
-            foe = clients[step.side]
-            assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
-                                and isinstance(a.resolution.step, Question | DiceRequest), 20)
-            theirs = foe.pending_action()
-            before = len(res.answers)
-            theirs.resolution.answer(auto_answer(theirs.resolution.step))
-            assert me.wait_for(lambda s, n=before: len(res.answers) > n, 20)
-        else:
-            res.answer(auto_answer(step))
-    me.commit(action)
-    for c in clients.values():  # everyone has the new state before the next move
-        assert c.wait_for(lambda s: s.events >= me.events, 20)
+    settle_action(clients, me, action, auto_answer)
     return True
 
 
@@ -116,17 +88,11 @@ async def test_ps_joined_game_each_player_at_its_terminal(ps_host, ps_clients) -
         pilots = {"red": red_pilot, "black": black_pilot}
         assert all(isinstance(a.screen, JoinedBattleScreen) for a in apps.values())
 
-        async def synced() -> None:
-            await until(red_pilot, lambda: red.events == black.events and all(
-                a.screen._shown_narrative == s.narrative() for a, s in
-                zip(apps.values(), sessions.values(), strict=True)
-                if isinstance(a.screen, JoinedBattleScreen)))
-
         async def play(side: str, key: str) -> None:
             """``side`` presses ``key`` at its terminal and answers its own steps
             there (its unit's action: the first it offers; dice rolled, defaults);
             the other terminal answers the steps its player is asked."""
-            await synced()
+            await synced(red_pilot, apps, sessions)
             before = sessions[side].events
             await pilots[side].press(key)
             deadline = time.monotonic() + 60
@@ -157,11 +123,11 @@ async def test_ps_joined_game_each_player_at_its_terminal(ps_host, ps_clients) -
         assert {"rolloff.1.black"} <= set(answered["black"])
         await play("red", "a")  # Red's Choir Wardens into contact with the Thorn Hounds
         await play("red", "d")
-        await synced()
+        await synced(red_pilot, apps, sessions)
         assert clock(black) == (1, "Movement", "black")
         await play("black", "a")  # a Black unit into contact with a Red one
         await play("black", "d")
-        await synced()
+        await synced(red_pilot, apps, sessions)
         assert clock(red)[1] == "Special combat"
         state = ps_host.table.game.state
         assert state.unit("red.0").engaged and state.unit("black.1").engaged
@@ -178,28 +144,28 @@ async def test_ps_joined_game_each_player_at_its_terminal(ps_host, ps_clients) -
             await play("red", "d")
         assert clock(red)[1] == "Melee"
         while clock(red)[1] == "Melee":  # every unit in contact fights (PS §6)
-            await synced()
+            await synced(red_pilot, apps, sessions)
             side = next((s for s in ("red", "black") if units(s)), "red")
             await play(side, "a" if units(side) else "d")
         assert clock(red)[1] == "Morale"
         assert any(k.startswith("casualty.black.") for k in answered["black"])
         assert {"melee.defence", "melee.saves"} <= set(answered["red"]) & set(answered["black"])
         await play("black", "d")  # morale: each side rolls its own units' dice
-        await synced()
+        await synced(red_pilot, apps, sessions)
         assert clock(red) == clock(black) == (1, "", "")
-        assert "Turn 1 of 4" in shown(apps["black"])
+        assert "Turn 1 of 4" in screen_text(apps["black"])
 
         # Turns 2 to 4 through each player's own session; the terminals follow.
         while await asyncio.to_thread(play_by_api, sessions):
             pass
-        await synced()
+        await synced(red_pilot, apps, sessions)
         lost = ps_host.table.game.state.lost
         words = (f"turn 4 of 4 is over; Red lost {lost['red']} points of models, Black "
                  f"{lost['black']}")
         for side, app in apps.items():
             await until(pilots[side], lambda a=app: isinstance(a.screen, GameOverScreen))
             await pilots[side].pause()
-            assert words in shown(app)
+            assert words in screen_text(app)
     assert red.view() == black.view()  # no secrets in Plasmashok: one table
     assert red.narrative() == black.narrative()
     state = ps_host.table.game.state

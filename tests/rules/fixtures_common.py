@@ -101,7 +101,8 @@ def roll_out(res: Resolution, answers: Mapping[str, Any] | None = None,
     """Drive ``res`` to its end for a Monte Carlo run of the odds: every die from
     ``dice`` (the state's RNG by default), each question answered by its key from
     ``answers`` or with its default. Returns ``ctx.facts["attack"]`` as it stood at
-    the first dice request: the attack as declared, what the odds panel reads first."""
+    the first dice request: the attack as declared, what the odds panel reads first;
+    ``{}`` when the resolution asks for no dice at all."""
     first: dict[str, Any] = {}
     while not res.done:
         step = res.step

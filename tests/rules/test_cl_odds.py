@@ -5,7 +5,6 @@ engine (``combat.shoot`` / ``combat.fight``)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from cl_combat_fixtures import engage, state_of, unit
+from cli_helpers import run_json
 
 from deathzap_tui.cli import main
 from deathzap_tui.rules.classic import tables
@@ -410,11 +410,6 @@ BARE = ["odds", "--ruleset", "classic", "--guns", "4", "--weapon", "basic", "--c
         "open", "--target-type", "infantry", "--figures", "6", "--pending", "1"]
 MELEE = ["odds", "--ruleset", "classic", "--melee", "--attacker-type", "beasts",
          "--attacker-figures", "3", "--target-type", "infantry", "--figures", "3"]
-
-
-def run_json(capsys, argv):
-    assert main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def test_bare_numbers_shooting_json_cl_s5(capsys) -> None:

@@ -284,17 +284,17 @@ def test_dt_exactly_50_points_is_fine_dt_s2() -> None:
     assert parse_force(data).points == 50 and warnings_of(data) == {}
 
 
-def test_dt_duplicate_names_are_warnings() -> None:
+def test_dt_duplicate_names_are_warnings_dt_s2() -> None:
     data = with_unit(name="Duelist")
-    assert warnings_of(data)["units[3].name"] == (
-        '"Duelist" is also the name of units[1]; players tell units apart by name')
+    assert warnings_of(data) == {"units[3].name": (
+        '"Duelist" is also the name of units[1]; players tell units apart by name')}
 
 
-def test_dt_duplicate_expanded_names_are_located_at_their_entry() -> None:
+def test_dt_duplicate_expanded_names_are_located_at_their_entry_dt_s2() -> None:
     """"Cutter 2" typed by hand clashes with units[2]'s second cutter."""
     data = with_unit(name="Cutter 2")
-    assert warnings_of(data)["units[3].name"] == (
-        '"Cutter 2" is also the name of units[2]; players tell units apart by name')
+    assert warnings_of(data) == {"units[3].name": (
+        '"Cutter 2" is also the name of units[2]; players tell units apart by name')}
 
 
 def test_dt_warnings_of_a_force_built_in_code_dt_s2() -> None:

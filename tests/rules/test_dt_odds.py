@@ -196,8 +196,8 @@ def test_dt_large_attacks_stay_distributions() -> None:
 
 
 @pytest.mark.parametrize("modifier,words", [
-    (0, "+0 (4+)"), (1, "+1 (3+)"), (5, "+5 (2+)"), (-3, "-3 (7+ (a 6, then 4+))"),
-    (-4, "-4 (cannot succeed (DT-R1))")])
+    (0, "+0: needs 4+"), (1, "+1: needs 3+"), (5, "+5: needs 2+"),
+    (-3, "-3: needs 7+ (a 6, then 4+)"), (-4, "-4: cannot succeed (DT-R1)")])
 def test_dt_modifier_words_dt_s1(modifier, words) -> None:
     assert modifier_words(modifier) == words
 

@@ -342,7 +342,6 @@ def test_dt_s7_the_block_fact_drops_the_hack_its_own_reaction_used() -> None:
     assert block_at_hit("dodge") == -1  # a dodge keeps it for the blocks
 
 
-
 def test_dt_facts_stages_of_a_shot_back_and_its_leftover() -> None:
     seen = stages(field("A"), "red.0", "hold", {
         "react.black": "yes", "reaction.black.0": "shoot", "hit.1": "1 1",

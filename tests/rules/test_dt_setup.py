@@ -158,7 +158,7 @@ def test_dt_markers_rolloff_then_round_one_begins_dt_2_dt_3() -> None:
     assert {o.group for o in RULESET.intents(s)} >= {UNIT}
 
 
-def test_dt_a_side_without_units_loses_as_the_battle_begins() -> None:
+def test_dt_a_side_without_units_loses_as_the_battle_begins_app_reading_4() -> None:
     """App reading 4: a side with no living unit loses at once."""
     g = new_game(force("Reds", unit("Vey")), force("Empty"))
     rolloff(g)

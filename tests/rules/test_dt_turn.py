@@ -140,7 +140,7 @@ def test_dt_a_poisoned_unit_tests_before_acting_dt_7(monkeypatch, roll: int,
         "(DT §7 Poison Gear).", *(["red.0 does hold."] if cured else [])]
 
 
-def test_dt_poison_killing_the_last_unit_ends_the_game(monkeypatch) -> None:
+def test_dt_poison_killing_the_last_unit_ends_the_game_app_reading_4(monkeypatch) -> None:
     """App reading 4: a side with no living unit loses at once."""
     fake_perform(monkeypatch, poison_red_vey)
     g = ready_game(force("Reds", unit("Vey")), force("Blacks", unit("Ash")))

@@ -138,7 +138,7 @@ def test_dt_a_side_with_no_unit_left_loses_at_once_dt_2(monkeypatch) -> None:
     assert notes(g)[-1] == "Game over: Black has no unit left: Red wins (DT §2)."
 
 
-def test_dt_both_sides_wiped_out_is_a_draw(monkeypatch) -> None:
+def test_dt_both_sides_wiped_out_is_a_draw_app_reading_4(monkeypatch) -> None:
     def wipe(ctx, unit_id, action):
         for u in ctx.state.all_units():
             kill(ctx.state, u)

@@ -452,7 +452,7 @@ def test_ps_partial_melee_on_a_seed_type_says_how_to_get_ps_r1s_profile() -> Non
         "PS-R1's Light Vehicles profile 2/2/2")}
 
 
-def test_ps_melee_overriding_ps_r1_is_a_warning() -> None:
+def test_ps_melee_overriding_the_profile_is_a_warning_ps_r1() -> None:
     data = good()
     data["units"][2]["melee"] = {"attacks": 3, "strength": 2, "damage": 2}
     assert parse_force(data).units[2].melee == Melee(3, 2, 2)

@@ -223,10 +223,12 @@ class BattleScreen(Screen[None]):
         if action.resolution.done:
             self.commit(action)
             return
-        self.open_wizard(started=(action, action.resolution), label=option.label)
+        self.open_wizard(started=(action, action.resolution), label=option.label,
+                         side=option.side)
 
     def open_wizard(self, *, intents: list[IntentOption] | None = None,
-                    started: tuple[Any, Any] | None = None, label: str = "") -> None:
+                    started: tuple[Any, Any] | None = None, label: str = "",
+                    side: str | None = None) -> None:
         def begin(intent: Mapping[str, Any]) -> tuple[Any, Any]:
             action = self.session.begin(intent)
             return action, action.resolution
@@ -234,7 +236,8 @@ class BattleScreen(Screen[None]):
         kw = dict(title=self.session.ruleset.title, begin=begin, intents=intents or (),
                   started=started, intent_label=label, unit_names=self.unit_names(),
                   dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
-                  context=self.view.prompt if self.view else "", on_close=self._wizard_done)
+                  context=self.view.prompt if self.view else "", on_close=self._wizard_done,
+                  acting_side=side)
         # One wizard per battle screen, installed so that Textual keeps it when it is
         # popped: restarting it is much cheaper than mounting and removing a new one.
         if self._wizard is None:

@@ -199,7 +199,7 @@ class WizardScreen(Screen[Any]):
               unit_names: Mapping[str, str] | None = None,
               dice_mode: str = "physical", context: str = "",
               ruleset: Any = None, on_close: Callable[[Any], None] | None = None,
-              records: bool = True) -> None:
+              records: bool = True, acting_side: str | None = None) -> None:
         """(Re)start the wizard on a new action. The battle screen keeps one wizard
         installed and restarts it for every action: removing a popped screen costs
         Textual two more layouts of the screen below (on top of mounting a new one),
@@ -218,6 +218,9 @@ class WizardScreen(Screen[Any]):
         self.token: Any = None
         self.resolution: Resolution | None = None
         self.intent_label = clean(intent_label, oneline=True)
+        self.acting_side = acting_side
+        """The side taking the action (its :class:`IntentOption`'s ``side``): a first
+        step for the other side hands the keys over from it."""
         self.asked: list[Step] = []
         self.chosen_unit: str | None = None
         self.pick: _Pick | None = None
@@ -308,6 +311,7 @@ class WizardScreen(Screen[Any]):
             self._feedback(f"internal error: {exc!r}", error=True)
             return
         self.intent_label = clean(opt.label, oneline=True)
+        self.acting_side = opt.side
         self.asked = []
         self.pick = None
         self._redraw()
@@ -401,15 +405,17 @@ class WizardScreen(Screen[Any]):
 
     def _who_line(self, step: Step) -> Text | str:
         """"BLACK answers": who answers the step; on a shared terminal, when that
-        side is not the one that answered the step before, "⇄ RED hands over to
-        BLACK" follows, so that the other player takes the keys (:data:`HAND_OVER`)."""
+        side is not the one that answered the step before (before the first step:
+        the side taking the action), "⇄ RED hands over to BLACK" follows, so that
+        the other player takes the keys (:data:`HAND_OVER`)."""
         words = d.who(step)
         if not words:
             return ""
         line = Text(words, style="bold reverse")
         side = getattr(step, "side", None)
-        before = next((s.side for s in reversed(self.asked) if getattr(s, "side", None)), None)
-        if self.HAND_OVER and before and before != side:
+        before = next((s.side for s in reversed(self.asked) if getattr(s, "side", None)),
+                      self.acting_side)
+        if self.HAND_OVER and before and side and before != side:
             line.append(f"  ⇄ {d.side_label(before)} hands over to {d.side_label(side)}",
                         style="bold")
         return line

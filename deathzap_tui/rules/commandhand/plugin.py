@@ -1,15 +1,18 @@
 """Deathzap "Command Hand" behind the :class:`~deathzap_tui.rules.ruleset.Ruleset`
 interface. Thin: each method delegates to the module holding that part of the
 rules, imported on first use; the delegations every Deathzap-family plugin shares
-(force, options, state, engine, help, odds CLI) come from
-:class:`~deathzap_tui.rules.ruleset.PackageRuleset`."""
+(force, options, state, engine, view, help, odds CLI) come from
+:class:`~deathzap_tui.rules.ruleset.PackageRuleset`, and so does ``points``: CH-R4,
+no points system (no ``points`` module), so ``deathzap points`` shows counts
+instead. Its own: the intents, which depend on the viewer (hidden hands), and the
+odds of an attack."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from deathzap_tui.rules.ruleset import BoardView, IntentOption, PackageRuleset, PointsReport
+from deathzap_tui.rules.ruleset import IntentOption, PackageRuleset
 
 
 class CommandHand(PackageRuleset):
@@ -17,19 +20,11 @@ class CommandHand(PackageRuleset):
     title = "Deathzap Command Hand"
     package = "deathzap_tui.rules.commandhand"
 
-    def points(self, force: Any) -> PointsReport | None:
-        return None  # CH-R4: no points system; `deathzap points` shows counts instead
-
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
         # Hidden hands: a viewer sees only what that side may do or know of.
         from deathzap_tui.rules.commandhand.engine import intents
 
         return intents(state, viewer)
-
-    def view(self, state: Any, viewer: str | None = None) -> BoardView:
-        from deathzap_tui.rules.commandhand.view import board_view
-
-        return board_view(state, viewer)
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         from deathzap_tui.rules.commandhand.odds import odds_from_facts

@@ -2,8 +2,9 @@
 
 Thin by design: each method delegates to the module that holds that part of the
 rules, imported on first use; the delegations every Deathzap-family plugin shares
-(force, options, state, engine, help, odds CLI) come from
-:class:`~deathzap_tui.rules.ruleset.PackageRuleset`.
+(force, options, state, engine and its intents, view, points, help, odds CLI) come
+from :class:`~deathzap_tui.rules.ruleset.PackageRuleset`. Its own: quick resolution
+and the odds of an attack (which read the game's morale option).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deathzap_tui.rules.ruleset import BoardView, IntentOption, PackageRuleset, PointsReport
+from deathzap_tui.rules.ruleset import PackageRuleset
 from deathzap_tui.rules.steps import Resolution
 
 
@@ -19,22 +20,6 @@ class Deathzap3(PackageRuleset):
     id = "deathzap3"
     title = "Deathzap 3"
     package = "deathzap_tui.rules.deathzap3"
-
-    def points(self, force: Any) -> PointsReport | None:
-        from deathzap_tui.rules.deathzap3.points import points_report
-
-        return points_report(force)
-
-    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
-        # Deathzap 3 has no hidden information: every viewer sees the same.
-        from deathzap_tui.rules.deathzap3.engine import intents
-
-        return intents(state)
-
-    def view(self, state: Any, viewer: str | None = None) -> BoardView:
-        from deathzap_tui.rules.deathzap3.view import board_view
-
-        return board_view(state)
 
     def quick_kinds(self) -> tuple[tuple[str, str], ...]:
         from deathzap_tui.rules.deathzap3.quick import KINDS

@@ -307,12 +307,16 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
 
 # --------------------------------------------------------------------------- words
 def modifier_words(modifier: int) -> str:
-    """``+1 (3+)``, ``-3 (7+ (a 6, then 4+))``, ``-4 (cannot succeed (DT-R1))``."""
-    return f"{modifier:+d} ({tables.need_text(modifier)})"
+    """``+1: needs 3+``, ``-3: needs 7+ (a 6, then 4+)``, ``-4: cannot succeed
+    (DT-R1)``: the modifier, then what a test at it needs (:func:`tables.need_text`)."""
+    need = tables.need_text(modifier)
+    impossible = tables.quality_target(modifier) >= tables.IMPOSSIBLE
+    return f"{modifier:+d}: {need if impossible else 'needs ' + need}"
 
 
 def _why(parts: Sequence[str]) -> str:
-    return f": {', '.join(parts)}" if parts else ""
+    """The modifier's parts after the number needed: " — Rifle at 20\" +1, cover -1"."""
+    return f" — {', '.join(parts)}" if parts else ""
 
 
 def attack_lines(attack: Attack, head: str, *, reaction: str = "",
@@ -339,7 +343,7 @@ def attack_lines(attack: Attack, head: str, *, reaction: str = "",
                      f"{tables.TOUGH_WOUNDS}rd (DT §7)")
     if a.regeneration:
         lines.append(f"  Regeneration: a kill is undone on {tables.REGENERATION}+ (DT §7)")
-    lines.append(f"  Morale at {modifier_words(a.morale)} if hit and not killed (DT §5)")
+    lines.append(f"  Morale at {modifier_words(a.morale)}, if hit and not killed (DT §5)")
     lines.append("  Wounds are failed blocks; a casualty is the model killed")
     return lines
 

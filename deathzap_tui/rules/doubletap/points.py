@@ -62,6 +62,7 @@ def points_report(force: Force) -> PointsReport:
         ruleset=force.ruleset,
         units=units,
         command_points=0,
+        has_command=False,
         total=total,
         warnings=tuple(p.located() for p in force_warnings(force)),
         notes=(f"Army: {total} of {tables.ARMY_POINTS} points (DT §2).",

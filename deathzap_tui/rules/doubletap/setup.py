@@ -6,12 +6,12 @@ down, the narration saying where it may go (app readings 2 and 3)."""
 
 from __future__ import annotations
 
-from deathzap_tui.rules.dice import D3
+from deathzap_tui.rules.dice import D3, D3_WORDS
 from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.common import uname
 from deathzap_tui.rules.doubletap.state import MarkerState, State, UnitState
 from deathzap_tui.rules.doubletap.turn import begin_battle
-from deathzap_tui.rules.narration import Gen, side_name
+from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.setup import base_line_rolloff, roll_off
 from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
@@ -92,10 +92,9 @@ def markers(ctx: Context) -> Gen:
     zones and over 9" apart. They start neutral. Then round 1 begins."""
     state: State = ctx.state
     d = yield DiceRequest("markers", 1, "Objective markers: one die read as D3", None,
-                          "1-2: one marker, 3-4: two, 5-6: three", "DT §2")
+                          D3_WORDS, "DT §2")
     count = D3[d.faces[0]]
-    ctx.say(f"Rolled {d.faces[0]}: {count} objective marker{'s' if count > 1 else ''} "
-            "(DT §2).")
+    ctx.say(f"Rolled {d.faces[0]}: {plural(count, 'objective marker')} (DT §2).")
     first = yield from roll_off(ctx, "the higher roll places the first marker", "DT §2")
     order = (first, other_side(first))
     later = "".join(f", then {side_name(order[i % 2])} marker {i + 1}" for i in range(1, count))

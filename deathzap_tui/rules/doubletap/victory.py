@@ -8,9 +8,9 @@ from __future__ import annotations
 from deathzap_tui.rules.doubletap.common import living
 from deathzap_tui.rules.doubletap.state import MarkerState, State
 from deathzap_tui.rules.narration import plural, side_name
-from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.ruleset import SIDES
 from deathzap_tui.rules.steps import Context
-from deathzap_tui.rules.victory import ahead, declare
+from deathzap_tui.rules.victory import ahead, declare, wiped_out
 
 MARKERS_RULE = "the side holding more markers wins, equal holdings draw"
 """DT §2 in words, for reasons and the objectives line."""
@@ -48,12 +48,10 @@ def check_victory(ctx: Context) -> bool:
     """App reading 4: a side with no living unit loses at once; both is a draw.
     Returns whether the game ended."""
     state: State = ctx.state
-    beaten = [s for s in SIDES if not living(state, s)]
-    if len(beaten) == 2:
-        _declare(ctx, "neither side has a unit left", "draw")
-    elif beaten:
-        _declare(ctx, f"{side_name(beaten[0])} has no unit left", other_side(beaten[0]))
-    return bool(beaten)
+    ended = wiped_out(state, living)
+    if ended:
+        _declare(ctx, *ended)
+    return ended is not None
 
 
 def end_of_round(ctx: Context) -> bool:

@@ -7,6 +7,7 @@ text says what the app does and marks it "app reading".
 
 from __future__ import annotations
 
+from deathzap_tui.rules.dice import D3
 from deathzap_tui.rules.narration import columns, plural, word_list
 from deathzap_tui.rules.plasmashok import tables as t
 from deathzap_tui.rules.plasmashok.tables import Melee
@@ -176,7 +177,7 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "models left against a D6 times the models it lost this turn. If the losses' "
      "product is higher, a D3 more models rout and are removed.\n"
      "App reading: units test in order, Red's first; the D3 is a D6 read as "
-     f"{', '.join(f'{f}={v}' for f, v in t.D3.items())}, and the owner picks the "
+     f"{', '.join(f'{f}={v}' for f, v in D3.items())}, and the owner picks the "
      "routed models. A vehicle that took wounds but lost no model has no casualties "
      "and does not test. Routed models count as lost."),
     ("Winning (PS §8)",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from deathzap_tui.rules.dice import D3, D3_WORDS
 from deathzap_tui.rules.narration import Gen, plural
-from deathzap_tui.rules.plasmashok import casualties, tables
+from deathzap_tui.rules.plasmashok import casualties
 from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
 from deathzap_tui.rules.steps import Context, DiceRequest
@@ -19,8 +20,9 @@ def testing(state: State) -> list[UnitState]:
 def morale_phase(ctx: Context) -> Gen:
     """PS §7, app reading 9: every unit that lost models this turn rolls a D6 x its
     models left against a D6 x its casualties this turn (two dice, asked separately);
-    a strictly higher casualty product routs one D6 read as a D3 (:data:`tables.D3`)
-    more models, the owner picking them (:func:`.casualties.remove_models`)."""
+    a strictly higher casualty product routs one D6 read as a D3
+    (:data:`~deathzap_tui.rules.dice.D3`) more models, the owner picking them
+    (:func:`.casualties.remove_models`)."""
     state: State = ctx.state
     for unit in testing(state):
         name = uname(state, unit)
@@ -42,9 +44,8 @@ def morale_phase(ctx: Context) -> Gen:
             ctx.say(f"{head}: it carries on (PS §7).")
             continue
         d3 = yield DiceRequest(f"morale.{unit.id}.rout", 1, f"{name}: D3 models rout",
-                               None, "one D6 read as a D3: 1-2 is 1, 3-4 is 2, 5-6 is 3",
-                               "PS §7", unit.side)
-        count = tables.D3[d3.faces[0]]
+                               None, D3_WORDS, "PS §7", unit.side)
+        count = D3[d3.faces[0]]
         ctx.say(f"{head}: the casualties are higher; the D3 die shows {d3.faces[0]}, so "
                 f"{plural(count, 'more model')} {'routs' if count == 1 else 'rout'} (PS §7).")
         yield from casualties.remove_models(ctx, unit, count, f"morale.{unit.id}.pick",

@@ -80,6 +80,7 @@ def points_report(force: Force) -> PointsReport:
         ruleset=force.ruleset,
         units=units,
         command_points=0,
+        has_command=False,
         total=sum(u.points for u in units),
         warnings=tuple(p.located() for p in force_warnings(force)),
         notes=(force_points_note(force),),

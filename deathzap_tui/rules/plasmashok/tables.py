@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deathzap_tui.rules import dice
-
 RULESET_ID = "plasmashok"
 
 # --------------------------------------------------------------------------- set-up
@@ -199,9 +197,6 @@ BRACKET_PHASES = ("special", "shooting", "melee")
 """PS §3: the phases resolved bracket by bracket, casualties after each."""
 GAME_TURNS = 4
 """PS §8: at the end of turn 4 the side that lost more points of models loses."""
-D3 = dice.D3
-"""A D3 from a D6 face (PS §7: D3 more models rout): the family's
-:data:`~deathzap_tui.rules.dice.D3`."""
 
 
 def shield_save(type_id: str, shields: int) -> int:

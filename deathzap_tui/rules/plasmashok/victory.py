@@ -12,9 +12,9 @@ from __future__ import annotations
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.plasmashok.common import in_play
 from deathzap_tui.rules.plasmashok.state import State
-from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.ruleset import SIDES
 from deathzap_tui.rules.steps import Context
-from deathzap_tui.rules.victory import declare
+from deathzap_tui.rules.victory import ahead, declare, wiped_out
 
 POINTS_RULE = "the side that has lost more points of models loses, equal losses draw"
 """PS §8 in words, for reasons and the objectives line."""
@@ -41,20 +41,18 @@ def _declare(ctx: Context, reason: str, winner: str) -> None:
 
 def _fewer_lost(state: State) -> str:
     """The side that lost fewer points (the other lost more and loses), or "draw"."""
-    red, black = (state.lost[s] for s in SIDES)
-    return SIDES[0] if red < black else SIDES[1] if black < red else "draw"
+    # ``ahead`` names the side with the larger count: Black's losses put Red ahead.
+    return ahead(state.lost["black"], state.lost["red"])
 
 
 def check_victory(ctx: Context) -> bool:
     """PS §8: a side with no unit left loses; both at once is a draw (app reading 3).
     Returns whether the game ended."""
     state: State = ctx.state
-    beaten = [s for s in SIDES if not in_play(state, s)]
-    if len(beaten) == 2:
-        _declare(ctx, "neither side has a unit left", "draw")
-    elif beaten:
-        _declare(ctx, f"{side_name(beaten[0])} has no unit left", other_side(beaten[0]))
-    return bool(beaten)
+    ended = wiped_out(state, in_play)
+    if ended:
+        _declare(ctx, *ended)
+    return ended is not None
 
 
 def end_of_turn(ctx: Context) -> None:
