@@ -105,3 +105,47 @@ def copy_forces(workdir: Path, names: tuple[str, str]) -> tuple[Path, Path]:
     red, black = (shutil.copy(PROJECT_ROOT / "forces" / n, workdir / "forces" / n)
                   for n in names)
     return Path(red), Path(black)
+
+
+async def choose_ruleset(pilot: Any, ruleset_id: str) -> set[str]:
+    """On the start screen, choose ``ruleset_id`` in the ruleset list; returns the
+    names of the two force files it preselects."""
+    from textual.widgets import Input, Select
+
+    screen = pilot.app.screen
+    ruleset = screen.query_one("#ruleset", Select)
+    assert ruleset_id in {v for _l, v in ruleset._options}
+    ruleset.value = ruleset_id
+    await pilot.pause()
+    await pilot.pause()
+    return {Path(screen.query_one(f"#{s}-path", Input).value).name for s in ("red", "black")}
+
+
+async def quick_start_turns(pilot: Any, ruleset_id: str) -> None:
+    """Quick start from the start screen (ctrl+g): a battle screen of ``ruleset_id``
+    with the turn clock shown and no deck (a ruleset played in turns)."""
+    from deathzap_tui.app.screens.battle import BattleScreen
+    from deathzap_tui.app.widgets.clock import ClockWidget
+    from deathzap_tui.app.widgets.deck import DeckWidget
+
+    await pilot.press("ctrl+g")
+    await pilot.pause()
+    app = pilot.app
+    assert isinstance(app.screen, BattleScreen)
+    assert app.session.ruleset.id == ruleset_id
+    assert app.screen.query_one(ClockWidget).display
+    assert not app.screen.query_one(DeckWidget).display
+
+
+def play_quick(paths: tuple[Path, Path], seed: int, monkeypatch: Any) -> Any:
+    """``deathzap play --red R --black B --seed N --quick`` without running the app:
+    the session it would open."""
+    from deathzap_tui.cli import build_parser
+    from deathzap_tui.commands import play
+
+    launched: list[DeathzapApp] = []
+    monkeypatch.setattr(DeathzapApp, "run", lambda self, **kw: launched.append(self))
+    args = build_parser().parse_args(["play", "--red", str(paths[0]), "--black",
+                                      str(paths[1]), "--seed", str(seed), "--quick"])
+    assert play.run(args) == 0
+    return launched[-1].session

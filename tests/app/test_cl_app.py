@@ -7,15 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_helpers import aiotest, battle_app, copy_forces, finish_wizard
+from app_helpers import (
+    aiotest,
+    battle_app,
+    choose_ruleset,
+    copy_forces,
+    finish_wizard,
+    play_quick,
+    quick_start_turns,
+)
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.app.flow import new_session, quick_setup
-from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.widgets.clock import ClockWidget
-from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.session import Session
@@ -74,31 +80,13 @@ async def test_start_screen_offers_classic_with_its_forces(cl_paths, demo_paths)
         assert ruleset.value == "deathzap3"
         assert {Path(screen.query_one(f"#{s}-path", Input).value).name
                 for s in ("red", "black")} == {p.name for p in demo_paths}
-        ruleset.value = "classic"
-        await pilot.pause()
-        await pilot.pause()
-        paths = {Path(screen.query_one(f"#{s}-path", Input).value).name
-                 for s in ("red", "black")}
-        assert paths == set(CL_FORCES)
-        await pilot.press("ctrl+g")  # quick start
-        await pilot.pause()
-        assert isinstance(app.screen, BattleScreen)
-        assert app.session.ruleset.id == "classic"
-        assert app.screen.query_one(ClockWidget).display
-        assert not app.screen.query_one(DeckWidget).display
+        assert await choose_ruleset(pilot, "classic") == set(CL_FORCES)
+        await quick_start_turns(pilot, "classic")
 
 
 def test_play_quick_walks_the_classic_setup(cl_paths, monkeypatch) -> None:
     """``deathzap play --quick`` reaches turn 1's impetus roll with no set-up left."""
-    from deathzap_tui.cli import build_parser
-    from deathzap_tui.commands import play
-
-    launched: list[DeathzapApp] = []
-    monkeypatch.setattr(DeathzapApp, "run", lambda self, **kw: launched.append(self))
-    args = build_parser().parse_args(["play", "--red", str(cl_paths[0]), "--black",
-                                      str(cl_paths[1]), "--seed", "7", "--quick"])
-    assert play.run(args) == 0
-    session = launched[-1].session
+    session = play_quick(cl_paths, 7, monkeypatch)
     assert session.ruleset.id == "classic"
     groups = {o.group for o in session.intents()}
     assert ADVANCE in groups and SETUP not in groups

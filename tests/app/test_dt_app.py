@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import aiotest, battle_app, copy_forces, keys_for
+from app_helpers import (
+    aiotest,
+    battle_app,
+    choose_ruleset,
+    copy_forces,
+    keys_for,
+    play_quick,
+    quick_start_turns,
+)
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
@@ -25,7 +33,6 @@ from deathzap_tui.app.screens.gameover import GameOverScreen
 from deathzap_tui.app.screens.setup import SetupScreen
 from deathzap_tui.app.screens.wizard import WizardScreen, choice_key
 from deathzap_tui.app.widgets.clock import ClockWidget
-from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.rules.steps import Answer, Question, Step
@@ -165,30 +172,18 @@ async def test_dt_start_screen_offers_double_tap_with_its_armies(dt_paths) -> No
     """Choosing Double Tap preselects its two armies, 50 points each (DT §2), and its
     house rule, the number of rounds (4, DT §2); quick start walks the set-up to round
     1 on a battle screen with the round track and no deck."""
-    from textual.widgets import Input, Select
+    from textual.widgets import Input
 
     app = DeathzapApp(Launch("start", seed=DT_SEED))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = app.screen
-        ruleset = screen.query_one("#ruleset", Select)
-        assert "double-tap" in {v for _l, v in ruleset._options}
-        ruleset.value = "double-tap"
-        await pilot.pause()
-        await pilot.pause()
-        paths = {Path(screen.query_one(f"#{s}-path", Input).value).name
-                 for s in ("red", "black")}
-        assert paths == set(DT_FORCES)
+        assert await choose_ruleset(pilot, "double-tap") == set(DT_FORCES)
         assert screen.query_one("#opt-rounds", Input).value == "4"
         text = screen_text(app)
         assert "Kestrel Cell — 5 units, 50 pts" in text
         assert "Rustmoth Gang — 6 units, 50 pts" in text
-        await pilot.press("ctrl+g")  # quick start
-        await pilot.pause()
-        assert isinstance(app.screen, BattleScreen)
-        assert app.session.ruleset.id == "double-tap"
-        assert app.screen.query_one(ClockWidget).display
-        assert not app.screen.query_one(DeckWidget).display
+        await quick_start_turns(pilot, "double-tap")
         clock = app.session.view().clock
         assert (clock.number, clock.phases, clock.current) == (1, ("Red turn", "Black turn"),
                                                                "Red turn")
@@ -199,15 +194,7 @@ async def test_dt_start_screen_offers_double_tap_with_its_armies(dt_paths) -> No
 def test_dt_play_quick_walks_the_setup(dt_paths, monkeypatch) -> None:
     """``deathzap play --quick`` plays the roll-off, the deployment and the markers
     (DT §2, app readings 2 and 3): round 1 begins with Red's turn."""
-    from deathzap_tui.cli import build_parser
-    from deathzap_tui.commands import play
-
-    launched: list[DeathzapApp] = []
-    monkeypatch.setattr(DeathzapApp, "run", lambda self, **kw: launched.append(self))
-    args = build_parser().parse_args(["play", "--red", str(dt_paths[0]), "--black",
-                                      str(dt_paths[1]), "--seed", str(DT_SEED), "--quick"])
-    assert play.run(args) == 0
-    session = launched[-1].session
+    session = play_quick(dt_paths, DT_SEED, monkeypatch)
     assert session.ruleset.id == "double-tap"
     assert SETUP not in {o.group for o in session.intents()}
     said = session.narrative()

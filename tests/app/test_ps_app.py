@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import aiotest, battle_app, copy_forces, finish_wizard, keys_for
+from app_helpers import (
+    aiotest,
+    battle_app,
+    choose_ruleset,
+    copy_forces,
+    finish_wizard,
+    keys_for,
+    play_quick,
+    quick_start_turns,
+)
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
@@ -21,7 +30,6 @@ from deathzap_tui.app.screens.gameover import GameOverScreen
 from deathzap_tui.app.screens.setup import SetupScreen
 from deathzap_tui.app.screens.wizard import WizardScreen
 from deathzap_tui.app.widgets.clock import ClockWidget
-from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.app.widgets.odds import OddsPanel, panel_text
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
@@ -142,30 +150,18 @@ async def test_ps_start_screen_offers_plasmashok_with_its_forces(ps_paths, demo_
     """Choosing Plasmashok preselects its two forces (priced, PS §9) and offers its
     one house rule (the number of turns, PS §8); quick start walks the set-up roll-off
     (PS §1) to a battle screen with the five-phase track and no deck."""
-    from textual.widgets import Input, Select
+    from textual.widgets import Input
 
     app = DeathzapApp(Launch("start", seed=PS_SEED))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = app.screen
-        ruleset = screen.query_one("#ruleset", Select)
-        assert "plasmashok" in {v for _l, v in ruleset._options}
-        ruleset.value = "plasmashok"
-        await pilot.pause()
-        await pilot.pause()
-        paths = {Path(screen.query_one(f"#{s}-path", Input).value).name
-                 for s in ("red", "black")}
-        assert paths == set(PS_FORCES)
+        assert await choose_ruleset(pilot, "plasmashok") == set(PS_FORCES)
         assert screen.query_one("#opt-turns", Input).value == "4"
         text = screen_text(app)
         assert "Iron Choir — 5 units, 272 pts" in text
         assert "Verdant Swarm — 5 units, 240 pts" in text
-        await pilot.press("ctrl+g")  # quick start
-        await pilot.pause()
-        assert isinstance(app.screen, BattleScreen)
-        assert app.session.ruleset.id == "plasmashok"
-        assert app.screen.query_one(ClockWidget).display
-        assert not app.screen.query_one(DeckWidget).display
+        await quick_start_turns(pilot, "plasmashok")
         view = app.session.view()
         assert view.clock.phases == ("Movement", "Special combat", "Shooting", "Melee",
                                      "Morale")
@@ -191,15 +187,7 @@ async def test_ps_setup_key_plays_the_base_line_rolloff(ps_paths) -> None:
 def test_ps_play_quick_walks_the_setup(ps_paths, monkeypatch) -> None:
     """``deathzap play --quick`` reaches turn 1's movement roll-off (PS §3) with no
     set-up left."""
-    from deathzap_tui.cli import build_parser
-    from deathzap_tui.commands import play
-
-    launched: list[DeathzapApp] = []
-    monkeypatch.setattr(DeathzapApp, "run", lambda self, **kw: launched.append(self))
-    args = build_parser().parse_args(["play", "--red", str(ps_paths[0]), "--black",
-                                      str(ps_paths[1]), "--seed", "7", "--quick"])
-    assert play.run(args) == 0
-    session = launched[-1].session
+    session = play_quick(ps_paths, 7, monkeypatch)
     assert session.ruleset.id == "plasmashok"
     groups = {o.group for o in session.intents()}
     assert ADVANCE in groups and SETUP not in groups

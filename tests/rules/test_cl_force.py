@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tomli_w
 
 from deathzap_tui.forcefile import force_from_text, load_force
 from deathzap_tui.rules import registry
@@ -306,15 +305,6 @@ def test_shipped_cl_forces_cover_every_type_and_class() -> None:
     assert all(len(f.weapons) > len(tables.WEAPONS) for f in forces)  # own named guns too
     sizes = [sum(len(u.figures) for u in f.units) for f in forces]
     assert max(sizes) <= 1.5 * min(sizes)  # roughly matched
-
-
-@pytest.mark.parametrize("path", CL_FORCES, ids=[p.name for p in CL_FORCES])
-def test_round_trip_through_the_loader(path: Path) -> None:
-    """A force's source, written back as TOML, loads as the same force (saves embed
-    the source)."""
-    first = load_force(path).force
-    again = force_from_text(tomli_w.dumps(dict(first.source)), "again.toml").force
-    assert again == first and again.source == first.source
 
 
 # --- help (formatted from the tables) ---------------------------------------------------

@@ -8,9 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tomli_w
 
-from deathzap_tui.app.forcelist import forces_for, pair_for
 from deathzap_tui.forcefile import force_from_text, load_force
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.doubletap import tables
@@ -343,21 +341,6 @@ def test_dt_shipped_dt_armies_use_every_weapon_and_many_rules_dt_s4_s7() -> None
                      "grenade", "hacker", "spotter", "poison-gear", "tough",
                      "regeneration", "doctor", "engineer", "armored"}
     assert all(u.poison in tables.POISON_KINDS for u in units if u.has("poison-gear"))
-
-
-def test_dt_start_screen_lists_both_armies_dt_s2() -> None:
-    files = sorted(FORCES.glob("*.toml"))
-    assert forces_for(files, "double-tap") == DT_FORCES
-    assert pair_for(files, "double-tap") == (DT_FORCES[0], DT_FORCES[1])
-
-
-@pytest.mark.parametrize("path", DT_FORCES, ids=[p.name for p in DT_FORCES])
-def test_dt_round_trip_through_the_loader_dt_s2(path: Path) -> None:
-    """A force's source, written back as TOML, loads as the same force (saves embed
-    the source)."""
-    first = load_force(path).force
-    again = force_from_text(tomli_w.dumps(dict(first.source)), "again.toml").force
-    assert again == first and again.source == first.source
 
 
 # --- help (formatted from the tables) ----------------------------------------------

@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tomli_w
 from ps_fixtures import MELEE_TABLE, force_data
 
-from deathzap_tui.app.forcelist import forces_for, pair_for
 from deathzap_tui.forcefile import force_from_text, load_force
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.plasmashok import tables
@@ -555,21 +553,6 @@ def test_ps_shipped_ps_forces_cover_the_rules_ps_s2_s9() -> None:
     assert spikes and spikes[0].range == 6 and spikes[0].id not in tables.WEAPONS
     totals = [sum(f.unit_cost(u) for u in f.units) for f in forces]
     assert max(totals) <= 1.25 * min(totals)  # roughly matched
-
-
-def test_ps_start_screen_lists_both_demo_forces_ps_s9() -> None:
-    files = sorted(FORCES.glob("*.toml"))
-    assert forces_for(files, "plasmashok") == PS_FORCES
-    assert pair_for(files, "plasmashok") == (PS_FORCES[0], PS_FORCES[1])
-
-
-@pytest.mark.parametrize("path", PS_FORCES, ids=[p.name for p in PS_FORCES])
-def test_ps_round_trip_through_the_loader_ps_s9(path: Path) -> None:
-    """A force's source, written back as TOML, loads as the same force (saves embed
-    the source)."""
-    first = load_force(path).force
-    again = force_from_text(tomli_w.dumps(dict(first.source)), "again.toml").force
-    assert again == first and again.source == first.source
 
 
 # --- help (formatted from the tables) ---------------------------------------------------
