@@ -158,12 +158,16 @@ class JoinedWizardScreen(WizardScreen):
 
     def _redraw(self) -> None:
         self._seen = self._signature()
-        res = self.resolution
-        step = res.step if res is not None else None
-        if res is not None and (isinstance(step, Waiting) or (step is None and not self._mine())):
-            self._redraw_waiting(step)
-            return
         super()._redraw()
+
+    def _redraw_other(self, step: Any) -> bool:
+        """Another player's step (or another player's action at its end) is drawn as
+        "waiting for ...", never as a step to answer here."""
+        if self.resolution is not None and (
+                isinstance(step, Waiting) or (step is None and not self._mine())):
+            self._redraw_waiting(step)
+            return True
+        return False
 
     def _redraw_waiting(self, step: Waiting | None) -> None:
         who = step.side if step is not None else getattr(self.token, "by", "")

@@ -323,6 +323,9 @@ class WizardScreen(Screen[Any]):
         goes idle. Focus moves with ``set_focus`` now (``widget.focus()`` waits for
         a hop through the app's queue, and its Focus/Blur repaints could arrive just
         after that frame and cost another)."""
+        step = self.resolution.step if self.resolution is not None else None
+        if self._redraw_other(step):
+            return
         title = self.wizard_title
         if self.intent_label:
             title = f"{title} — {self.intent_label}" if title else self.intent_label
@@ -351,7 +354,6 @@ class WizardScreen(Screen[Any]):
             self.set_focus(choices)
             self._sync_bindings()
             return
-        step = self.resolution.step
         self.set_class(step is None, "-done")
         if step is None:
             repaint(who, "")
@@ -402,6 +404,13 @@ class WizardScreen(Screen[Any]):
             self._live_feedback("")
         self.shown = step
         self._sync_bindings()
+
+    def _redraw_other(self, step: Any) -> bool:
+        """Draw ``step`` some other way and return True, or False to draw it as a step
+        to answer here. ``step`` is read once per redraw and passed on: a remote
+        resolution's step may change under the app at any moment (a joined
+        terminal's wizard draws another player's step as "waiting")."""
+        return False
 
     def _who_line(self, step: Step) -> Text | str:
         """"BLACK answers": who answers the step; on a shared terminal, when that
