@@ -59,6 +59,13 @@ def _fail(message: str, source: str, line: int | None = None) -> InvalidInput:
 
 def load_force(path: str | Path) -> LoadedForce:
     """Read, parse and validate the force file at ``path``."""
+    return force_from_text(read_force_text(path), str(path))
+
+
+def read_force_text(path: str | Path) -> str:
+    """The text of the force file at ``path``: a regular file of at most
+    :data:`MAX_BYTES`, UTF-8 (a BOM dropped). Raises :class:`InvalidInput` with one
+    problem (labelled with ``path``) for anything else."""
     source = str(path)
     try:
         info = os.stat(path)
@@ -84,7 +91,7 @@ def load_force(path: str | Path) -> LoadedForce:
     except UnicodeDecodeError as e:
         line = raw.count(b"\n", 0, e.start) + 1
         raise _fail(f"is not UTF-8 text (byte 0x{raw[e.start]:02x})", source, line) from None
-    return force_from_text(text, source)
+    return text
 
 
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)")
@@ -92,6 +99,12 @@ _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)")
 
 def force_from_text(text: str, source: str) -> LoadedForce:
     """Parse TOML ``text`` and validate it; ``source`` labels the problems."""
+    return force_from_data(parse_toml(text, source), source, text)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """The table in TOML ``text``, or :class:`InvalidInput` with the one problem
+    (and its line) that stops it being read."""
     if len(text) > MAX_BYTES:
         raise _fail(f"is more than {MAX_BYTES} characters; a force file is at most that",
                     source)
@@ -109,7 +122,7 @@ def force_from_text(text: str, source: str) -> LoadedForce:
         raise _fail("arrays or tables are nested too deeply to read", source) from None
     except ValueError as e:  # int('9' * 5000): CPython's int/str conversion limit
         raise _fail(f"holds a number too long to read ({str(e)[:60]}...)", source) from None
-    return force_from_data(data, source, text)
+    return data
 
 
 def force_from_data(data: Mapping[str, Any], source: str,
