@@ -25,6 +25,8 @@ COMMANDS: dict[str, str] = {
     "resume": "reopen a saved game",
     "resolve": "resolve one attack or morale test outside a game (no save)",
     "odds": "exact odds of an attack or morale test",
+    "edit": "edit a force file (new or existing) with live points and checks",
+    "report": "the end-of-game report of a saved game: score over time, units, dice luck",
 }
 """subcommand -> one-line help; the module is ``deathzap_tui.commands.<name>``."""
 

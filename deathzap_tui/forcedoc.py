@@ -154,6 +154,25 @@ class ForceDocument:
         doc._saved = ""
         return doc
 
+    @classmethod
+    def open(cls, path: str | Path, ruleset_id: str | None = None) -> ForceDocument:
+        """The force file to edit at ``path``: an existing file as it is (``ValueError``
+        if ``ruleset_id`` is given and the file names another ruleset; ``InvalidInput``
+        if it is not TOML), or, if there is no file, an empty force of ``ruleset_id``
+        (default :data:`registry.DEFAULT`) named after the file, saved there."""
+        target = Path(path)
+        if not target.exists() and not target.is_symlink():
+            doc = cls.new(ruleset_id or registry.DEFAULT, name=target.stem)
+            doc.path = target
+            doc.source = str(target)
+            return doc
+        doc = cls.load(target)
+        found = doc.get("ruleset", registry.DEFAULT)
+        if ruleset_id is not None and found != ruleset_id:
+            raise ValueError(f"{target} is a {found} force file, not {ruleset_id} "
+                             "(leave out --ruleset to edit it as it is)")
+        return doc
+
     # --- reading and editing ----------------------------------------------------
 
     def text(self) -> str:
@@ -163,6 +182,10 @@ class ForceDocument:
     def modified(self) -> bool:
         """Whether the text differs from what was loaded or last saved."""
         return self.text() != self._saved
+
+    def data(self) -> dict[str, Any]:
+        """The whole document as plain values (tables as dicts, arrays as lists)."""
+        return self._doc.unwrap()
 
     def get(self, path: str, default: Any = None) -> Any:
         """The plain value at ``path`` (tables as dicts, arrays as lists), or

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui import savecache, saves
 from deathzap_tui.forcefile import load_force
@@ -17,6 +17,9 @@ from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
+
+if TYPE_CHECKING:
+    from deathzap_tui.rules.report import GameReport
 
 
 def new_deal_seed() -> int:
@@ -83,6 +86,18 @@ class Session:
         """Open a save by name (in the saves directory) or path."""
         path = saves.save_path(name)
         return cls(saves.load_game(path), path)
+
+    @classmethod
+    def read(cls, name: str | Path) -> Session:
+        """Open a save only to read it: a path to any save file (one sent by the other
+        player...) is read where it is and never written to; anything else is a save
+        name, opened as :meth:`resume` opens it."""
+        path = Path(name)
+        if path.is_file():
+            return cls(saves.load_game(path), None)
+        if len(path.parts) > 1:  # a path, not a name: don't look for it among the saves
+            raise saves.SaveError(f"no save file {path}")
+        return cls.resume(name)
 
     def save(self) -> None:
         """Write the whole game as the save's snapshot (folding its journal in)."""
@@ -164,6 +179,12 @@ class Session:
         """
         return [line for _event, notes in self.game.history(last)
                 for line in _visible(notes, viewer)]
+
+    def report(self) -> GameReport:
+        """The end-of-game report of the game as it stands (over or not)."""
+        from deathzap_tui.rules.report import build_report
+
+        return build_report(self.game)
 
     def last_lines(self, viewer: str | None = None) -> list[str]:
         """The lines of :meth:`narrative` that tell the last event in force: what an

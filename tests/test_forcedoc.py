@@ -294,3 +294,41 @@ def test_a_new_file_gets_the_default_mode(tmp_path: Path) -> None:
     doc.save(tmp_path / "n.toml")
     assert (tmp_path / "n.toml").stat().st_mode & 0o777 == forcedoc.NEW_FILE_MODE
 
+
+
+# --- opening a file to edit (deathzap edit, the start screen) ------------------------
+
+
+def test_open_a_missing_file_starts_an_empty_force_named_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "night-raiders.toml"
+    doc = ForceDocument.open(path, "double-tap")
+    assert doc.data() == {"name": "night-raiders", "ruleset": "double-tap"}
+    assert doc.path == path and doc.source == str(path) and doc.modified
+    assert ForceDocument.open(tmp_path / "x.toml").get("ruleset") == "deathzap3"
+
+
+def test_open_an_existing_file_checks_the_ruleset_given(tmp_path: Path) -> None:
+    path = FORCES / "ps-iron-choir.toml"
+    assert ForceDocument.open(path, "plasmashok").text() == path.read_text()
+    assert not ForceDocument.open(path).modified
+    with pytest.raises(ValueError, match="is a plasmashok force file, not classic"):
+        ForceDocument.open(path, "classic")
+    default = tmp_path / "old.toml"  # no ruleset key: the default's
+    default.write_text('name = "Old"\n')
+    assert ForceDocument.open(default, "deathzap3").path == default
+    with pytest.raises(ValueError, match="is a deathzap3 force file, not plasmashok"):
+        ForceDocument.open(default, "plasmashok")
+
+
+def test_setting_a_commented_key_of_a_shipped_force_keeps_its_place_and_comment() -> None:
+    """The editor sets an existing key in place (an emptied field never deletes it):
+    the line stays where it was, its comment after it."""
+    path = FORCES / "dt-kestrel-cell.toml"
+    doc = ForceDocument.load(path)
+    doc.set("units[0].name", "Sergeant Vey")
+    assert doc.text() == path.read_text()
+    doc.set("units[0].name", "Sgt Vey")
+    assert changed_lines(path.read_text(), doc.text()) == [
+        '- name = "Sergeant Vey"              # 5 + 1 + 4 = 10',
+        '+ name = "Sgt Vey"              # 5 + 1 + 4 = 10',
+    ]

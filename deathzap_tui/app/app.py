@@ -256,6 +256,19 @@ class DeathzapApp(App[None]):
         self.push_screen(GameOverScreen())
 
     # --- actions --------------------------------------------------------------
+    async def action_quit(self) -> None:
+        """Quit, unless a screen holding unsaved work (the force editor) asks first:
+        its ``ask_before_quit()`` returns True when it has taken the quit over. That
+        screen may be under a dialog of its own (a prompt, a confirmation): the top-most
+        such screen of the stack is asked."""
+        for screen in reversed(self.screen_stack):
+            ask = getattr(screen, "ask_before_quit", None)
+            if ask is not None:
+                if ask():
+                    return
+                break
+        await super().action_quit()
+
     def action_help(self) -> None:
         from deathzap_tui.app.screens.help import HelpScreen
 

@@ -15,10 +15,18 @@ def fallback(ruleset_id: str) -> str:
     return f'name = "Typed force"\nruleset = "{ruleset_id}"\n'
 
 
+def ruleset_template(ruleset_id: object) -> str:
+    """The ruleset's own template force (``Ruleset.force_template``); "" for a
+    ruleset without one, or for an id that names no ruleset (or is not a string: it
+    may come from an untrusted file)."""
+    if not isinstance(ruleset_id, str):
+        return ""
+    try:
+        return registry.get(ruleset_id).force_template()
+    except registry.UnknownRuleset:
+        return ""
+
+
 def template(ruleset_id: str) -> str:
     """The starting text for typing a unit of ``ruleset_id``."""
-    try:
-        text = registry.get(ruleset_id).force_template()
-    except registry.UnknownRuleset:
-        text = ""
-    return text or fallback(ruleset_id)
+    return ruleset_template(ruleset_id) or fallback(ruleset_id)

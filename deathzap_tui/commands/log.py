@@ -12,15 +12,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from deathzap_tui.saves import SaveError, load_game
+    from deathzap_tui.saves import SaveError
     from deathzap_tui.session import Session
 
     try:
-        # Only read: a save file anywhere will do (one sent by the other player...).
-        path = Path(args.save)
-        session = Session(load_game(path), None) if path.is_file() else Session.resume(args.save)
+        session = Session.read(args.save)
     except SaveError as exc:
         print(f"deathzap log: {exc}", file=sys.stderr)
         return 1

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.wire import (
@@ -44,6 +44,9 @@ from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import RESOLVE, Event
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 from deathzap_tui.rules.steps import Answer, Note, Refused, Step, answer_from_data
+
+if TYPE_CHECKING:
+    from deathzap_tui.rules.report import GameReport
 
 
 class Disconnected(Refused):
@@ -343,6 +346,19 @@ class RemoteSession:
     def events(self) -> int:
         """How many events the game's log holds (for "seen" marks)."""
         return int(self._snap.get("events", 0))
+
+    def report(self) -> GameReport:
+        """The end-of-game report of the referee's game (same as a local
+        ``Session.report()``); refused (:class:`Refused`) until the game is over.
+        Blocks for the referee's replay of the game: call it off the app's thread."""
+        from deathzap_tui.rules.reportdata import report_from_json
+
+        data = self._call("report").get("report")
+        try:
+            return report_from_json(data)
+        except ValueError as exc:
+            raise Refused(f"the referee sent a report this terminal cannot read ({exc})") \
+                from None
 
     def reply(self, accept: bool) -> None:
         """Agree to (or decline) the opponent's undo/redo request."""

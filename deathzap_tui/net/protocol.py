@@ -22,12 +22,14 @@ Client -> referee::
     commit  {id, aid}                     write the finished action (acting player)
     undo    {id} / redo {id}              ask the opponent to agree to undo / redo
     reply   {id, accept: bool}            agree to (or decline) the opponent's request
+    report  {id}                          the end-of-game report (once the game is over)
     ping    {id}
 
 Referee -> client::
 
     welcome {v, side, ruleset, title, names: {red, black}}
-    ok      {id, ...}                     e.g. begin -> {aid}, commit -> {event}
+    ok      {id, ...}                     e.g. begin -> {aid}, commit -> {event},
+                                          report -> {report}
     error   {id?, message}
     state   {seq, ...}                    the game as this client may see it
     bye     {message}
@@ -153,6 +155,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "undo": ("id",),
     "redo": ("id",),
     "reply": ("id", "accept"),
+    "report": ("id",),
     "ping": ("id",),
 }
 

@@ -37,6 +37,8 @@ MAX_BAD_MESSAGES = 20
 HELLO_TIMEOUT = 10.0
 MAX_CLIENTS = 16
 MAX_BUFFERED = 4 * 1024 * 1024
+READ_ONLY = frozenset({"ping", "report"})
+"""Requests that change nothing at the table, so push no new snapshot."""
 
 
 @dataclass
@@ -69,6 +71,8 @@ class Table:
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
         self._aids = itertools.count(1)
         self._seen = seen
+        self._report: tuple[int, dict[str, Any]] | None = None
+        """The last report sent: (length of the log then, its JSON)."""
 
     # --- actions ----------------------------------------------------------------
     def begin(self, side: str, intent: Mapping[str, Any]) -> int:
@@ -258,6 +262,27 @@ class Table:
             "events": len(self.game.log),
         }
 
+    async def report(self) -> dict[str, Any]:
+        """The end-of-game report as JSON, for anyone at the table (players and
+        watchers alike) once the game is over: it is public then (dice, harm and
+        score, never a hidden card), but while the game is on it would tell a player
+        what the log knows and the board does not show.
+
+        Built once per length of the log, in a thread from the events in force taken
+        now (a long game's replay takes a second or so, and the other terminals must
+        not wait on it). It carries no list of every roll (``rolls`` is empty): the
+        game-over screen shows each side's luck, luckiest and unluckiest roll, which
+        the luck summary holds, and a long game's rolls would be a big message."""
+        from deathzap_tui.rules.report import build_report
+
+        if not self.session.over:
+            raise Refused("the report is ready when the game is over")
+        size = len(self.game.log)
+        if self._report is None or self._report[0] != size:
+            report = await asyncio.to_thread(build_report, self.game, self.game.events())
+            self._report = (size, {**report.to_json(), "rolls": []})
+        return self._report[1]
+
     def force_names(self) -> dict[str, str]:
         """The two forces' names (public: both players see them on the board)."""
         return {s: str(getattr(getattr(self.game, s), "name", "") or "") for s in SIDES}
@@ -443,7 +468,10 @@ class Referee:
                 msg = protocol.decode(body)
                 rid = msg.get("id") if type(msg.get("id")) is int else None
                 msg = protocol.check_client(msg)
-                reply = self._dispatch(client, msg)
+                if msg["t"] == "report":
+                    reply = {"report": await self.table.report()}
+                else:
+                    reply = self._dispatch(client, msg)
             except BadMessage as exc:
                 bad += 1
                 client.send({"t": "error", "id": rid, "message": f"bad message: {exc}"})
@@ -460,7 +488,7 @@ class Referee:
                 return
             # The new snapshot goes out before the reply, so a client's facade call
             # returns with the change already applied (read-your-writes).
-            if msg["t"] != "ping":
+            if msg["t"] not in READ_ONLY:
                 self._push()
             if reply is not None:
                 client.send({"t": "ok", "id": rid, **reply})

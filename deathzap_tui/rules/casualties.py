@@ -1,13 +1,57 @@
-"""Choosing which figure a casualty removes, shared by the Deathzap-family rulesets
-(DZ3 §6 / CH §4 / CL §5: the owner picks when the figures differ)."""
+"""Casualties, shared by the Deathzap-family rulesets: choosing which figure one
+removes (DZ3 §6 / CH §4 / CL §5: the owner picks when the figures differ), the
+casualties a unit owes until they come off together (CL-R2, PS §3), and crediting
+them to the units that caused them (the end-of-game report, ``ctx.harm``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Protocol
 
 from deathzap_tui.rules.narration import Gen
-from deathzap_tui.rules.steps import Choice, Question
+from deathzap_tui.rules.steps import Choice, Context, Question
+
+
+class Owing(Protocol):
+    """A unit whose casualties wait to come off together (CL-R2, PS §3): ``pending``
+    of them, ``pending_by`` the attacker of each in the order owed (shorter when a
+    state is built with ``pending`` alone)."""
+
+    pending: int
+    pending_by: list[str]
+
+
+def owe(unit: Owing, by: str, n: int) -> None:
+    """``n`` more casualties (or wounds) owed by ``unit``, each caused by unit ``by``."""
+    unit.pending += n
+    unit.pending_by += [by] * n
+
+
+def settle(unit: Owing) -> list[str | None]:
+    """Clear what ``unit`` owes and return the attacker of each owed casualty, in
+    order: one entry per ``pending``, ``None`` (nobody's) where no attacker was
+    recorded."""
+    count, by = unit.pending, unit.pending_by
+    unit.pending, unit.pending_by = 0, []
+    return [by[i] if i < len(by) else None for i in range(count)]
+
+
+def credit(ctx: Context, harms: Iterable[tuple[str, str | None, int, int]]) -> None:
+    """Record ``(to, by, damage, kills)`` harms (see :meth:`Context.harm`) summed per
+    ``(to, by)`` pair, one ``ctx.harm`` per pair in the order the pairs first come."""
+    totals: dict[tuple[str, str | None], list[int]] = {}
+    for to, by, damage, kills in harms:
+        row = totals.setdefault((to, by), [0, 0])
+        row[0] += damage
+        row[1] += kills
+    for (to, by), (damage, kills) in totals.items():
+        ctx.harm(to, by, damage=damage, kills=kills)
+
+
+def credit_kills(ctx: Context, to: str, finishers: Iterable[str | None]) -> None:
+    """Each of unit ``to``'s figures removed is a kill for the unit that finished it
+    (``finishers``, one per figure; ``None``: nobody's)."""
+    credit(ctx, ((to, by, 0, 1) for by in finishers))
 
 
 def pick_casualty(state: Any, unit: Any, key: str, number: int, of: int, name: str,

@@ -178,6 +178,11 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
+    def events(self) -> list[Event]:
+        """The effective events (undo and redo folded away), oldest first, without
+        their narration (cheap: nothing is replayed)."""
+        return [e.event for e in self._done]
+
     def history(self, last: int | None = None) -> list[tuple[Event, list[Note]]]:
         """The effective events, oldest first (only the ``last`` ones if given), each
         with the notes that narrate it (kept as the game went: no replay, except once

@@ -16,7 +16,16 @@ from typing import Any
 from deathzap_tui.rules.narration import Gen, side_name
 from deathzap_tui.rules.ruleset import SETUP, IntentOption, other_side
 from deathzap_tui.rules.statebase import ObjectiveState
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Maker, Question, Refused
+from deathzap_tui.rules.steps import (
+    TOTAL,
+    Choice,
+    Context,
+    DiceRequest,
+    Luck,
+    Maker,
+    Question,
+    Refused,
+)
 
 
 def roll_off(ctx: Context, why: str, rule: str) -> Gen:
@@ -27,7 +36,7 @@ def roll_off(ctx: Context, why: str, rule: str) -> Gen:
         rolls = {}
         for side in ("red", "black"):
             d = yield DiceRequest(f"rolloff.{n}.{side}", 1, f"Roll-off: {side_name(side)}'s die",
-                                  None, why, rule, side)
+                                  None, why, rule, side, Luck(TOTAL))
             rolls[side] = d.faces[0]
         ctx.say(f"Roll-off: Red rolled {rolls['red']}, Black rolled {rolls['black']}.")
         if rolls["red"] != rolls["black"]:

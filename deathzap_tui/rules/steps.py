@@ -69,6 +69,36 @@ class Question:
     default: str | int | None = None
 
 
+SUCCESSES = "successes"
+"""A :class:`Luck` measure: how many dice reached the request's target."""
+TOTAL = "total"
+"""A :class:`Luck` measure: the sum of the faces."""
+DISTINCT = "distinct"
+"""A :class:`Luck` measure: how many different faces the dice show."""
+MATCHES = "matches"
+"""A :class:`Luck` measure: how many of the ``against`` dice show a face this roll
+also shows (dice that block or match other dice)."""
+UNJUDGED = "unjudged"
+"""A :class:`Luck` measure: no face is better than another for the roller (a table
+of effects, a distance of no consequence); the report leaves the roll out."""
+
+
+@dataclass(frozen=True)
+class Luck:
+    """How the end-of-game report judges a roll for the side that rolled it (the
+    request's ``side``): the ``measure`` of the faces, and whether ``more`` of it is
+    better for that side. The report computes the exact chance of doing at least as
+    well from the measure's distribution under fair dice."""
+
+    measure: str
+    more: bool = True
+    against: tuple[int, ...] = ()
+    """For :data:`MATCHES`: the faces of the dice this roll is matched against."""
+    target: int | None = None
+    """For :data:`SUCCESSES` on a roll of faces: the N+ a die must reach to count
+    (e.g. a morale die that recovers on 4+ and otherwise sets a distance)."""
+
+
 @dataclass(frozen=True)
 class DiceRequest:
     """Ask for ``count`` six-sided dice.
@@ -76,6 +106,10 @@ class DiceRequest:
     ``target`` is the number each die must reach ("N+"); with no target the faces
     themselves matter (a table roll, a distance) and a count of successes is not
     accepted. ``why`` explains the target ("Basic shooter, soft cover").
+
+    ``luck`` says how the roll is judged for ``side`` (the end-of-game report's dice
+    luck); ``None`` is the usual reading: more successes are better for a roll with
+    a target, and a roll of faces is not judged (see :func:`luck_of`).
     """
 
     key: str
@@ -85,6 +119,7 @@ class DiceRequest:
     why: str = ""
     rule: str = ""
     side: str | None = None
+    luck: Luck | None = None
 
     @property
     def successes_only(self) -> bool:
@@ -92,6 +127,14 @@ class DiceRequest:
 
 
 Step = Question | DiceRequest
+
+
+def luck_of(request: DiceRequest) -> Luck:
+    """How ``request`` is judged: its own :attr:`DiceRequest.luck`, else more
+    successes for a roll with a target, else not at all."""
+    if request.luck is not None:
+        return request.luck
+    return Luck(SUCCESSES) if request.target is not None else Luck(UNJUDGED)
 
 
 @dataclass(frozen=True)
@@ -206,17 +249,41 @@ class Note:
     to: str | None = None
 
 
+@dataclass(frozen=True)
+class Harm:
+    """Harm done to a unit in a resolution, as the end-of-game report counts it.
+
+    ``damage`` is what got through every save, block and defence (wounds, unsaved
+    hits, points of vehicle damage); ``kills`` the figures (models) it removed as
+    casualties. ``by`` is the unit that did it (the poisoner of a poisoned unit, the
+    shooter of a casualty removed later), ``None`` when no unit did (a vehicle's own
+    explosion, a fall)."""
+
+    to: str
+    by: str | None
+    damage: int = 0
+    kills: int = 0
+
+
 @dataclass
 class Context:
-    """What a resolution works on: a private copy of the state, and its notes."""
+    """What a resolution works on: a private copy of the state, its notes, and the
+    harm it did (derived again on every replay, never saved)."""
 
     state: Any
     notes: list[Note] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
     answered: int = 0
+    harms: list[Harm] = field(default_factory=list)
 
     def say(self, text: str, to: str | None = None) -> None:
         self.notes.append(Note(self.answered, text, to))
+
+    def harm(self, to: str, by: str | None, damage: int = 0, kills: int = 0) -> None:
+        """Record that unit ``to`` suffered ``damage`` and lost ``kills`` figures to
+        unit ``by`` (see :class:`Harm`); nothing is recorded when both are 0."""
+        if damage or kills:
+            self.harms.append(Harm(to, by, damage, kills))
 
 
 Maker = Callable[[Context], Generator[Step, Answer, None]]
@@ -258,6 +325,8 @@ class Resolution:
         self.ctx = Context(self.start if self.borrow else copy.deepcopy(self.start))
         self._gen = self.make(self.ctx)
         self.answers: list[Answer] = []
+        self.asked: list[Step] = []
+        """The steps answered so far, in order (each with its answer in ``answers``)."""
         self._pristine = True
         self.step: Step | None = self._advance(lambda: next(self._gen))
 
@@ -296,6 +365,7 @@ class Resolution:
                 self.replay(kept)
             raise
         self.answers.append(answer)
+        self.asked.append(step)
         return self.step
 
     def back(self) -> Step | None:

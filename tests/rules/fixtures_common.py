@@ -113,3 +113,21 @@ def roll_out(res: Resolution, answers: Mapping[str, Any] | None = None,
         else:
             res.answer((answers or {}).get(step.key, step.default))
     return first
+
+
+def resolve(game: Game, intent: Mapping[str, Any], answers: Mapping[str, Any]) -> Resolution:
+    """Play ``intent`` with scripted ``answers`` (questions not listed take their
+    default) and return its resolution, committed."""
+    action = game.begin(intent)
+    answer_all(action.resolution, answers)
+    game.commit(action)
+    return action.resolution
+
+
+def rolled(res: Resolution, key: str) -> tuple[DiceRequest, Dice]:
+    """The dice request ``key`` the resolution asked, and the dice that answered it."""
+    for step, answer in zip(res.asked, res.answers, strict=True):
+        if step.key == key:
+            assert isinstance(step, DiceRequest) and isinstance(answer, Dice)
+            return step, answer
+    raise KeyError(key)

@@ -22,6 +22,9 @@ from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.ruleset import OptionSpec
 
+NEW_FORCE = "new"
+"""The edit list's entry for a new force file."""
+
 
 def force_files() -> list[Path]:
     try:
@@ -44,6 +47,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
         Binding("ctrl+g", "start(True)", "Quick start", priority=True),
         Binding("ctrl+o", "app.quick_resolve", "Quick resolve", priority=True),
+        Binding("ctrl+e", "edit_force", "Edit a force", priority=True),
     ]
 
     def __init__(self, *, red: Path | None = None, black: Path | None = None,
@@ -250,6 +254,66 @@ class StartScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "saves" and event.option_index < len(self.saves):
             self._resume(self.saves[event.option_index].path)
+
+    # --- editing a force file (issue 14) ---------------------------------------
+    def action_edit_force(self) -> None:
+        """Pick a force file from the forces folder, or name a new one, and edit it."""
+        from deathzap_tui.app.screens.editor import PickScreen
+
+        choices = [(NEW_FORCE, "+ a new force file...")]
+        choices += [(str(p), f"{p.stem}  ({ruleset_of(p)})") for p in self.files]
+
+        def picked(value: str | None) -> None:
+            if value == NEW_FORCE:
+                self._new_force()
+            elif value is not None:
+                self._edit(Path(value), None)
+
+        self.app.push_screen(PickScreen("Edit a force file", choices), picked)
+
+    def _new_force(self) -> None:
+        from deathzap_tui.app.screens.editor import PickScreen, PromptScreen
+
+        def named(name: str | None) -> None:
+            name = (name or "").strip()
+            if not name:
+                return
+            if Path(name).name != name or name.startswith("."):
+                self._problem(f"{name}: a file name only (it goes in the forces folder)")
+                return
+            path = forces_dir() / (name if name.endswith(".toml") else f"{name}.toml")
+            if path.exists():
+                self._edit(path, None)
+                return
+            rulesets = [(rid, f"{registry.get(rid).title} ({rid})") for rid in registry.ids()]
+            self.app.push_screen(PickScreen(f"The ruleset of {path.name}", rulesets),
+                                 lambda rid: self._edit(path, rid) if rid else None)
+
+        self.app.push_screen(PromptScreen("A new force file in the forces folder: its name",
+                                          "", "e.g. my-force (.toml is added)"), named)
+
+    def _edit(self, path: Path, ruleset_id: str | None) -> None:
+        from deathzap_tui.app.screens.editor import EditorScreen
+        from deathzap_tui.forcedoc import ForceDocument
+
+        try:
+            doc = ForceDocument.open(path, ruleset_id)
+        except ValueError as exc:  # InvalidInput (not TOML, with its line) is one
+            self._problem(str(exc))
+            return
+        self.app.push_screen(EditorScreen(doc), lambda _saved: self._refresh_files())
+
+    def _refresh_files(self) -> None:
+        """The force lists again (the editor may have made or changed a file)."""
+        self.files = force_files()
+        listed = forces_for(self.files, self.ruleset_id)
+        for side in ("red", "black"):
+            select = self.query_one(f"#{side}-pick", Select)
+            value = select.value
+            select.set_options([(Text(p.stem), str(p)) for p in listed])
+            if value in [str(p) for p in listed]:
+                select.value = value
+            self._describe(side)
 
     # --- starting -------------------------------------------------------------
     def _problem(self, message: str) -> None:

@@ -14,6 +14,13 @@ scores the objectives. Whether a unit may shoot or fight is :func:`shoot_refusal
 :func:`fight_refusal` alone; the engine asks them (through :mod:`.turn`, which adds
 the phase and the side) before it starts a fragment, and the fragments trust it.
 
+Harm for the end-of-game report (``ctx.harm``): a shooting attack's failed saves are
+its damage, credited to the shooter when rolled; the casualties come off later
+(CL-R2), each a kill for the unit whose attack put it on the target's ``pending``
+(``pending_by``). A side's melee dice are pooled per figure type (CL §6), so its
+failed saves are credited to its units in proportion to their share of its hits
+(:func:`_melee_shares`, :func:`_credits`). Panic and fall-backs are not harm.
+
 Facts for the odds panel
 ------------------------
 ``ctx.facts["attacks"]`` lists every attack declared in the resolution, in order, and
@@ -43,17 +50,19 @@ Melee, one side's attack on the other side of one melee (two facts per melee, CL
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from deathzap_tui.rules.casualties import pick_casualty
+from deathzap_tui.rules.casualties import credit, credit_kills, owe, pick_casualty, settle
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.common import disengage, melees, names, uname
 from deathzap_tui.rules.classic.state import FigureState, State, UnitState
 from deathzap_tui.rules.classic.victory import casualty
 from deathzap_tui.rules.narration import Gen, dice_text, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question
 
 COVER_WORDS = {"open": "in the open", "soft": "in soft cover", "hard": "in hard cover"}
 OUT_OF_RANGE = "out"
@@ -273,10 +282,11 @@ def _fire(ctx: Context, unit: UnitState, attack: Attack, key: str) -> Gen:
             f"{dice_text(d, to_hit)}: {plural(hits, 'hit')}.")
     failed = yield from _saves(ctx, target, wclass, label, fact["save"], hits, key)
     fact.update(failed_saves=failed, stage="done")
+    ctx.harm(target.id, unit.id, damage=failed)
     if not failed:
         return
     added = min(failed, target.figures_left - target.pending)
-    target.pending += added
+    owe(target, unit.id, added)
     extra = f" ({failed - added} more than it has figures)" if added < failed else ""
     ctx.say(f"{tname}: {plural(target.pending, 'casualty', 'casualties')} pending{extra}, "
             "removed once everyone has fired (CL-R2).")
@@ -308,36 +318,40 @@ def _saves(ctx: Context, target: UnitState, wclass: tables.WeaponClass, label: s
 
 def end_of_shooting(ctx: Context) -> Gen:
     """CL-R2: the pending casualties come off now, the impetus side's units first, each
-    side in force order, the owner picking figures that differ. Each unit left with
-    figures then tests for suppression (CL §5)."""
+    side in force order, the owner picking figures that differ, each a kill for the
+    unit that shot it (``pending_by``; a casualty with no recorded shooter, as when a
+    state is built with ``pending`` alone, is nobody's). Each unit left with figures
+    then tests for suppression (CL §5)."""
     state: State = ctx.state
     hit = [u for side in side_order(state) for u in state.units[side] if u.pending]
     if not hit:
         ctx.say("No casualties from shooting this turn.")
     for unit in hit:
-        count, unit.pending = unit.pending, 0
-        killed = 0
+        shooters = settle(unit)
+        count, killed = len(shooters), 0
         for i in range(count):
             if (yield from kill_one(ctx, unit, i + 1, count, other_side(unit.side),
                                     f"casualty.{unit.id}.{i + 1}", "CL §5 / CL-R2")):
                 killed += 1
+        credit_kills(ctx, unit.id, shooters[:killed])
         if unit.figures_left:
             yield from suppression(ctx, unit, killed)
 
 
 def suppression(ctx: Context, unit: UnitState, killed: int) -> Gen:
     """CL §5: D6 x figures left against D6 x figures killed; the unit is panicked when
-    the killed product is strictly higher (equal products: not panicked)."""
+    the killed product is strictly higher (equal products: not panicked). The unit
+    rolls both dice: a high "left" die and a low "killed" die are good for it."""
     state: State = ctx.state
     name = uname(state, unit)
     left = unit.figures_left
     why = "the unit is panicked if the killed product is higher"
     a = yield DiceRequest(f"suppression.{unit.id}.left", 1,
                           f"{name} suppression: D6 x {plural(left, 'figure')} left", None,
-                          why, "CL §5", unit.side)
+                          why, "CL §5", unit.side, luck=Luck(TOTAL))
     b = yield DiceRequest(f"suppression.{unit.id}.killed", 1,
                           f"{name} suppression: D6 x {plural(killed, 'figure')} killed", None,
-                          why, "CL §5", unit.side)
+                          why, "CL §5", unit.side, luck=Luck(TOTAL, more=False))
     kept, lost = a.faces[0] * left, b.faces[0] * killed
     text = (f"{name} suppression: {a.faces[0]} x {left} left = {kept} against "
             f"{b.faces[0]} x {killed} killed = {lost}")
@@ -357,13 +371,22 @@ class MeleeGroup:
     or all the side's panicked figures at 1 attack, power 6 (CL §2)."""
 
     label: str
-    figures: int
+    members: tuple[tuple[str, int], ...]
+    """(unit id, its figures) for each unit whose figures are in the group."""
     attacks: int
     power: int
 
     @property
+    def figures(self) -> int:
+        return sum(n for _, n in self.members)
+
+    @property
     def dice(self) -> int:
         return self.figures * self.attacks
+
+
+def _members(units: list[UnitState]) -> tuple[tuple[str, int], ...]:
+    return tuple((u.id, u.figures_left) for u in units)
 
 
 def _by_type(units: list[UnitState]) -> dict[str, list[UnitState]]:
@@ -381,12 +404,12 @@ def attack_groups(state: State, units: list[UnitState]) -> list[MeleeGroup]:
     own (app ruling: pooled like any other type)."""
     steady = _by_type([u for u in units if not u.is_panicked])
     groups = [MeleeGroup(f"{tables.TYPES[t].name} ({names(state, us)})",
-                         sum(u.figures_left for u in us), tables.TYPES[t].melee_attacks,
+                         _members(us), tables.TYPES[t].melee_attacks,
                          tables.TYPES[t].melee_power) for t, us in steady.items()]
     panicked = [u for u in units if u.is_panicked and u.figures_left]
     if panicked:
         groups.append(MeleeGroup(f"Panicked figures ({names(state, panicked)})",
-                                 sum(u.figures_left for u in panicked),
+                                 _members(panicked),
                                  tables.PANICKED_MELEE_ATTACKS, tables.PANICKED_MELEE_POWER))
     return groups
 
@@ -427,8 +450,9 @@ def fight(ctx: Context, unit_id: str) -> Gen:
 
 
 def _blows(ctx: Context, sides: dict[str, list[UnitState]], order: tuple[str, str]) -> Gen:
-    """Both sides' dice, then both sides' saves, then all the casualties (CL §6).
-    Returns the enemy figures each side killed."""
+    """Both sides' dice, then both sides' saves, then all the casualties (CL §6),
+    credited as harm by :func:`_melee_harm`. Returns the enemy figures each side
+    killed."""
     state: State = ctx.state
     facts: dict[str, dict[str, Any]] = {}
     groups: dict[str, list[MeleeGroup]] = {}
@@ -441,48 +465,88 @@ def _blows(ctx: Context, sides: dict[str, list[UnitState]], order: tuple[str, st
                                   for t, us in defenders.items()],
                     "stage": "declared"}
         ctx.facts.setdefault("attacks", []).append(facts[s])
-    hits: dict[str, int] = {}
+    hits: dict[str, list[int]] = {}
     for s in order:
         ctx.facts["attack"] = facts[s]
         hits[s] = yield from _melee_dice(ctx, s, groups[s])
     for s in order:
-        facts[s].update(hits=hits[s], stage="saves")
+        facts[s].update(hits=sum(hits[s]), stage="saves")
     failed: dict[str, dict[str, int]] = {}
     for s in order:
         ctx.facts["attack"] = facts[s]
         failed[other_side(s)] = yield from _melee_saves(ctx, other_side(s),
-                                                         sides[other_side(s)], hits[s])
+                                                         sides[other_side(s)], sum(hits[s]))
         facts[s]["stage"] = "done"
     kills = {s: 0 for s in SIDES}
     for s in order:
         by = other_side(s)
+        dealer = _credits(_melee_shares(groups[by], hits[by]))
         for t, units in _by_type(sides[s]).items():
-            kills[by] += yield from _melee_casualties(ctx, t, units, failed[s].get(t, 0), by)
+            lost = failed[s].get(t, 0)
+            removed = yield from _melee_casualties(ctx, t, units, lost, by)
+            kills[by] += len(removed)
+            _melee_harm(ctx, dealer, units[0].id, lost, removed)
     return kills
+
+
+def _melee_shares(groups: list[MeleeGroup], hits: list[int]) -> dict[str, Fraction]:
+    """Each unit's share of its side's melee hits: ``hits[i]`` are group ``i``'s.
+    CL §6 totals a group's pips before dividing by its power, so no hit is one unit's
+    own: a group's hits are shared by its units in proportion to their figures (each
+    figure of a group rolls the same dice)."""
+    shares: dict[str, Fraction] = {}
+    for group, n in zip(groups, hits, strict=True):
+        for uid, figures in group.members:
+            shares[uid] = shares.get(uid, Fraction(0)) + Fraction(n * figures, group.figures)
+    return shares
+
+
+def _credits(shares: Mapping[str, Fraction]) -> Iterator[str]:
+    """Unit ids without end, dealt in proportion to ``shares`` (the Sainte-Laguë
+    sequence: each next one goes to the unit with the highest share / (2 x dealt + 1),
+    the first in order on a tie), so the first n of them split n as closely to the
+    shares as whole numbers can. Only drawn from while the side has scored hits."""
+    dealt = dict.fromkeys(shares, 0)
+    while True:
+        uid = max(dealt, key=lambda u: shares[u] / (2 * dealt[u] + 1))
+        dealt[uid] += 1
+        yield uid
+
+
+def _melee_harm(ctx: Context, dealer: Iterator[str], first: str, failed: int,
+                removed: list[str]) -> None:
+    """Harm from one figure type's ``failed`` melee saves (CL §6): the side's hits
+    were pooled and then spread over the types, so each failed save goes to the next
+    attacking unit ``dealer`` names (:func:`_credits`). The ``removed`` casualties
+    (their unit ids, in order) are kills as well as damage; failed saves beyond the
+    type's figures are damage to its first unit (``first``)."""
+    credit(ctx, ((removed[i] if i < len(removed) else first, next(dealer), 1,
+                  int(i < len(removed))) for i in range(failed)))
 
 
 def _melee_dice(ctx: Context, side: str, groups: list[MeleeGroup]) -> Gen:
     """CL §6: per group, total the pips and divide by its power, rounding down; the
-    sum is the side's hits."""
-    total = 0
+    sum is the side's hits. Returns each group's hits."""
+    scored: list[int] = []
     for n, g in enumerate(groups, 1):
         d = yield DiceRequest(
             f"melee.{side}.{n}", g.dice, f"{side_name(side)} {g.label}: melee dice", None,
             f"{plural(g.figures, 'figure')} x {plural(g.attacks, 'attack')}; the pips are "
-            f"totalled and divided by power {g.power}, rounding down", "CL §6", side)
+            f"totalled and divided by power {g.power}, rounding down", "CL §6", side,
+            luck=Luck(TOTAL))
         pips = sum(d.faces)
         hits = pips // g.power
-        total += hits
+        scored.append(hits)
         ctx.say(f"{side_name(side)} {g.label}: {dice_text(d)} = {pips} pips / {g.power} = "
                 f"{plural(hits, 'hit')} (CL §6).")
-    ctx.say(f"{side_name(side)} scores {plural(total, 'hit')} in the melee.")
-    return total
+    ctx.say(f"{side_name(side)} scores {plural(sum(scored), 'hit')} in the melee.")
+    return scored
 
 
 def _melee_saves(ctx: Context, side: str, units: list[UnitState], hits: int) -> Gen:
     """``side`` saves ``hits``: spread as evenly as possible over its figure types,
     the owner placing the odd hits, each saved at the type's melee save (CL §6, §2).
-    Returns figure type -> failed saves, capped at the type's living figures."""
+    Returns figure type -> failed saves (more than the type's figures, perhaps)."""
     types = _by_type(units)
     if not hits:
         return {}
@@ -508,19 +572,20 @@ def _melee_saves(ctx: Context, side: str, units: list[UnitState], hits: int) -> 
                               "saves", stats.save, f"{stats.name} save {stats.save}+",
                               "CL §6 / CL §2", side)
         lost = n - d.count(stats.save)
-        failed[t] = min(lost, sum(u.figures_left for u in types[t]))
+        failed[t] = lost
         ctx.say(f"{side_name(side)} {stats.name} saves {plural(n, 'hit')}: "
                 f"{dice_text(d, stats.save)}: {plural(lost, 'failed save')}.")
     return failed
 
 
-def _melee_casualties(ctx: Context, type_id: str, units: list[UnitState], count: int,
+def _melee_casualties(ctx: Context, type_id: str, units: list[UnitState], failed: int,
                       by: str) -> Gen:
-    """Remove ``count`` figures of one type; the owner picks the unit when the type
-    is spread over several (CL §6), and the figure when they differ. Returns how many
-    were removed."""
+    """Remove a figure of one type per failed save, as far as it has figures; the
+    owner picks the unit when the type is spread over several (CL §6), and the figure
+    when they differ. Returns the unit id of each figure removed, in order."""
     state: State = ctx.state
-    removed = 0
+    count = min(failed, sum(u.figures_left for u in units))
+    removed: list[str] = []
     for i in range(count):
         left = [u for u in units if u.figures_left]
         unit = left[0]
@@ -533,7 +598,7 @@ def _melee_casualties(ctx: Context, type_id: str, units: list[UnitState], count:
             unit = state.unit(answer)
         if (yield from kill_one(ctx, unit, i + 1, count, by,
                                 f"casualty.{unit.side}.{type_id}.{i + 1}", "CL §6")):
-            removed += 1
+            removed.append(unit.id)
     return removed
 
 
@@ -552,7 +617,7 @@ def _end_roll(ctx: Context, sides: dict[str, list[UnitState]], kills: dict[str, 
             d = yield DiceRequest(
                 f"end.{attempt}.{s}", 1, f"End of melee: {side_name(s)}'s die", None,
                 f"D6 x ({plural(left, 'figure')} left + {kills[s]} enemy killed = {factor}); "
-                "the lower retreats and is panicked", "CL §6 / CL-R4", s)
+                "the lower retreats and is panicked", "CL §6 / CL-R4", s, luck=Luck(TOTAL))
             score[s] = d.faces[0] * factor
             ctx.say(f"End of melee: {side_name(s)} rolls {d.faces[0]} x {factor} = "
                     f"{score[s]}.")

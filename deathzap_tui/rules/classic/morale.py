@@ -6,7 +6,7 @@ from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.common import uname
 from deathzap_tui.rules.classic.state import State, UnitState
 from deathzap_tui.rules.narration import Gen
-from deathzap_tui.rules.steps import Context, DiceRequest
+from deathzap_tui.rules.steps import SUCCESSES, UNJUDGED, Context, DiceRequest, Luck
 
 
 def morale_phase(ctx: Context) -> Gen:
@@ -20,6 +20,10 @@ def morale_phase(ctx: Context) -> Gen:
 
     App ruling: a unit in melee that fails does not fall back, since units in melee
     cannot move (CL §4); it stays panicked.
+
+    Dice luck: a test is judged as a 4+ success (it recovers or it does not; the
+    distance a failed unit falls back is no better or worse for it). A lone figure's
+    die is only that distance: not judged.
     """
     state: State = ctx.state
     for unit in [u for u in state.all_units() if u.is_panicked]:
@@ -34,7 +38,8 @@ def morale_phase(ctx: Context) -> Gen:
             f"{name}: fall-back distance" if alone else f"{name}: morale test", None,
             "a lone figure always fails; the die sets how far it falls back" if alone else
             f"{tables.MORALE_RECOVERS}+ recovers; 1-{tables.MORALE_RECOVERS - 1} falls back "
-            f"{tables.MORALE_FALLBACK_FACTOR} x the roll", "CL §7", unit.side)
+            f"{tables.MORALE_FALLBACK_FACTOR} x the roll", "CL §7", unit.side,
+            luck=Luck(UNJUDGED) if alone else Luck(SUCCESSES, target=tables.MORALE_RECOVERS))
         roll = d.faces[0]
         if not alone and roll >= tables.MORALE_RECOVERS:
             unit.panicked = False

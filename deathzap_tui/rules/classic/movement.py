@@ -17,7 +17,7 @@ from deathzap_tui.rules.classic.state import State, UnitState
 from deathzap_tui.rules.classic.victory import check_victory
 from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.statebase import add_vp
-from deathzap_tui.rules.steps import Context, DiceRequest
+from deathzap_tui.rules.steps import TOTAL, Context, DiceRequest, Luck
 from deathzap_tui.rules.units import contact_target_refusal, make_contacts
 
 
@@ -139,16 +139,17 @@ def merge(ctx: Context, unit_id: str, into_id: str) -> Gen:
 
 def _rally_roll(ctx: Context, panicked: UnitState, calm: UnitState) -> Gen:
     """CL §4: D6 x the panicked figures against D6 x the steady ones; returns whether
-    the panicked product is strictly higher."""
+    the panicked product is strictly higher. Both dice are the merging side's, which
+    wants the unit steady: a low panicked die and a high steady die are good for it."""
     state: State = ctx.state
     products = {}
-    for key, part in (("panicked", panicked), ("steady", calm)):
+    for key, part, high_is_good in (("panicked", panicked, False), ("steady", calm, True)):
         n = part.figures_left
         d = yield DiceRequest(
             f"merge.{key}", 1,
             f"Rally: die for {uname(state, part)} ({plural(n, key + ' figure')})", None,
             f"D6 x {n}; the panicked side must be higher to stay panicked", "CL §4",
-            part.side)
+            part.side, luck=Luck(TOTAL, more=high_is_good))
         products[key] = d.faces[0] * n
         ctx.say(f"{uname(state, part)} rolls {d.faces[0]} x {n} = {products[key]}.")
     return products["panicked"] > products["steady"]

@@ -66,6 +66,11 @@ class UnitState(UnitRecord):
     """Has fired in this turn's shooting phase (CL §5)."""
     pending: int = 0
     """Shooting casualties to remove once everyone has fired (CL §5, CL-R2)."""
+    pending_by: list[str] = field(default_factory=list)
+    """The shooting unit of each pending casualty, in order (its kill when it comes
+    off, for the end-of-game report); kept in step with ``pending`` by
+    :func:`~deathzap_tui.rules.casualties.owe` and
+    :func:`~deathzap_tui.rules.casualties.settle`."""
     merged_into: str = ""
     """Rallied by merging (CL §4): its figures now belong to that unit."""
     token: bool = False

@@ -15,7 +15,7 @@ from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import advanced, check_victory, end_of_turn
 from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question
 
 PHASE_NAMES = {p: p.capitalize() for p in tables.PHASES}
 ORDERS = tuple(",".join(o) for o in permutations(tables.ORDERABLE))
@@ -138,7 +138,7 @@ def _impetus(ctx: Context) -> Gen:
             d = yield DiceRequest(
                 f"impetus.{attempt}.{side}", 1, f"Impetus: {side_name(side)}'s die", None,
                 f"D6 + {bonus[side]} for panicked enemy units; the higher total chooses "
-                "the order of the turn", "CL §3", side)
+                "the order of the turn", "CL §3", side, luck=Luck(TOTAL))
             totals[side] = d.faces[0] + bonus[side]
             extra = f" + {bonus[side]} (panicked enemy units) = {totals[side]}"
             ctx.say(f"Turn {state.turn} impetus: {side_name(side)} rolls {d.faces[0]}"

@@ -36,7 +36,7 @@ from deathzap_tui.rules.commandhand.common import inches, uname, unit_destroyed
 from deathzap_tui.rules.commandhand.state import FigureState, State, UnitState
 from deathzap_tui.rules.narration import Gen, dice_text, faces_text, plural
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused
 
 COVER_PROMPT = (
     "What cover is {target} in? If the unit is split between two kinds of cover use the "
@@ -85,9 +85,13 @@ def figure_label(state: State, f: FigureState) -> str:
     return f.name + (f" ({', '.join(names)})" if names else "")
 
 
-def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: str) -> Gen:
+def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: str,
+                by: str) -> Gen:
     """CH §4: each point removes a shield; at 0 shields each point kills a figure (no
-    saving throw). The owner picks which figure when they differ. Returns kills."""
+    saving throw). The owner picks which figure when they differ. Returns kills.
+
+    The harm recorded against unit ``by`` is what got past the shields (the points
+    that kill, CH §4) as damage and the figures removed as kills."""
     state: State = ctx.state
     if damage <= 0 or not target.in_play:
         return 0
@@ -109,6 +113,7 @@ def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: 
         killed += 1
         ctx.say(f"{name} loses {victim.name}, killed by {source} "
                 f"({target.figures_left}/{len(target.figures)} figures left, CH §4).")
+    ctx.harm(target.id, by, damage=kills, kills=killed)
     if target.figures_left == 0 and target.in_play:
         unit_destroyed(ctx, target)
     return killed
@@ -223,12 +228,12 @@ def _fire(ctx: Context, unit: UnitState, target: UnitState, wname: str, count: i
     if fact["explosive"] and successes:
         e = yield DiceRequest(f"{key}.explosive", successes, f"{wname}: Explosive damage",
                               None, "D6 points of damage per success (CH §4)", "CH §4",
-                              unit.side)
+                              unit.side, luck=Luck(TOTAL))  # more damage helps the shooter (CH §4)
         damage = sum(e.faces)
         ctx.say(f"Explosive: {faces_text(e.faces)} = {plural(damage, 'point')} of damage "
                 "(CH §4).")
     fact.update(damage=damage, stage="casualties")
-    yield from take_damage(ctx, target, damage, key, wname)
+    yield from take_damage(ctx, target, damage, key, wname, unit.id)
 
 
 # --- melee ----------------------------------------------------------------------
@@ -270,5 +275,5 @@ def melee(ctx: Context, unit: UnitState, charging: bool, key: str = "melee") -> 
     fact.update(successes=hits, damage=hits, stage="casualties")
     ctx.say(f"{name} attacks {tname} in melee with {plural(dice, 'die', 'dice')}: "
             f"{dice_text(d, unit.melee_damage)}: {plural(hits, 'point')} of damage (CH §5).")
-    yield from take_damage(ctx, target, hits, key, "the melee")
+    yield from take_damage(ctx, target, hits, key, "the melee", unit.id)
     fact["stage"] = "done"

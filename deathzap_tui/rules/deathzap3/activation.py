@@ -18,7 +18,7 @@ from deathzap_tui.rules.deathzap3.common import (
     uname,
 )
 from deathzap_tui.rules.deathzap3.state import State, UnitState
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused
 
 ACTIONS = ("advance", "charge", "cover-ground", "signal", "protect")
 """DZ3 §3, in the rules' order."""
@@ -140,8 +140,9 @@ def activate(ctx: Context, unit_id: str, action: str, command: str) -> Gen:
         if not disengaging:
             yield from shoot(ctx, unit)
     elif action == "cover-ground":
+        # the further the better for the mover: Move + D6 inches (DZ3 §3)
         d = yield DiceRequest("cover-ground", 1, f"{name}: Cover Ground extra distance", None,
-                              f"Move {unit.move}\" + D6", "DZ3 §3", side)
+                              f"Move {unit.move}\" + D6", "DZ3 §3", side, luck=Luck(TOTAL))
         extra = d.faces[0]
         ctx.say(f"{name} covers ground: {dice_text(d)}: Move {unit.move}\" + {extra}\" = "
                 f"{unit.move + extra}\".")

@@ -50,7 +50,7 @@ from deathzap_tui.rules.deathzap3.model import Profile
 from deathzap_tui.rules.deathzap3.points import weapon_cost
 from deathzap_tui.rules.deathzap3.state import FigureState, State, UnitState
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused
 
 COVER_PROMPT = (
     "What cover is {target} in? If the unit is split between two kinds of cover use the "
@@ -97,10 +97,16 @@ def enemies(state: State, unit: UnitState) -> list[UnitState]:
 
 
 def take_damage(ctx: Context, target: UnitState, damage: int, strike: bool, key: str,
-                fact: dict[str, Any], source: str) -> Gen:
+                fact: dict[str, Any], source: str, by: str | None) -> Gen:
     """Apply ``damage`` points: drain shields first, then saves (DZ3 §6); a Strike
     point removes a shield AND forces a save. Melee hits use the same rule (DZ3 §7).
-    Returns the number of casualties (figures removed; 0 for a vehicle, DZ3-R13)."""
+    Returns the number of casualties (figures removed; 0 for a vehicle, DZ3-R13).
+
+    The harm recorded against unit ``by`` (``None``: no unit, an explosion) is what
+    got through the shields and the saves: the failed saves as damage (DZ3 §6; on a
+    vehicle each is a damage-table roll, DZ3-R9) and the figures removed as kills. A
+    vehicle the table kills or blows up is its one model removed (DZ3 §9 "remove it"):
+    a kill for the report, though not a casualty for morale (DZ3-R13)."""
     state: State = ctx.state
     if damage <= 0 or not target.in_play:
         return 0
@@ -125,8 +131,11 @@ def take_damage(ctx: Context, target: UnitState, damage: int, strike: bool, key:
             f"{plural(failed, 'failed save')}.")
     if target.vehicle:
         yield from vehicle_damage(ctx, target, failed, key)
+        ctx.harm(target.id, by, damage=failed, kills=int(target.destroyed))
         return 0
-    return (yield from remove_casualties(ctx, target, failed, key))
+    removed = yield from remove_casualties(ctx, target, failed, key)
+    ctx.harm(target.id, by, damage=failed, kills=removed)
+    return removed
 
 
 def _kind(f: FigureState) -> tuple[Any, ...]:
@@ -187,6 +196,9 @@ def vehicle_damage(ctx: Context, vehicle: UnitState, failed: int, key: str) -> G
     for i in range(failed):
         if not vehicle.in_play:
             break
+        # Not judged (luck None): the table's effects have no order for the owner
+        # who rolls it, 2-4 cripple different things and a 6 also damages the units
+        # near it, enemy or friend (DZ3 §9; the brief's "mixed table" reading).
         d = yield DiceRequest(f"{key}.damage.{i + 1}", 1, f"{uname(state, vehicle)}: damage "
                               "table", None, f"failed save {i + 1} of {failed}",
                               "DZ3 §9 / DZ3-R9", vehicle.side)
@@ -220,7 +232,9 @@ def vehicle_damage(ctx: Context, vehicle: UnitState, failed: int, key: str) -> G
 def explosion(ctx: Context, vehicle: UnitState, key: str) -> Gen:
     """Every unit within 3" takes D6 damage, drained from shields then saved, as
     shooting (DZ3 §9). The players name the units one at a time, then "done"; the
-    exploding vehicle's owner rolls each D6."""
+    exploding vehicle's owner rolls each D6: a higher one is better for them against
+    an enemy unit, worse against one of their own. The harm is nobody's (``by`` None):
+    it is the vehicle's own explosion, whoever wrecked it."""
     state: State = ctx.state
     chosen: list[UnitState] = []
     while True:
@@ -248,12 +262,13 @@ def explosion(ctx: Context, vehicle: UnitState, key: str) -> Gen:
         ctx.facts["attack"] = fact
         fact["stage"] = "hit"
         d = yield DiceRequest(f"{key}.blast.{n}", 1, f"Explosion damage to {uname(state, unit)}",
-                              None, "D6 points of damage", "DZ3 §9", vehicle.side)
+                              None, "D6 points of damage", "DZ3 §9", vehicle.side,
+                              luck=Luck(TOTAL, more=unit.side != vehicle.side))
         dmg = d.faces[0]
         fact["dice"] = fact["hits"] = dmg
         ctx.say(f"The explosion deals {plural(dmg, 'point')} of damage to {uname(state, unit)}.")
         cas = yield from take_damage(ctx, unit, dmg, False, f"{key}.blast.{n}", fact,
-                                     "the explosion")
+                                     "the explosion", None)
         yield from morale(ctx, unit, cas, f"{key}.blast.{n}", fact)
         fact["stage"] = "done"
         settle_declared(ctx)
@@ -535,7 +550,7 @@ def fire(ctx: Context, unit: UnitState, g: Group, key: str) -> Gen:
     fact["damage"] = damage
     ctx.say(f"Against {target.shield_strength} shields: {dice_text(d, vs)}: "
             f"{plural(damage, 'point')} of damage{' (Strike)' if p.strike else ''}.")
-    cas = yield from take_damage(ctx, target, damage, p.strike, key, fact, wname)
+    cas = yield from take_damage(ctx, target, damage, p.strike, key, fact, wname, unit.id)
     yield from morale(ctx, target, cas, key, fact)
     fact["stage"] = "done"
 
@@ -594,6 +609,6 @@ def melee(ctx: Context, unit: UnitState, key: str = "melee") -> Gen:
     fact["hits"] = hits
     ctx.say(f"{name} attacks {tname} in melee with {plural(fact['dice'], 'die', 'dice')}: "
             f"{dice_text(d, to_hit)}: {plural(hits, 'hit')}.")
-    cas = yield from take_damage(ctx, target, hits, False, key, fact, "the melee")
+    cas = yield from take_damage(ctx, target, hits, False, key, fact, "the melee", unit.id)
     yield from morale(ctx, target, cas, key, fact)
     fact["stage"] = "done"

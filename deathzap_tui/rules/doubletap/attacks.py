@@ -281,7 +281,12 @@ def land(plan: Plan, strike: Strike, hits: int, morale: bool = True) -> Gen:
     3rd; Regeneration survives a death on 5+); a unit hit and not killed tests its
     morale (stunned after melee, falls back 2" otherwise) unless ``morale`` is false
     (the caller tests it once for several attacks, DT §5); Poison Gear hits poison a
-    survivor. Returns whether the target was hit and lives (its morale is due)."""
+    survivor. Returns whether the target was hit and lives (its morale is due).
+
+    Harm (the end-of-game report): the failed blocks are the damage that got through,
+    credited to the striking unit (a reaction's attacker is the reacting unit, a frag
+    grenade's the thrower), with a kill unless Regeneration undid it. A unit poisoned
+    again keeps its first poisoner: the poison does not stack (DT §7)."""
     ctx, state = plan.ctx, plan.state
     fact, target = strike.fact, strike.target
     ctx.facts["attack"] = fact
@@ -315,6 +320,7 @@ def land(plan: Plan, strike: Strike, hits: int, morale: bool = True) -> Gen:
         fact["stage"] = "regeneration"
         dying = not (yield from regenerates(ctx, target, strike.tag))
     fact.update(killed=dying, stage="done")
+    ctx.harm(target.id, strike.attacker.id, damage=failed, kills=int(dying))
     if dying:
         kill(state, target)
         ctx.say(f"{tname} is killed ({'DT §7 Tough' if target.has('tough') else 'DT §4'}).")
@@ -325,6 +331,7 @@ def land(plan: Plan, strike: Strike, hits: int, morale: bool = True) -> Gen:
         ctx.say(f"{tname} is {'still ' if target.poisoned else ''}poisoned by "
                 f"{uname(state, strike.attacker)}'s Poison Gear (DT §7).")
         target.poisoned = True
+        target.poisoned_by = target.poisoned_by or strike.attacker.id
     return True
 
 

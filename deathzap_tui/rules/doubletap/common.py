@@ -27,4 +27,5 @@ def kill(state: State, unit: UnitState) -> None:
     """Remove ``unit`` from play: dead, out of every base contact, its markers gone."""
     unit.figures[0].alive = False
     unit.poisoned = unit.stunned = unit.camo = False
+    unit.poisoned_by = ""
     disengage(state, unit)

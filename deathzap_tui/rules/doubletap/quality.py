@@ -4,6 +4,13 @@ Every roll of the game but a few single dice (hack, poison, Regeneration) is a q
 test: one die per test, 4+ before modifiers. A modifier list is kept as ``(value,
 words)`` pairs so that the request's ``why`` can say where the target number comes
 from ("-1 in cover, +1 shooting down").
+
+Dice luck (the end-of-game report): every Double Tap roll with a target is rolled by
+the side it helps, each success for the roller (DT §1: hit, cancel, dodge, detect and
+throw tests, blocks, morale; DT-R1: a 7+ test's second dice too; DT §7: a hack, the
+poison cure, Regeneration), so each keeps the usual reading (``luck=None``: more
+successes are better for its ``side``). The one roll of faces, the markers' D3
+(DT §2), has no side and is not judged.
 """
 
 from __future__ import annotations

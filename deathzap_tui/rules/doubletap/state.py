@@ -57,6 +57,9 @@ class UnitState(UnitRecord):
     """DT §5: cannot react; its next action must be spent recovering."""
     poisoned: bool = False
     """DT §7 Poison Gear: tests on each activation, 3+ cured, else killed."""
+    poisoned_by: str = ""
+    """The unit whose Poison Gear poisoned it ("" when not known): a poison death is
+    that unit's harm (the end-of-game report)."""
     camo: bool = False
     """DT §7 Camouflage: cannot be attacked while it has its marker."""
     grenade_used: bool = False

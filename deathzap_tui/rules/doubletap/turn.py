@@ -125,7 +125,11 @@ def poison_check(ctx: Context, unit: UnitState) -> Gen:
     action: 3+ cures it, anything else would kill it (the point stays spent).
     Regeneration works "whenever this unit would be killed" (DT §7), so it rolls
     first (``regen.<unit>``); app reading: a unit it saves acts, still poisoned, and
-    tests again at its next action. Returns whether it lives."""
+    tests again at its next action. Returns whether it lives.
+
+    Harm (the end-of-game report): a failed test is one damage by the unit that
+    poisoned it (``None`` when the state does not know it), with a kill unless
+    Regeneration saved it."""
     state: State = ctx.state
     name = uname(state, unit)
     d = yield DiceRequest(f"poison.{unit.id}", 1, f"{name}: poison", tables.POISON_CURE,
@@ -133,15 +137,18 @@ def poison_check(ctx: Context, unit: UnitState) -> Gen:
                           "DT §7", unit.side)
     text = dice_text(d, tables.POISON_CURE)
     if d.count(tables.POISON_CURE):
-        unit.poisoned = False
+        unit.poisoned, unit.poisoned_by = False, ""
         ctx.say(f"{name} tests against its poison: {text}: cured (DT §7 Poison Gear).")
         return True
+    saved = False
     if unit.has("regeneration"):
         ctx.say(f"{name} tests against its poison: {text}: it would be killed (DT §7 "
                 "Poison Gear).")
-        if (yield from regenerates(ctx, unit)):
-            ctx.say(f"{name} survives its poison and acts, still poisoned (app reading).")
-            return True
+        saved = yield from regenerates(ctx, unit)
+    ctx.harm(unit.id, unit.poisoned_by or None, damage=1, kills=int(not saved))
+    if saved:
+        ctx.say(f"{name} survives its poison and acts, still poisoned (app reading).")
+        return True
     kill(state, unit)
     ctx.say(f"{name} tests against its poison: {text}: it is killed before it can act "
             "(DT §7 Poison Gear).")

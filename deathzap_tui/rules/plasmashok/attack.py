@@ -10,6 +10,16 @@ deals the group's ``damage`` (step 4). One shield save per point of damage; each
 failure is a wound, put on the target's ``pending`` count until the bracket ends
 (step 5; PS §3, app readings 1 and 10).
 
+Dice luck (the end-of-game report judges each roll for the side rolling it):
+
+- attack and strength dice are not judged (:data:`BLIND`);
+- the defence dice by how many attack dice they block (PS §5 step 2: more is better
+  for the target): ``MATCHES`` against every attack die at this target;
+- the size dice by the damage they let through (PS §5 step 4: less is better for
+  the target): ``MATCHES`` against the strength dice, each counted ``damage`` times
+  so that the measure is the damage dealt;
+- shield saves as usual: more successes are better for the target (PS §5 step 5).
+
 Facts for the odds panel
 ------------------------
 ``ctx.facts["attacks"]`` lists the attacks declared in the resolution, in order, and
@@ -36,10 +46,16 @@ from typing import Any
 
 from deathzap_tui.rules.narration import Gen, dice_text, faces_text, plural
 from deathzap_tui.rules.plasmashok import tables
-from deathzap_tui.rules.plasmashok.casualties import wounded
+from deathzap_tui.rules.plasmashok.casualties import deal_wounds, wounded
 from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
-from deathzap_tui.rules.steps import Context, DiceRequest
+from deathzap_tui.rules.steps import MATCHES, UNJUDGED, Context, DiceRequest, Luck
+
+BLIND = Luck(UNJUDGED)
+"""How the attacker's attack and strength dice (PS §4, §5 steps 1 and 3) are judged:
+not at all. They are rolled before the dice they are matched against (defence, size),
+and against fair dice not yet rolled every face is blocked or matched with the same
+chance, so no face is better than another for the roller."""
 
 
 @dataclass
@@ -120,13 +136,13 @@ def declare(ctx: Context, kind: str, target: UnitState, defence: int, why: str,
 
 
 def roll_faces(ctx: Context, key: str, count: int, purpose: str, why: str, rule: str,
-               side: str) -> Gen:
-    """The faces of ``count`` dice (PS: faces matter, never a count of successes);
-    ``()`` without asking when there are no dice."""
+               side: str, luck: Luck) -> Gen:
+    """The faces of ``count`` dice (PS: faces matter, never a count of successes),
+    judged for ``side`` by ``luck``; ``()`` without asking when there are no dice."""
     if not count:
         ctx.say(f"{purpose}: no dice to roll.")
         return ()
-    d = yield DiceRequest(key, count, purpose, None, why, rule, side)
+    d = yield DiceRequest(key, count, purpose, None, why, rule, side, luck=luck)
     return d.faces
 
 
@@ -144,7 +160,7 @@ def resolve(ctx: Context, attacker: UnitState, attack: Attack, rule: str) -> Gen
     wounds = yield from _saves(ctx, target, damage, attack.key("saves"), rule)
     attack.fact.update(wounds=wounds, stage="done")
     if wounds:
-        target.pending += wounds
+        deal_wounds(ctx, target, attacker, wounds)
         ctx.say(f"{uname(ctx.state, target)}: {plural(target.pending, 'wound')} pending, "
                 "removed at the end of the bracket (PS §3).")
 
@@ -159,7 +175,7 @@ def _attack_dice(ctx: Context, attacker: UnitState, target: UnitState, attack: A
         fact["stage"] = "declared" if g == 1 else "attack"
         faces = yield from roll_faces(ctx, attack.key("attack", g), group["dice"],
                                       f"{name}: {group['weapon']} attack dice at {tname}",
-                                      why, cite(rule, 1), attacker.side)
+                                      why, cite(rule, 1), attacker.side, BLIND)
         fact["attack_faces"].append(list(faces))
         if faces:
             ctx.say(f"{name} {group['weapon']}: attack dice {faces_text(faces)}.")
@@ -167,12 +183,14 @@ def _attack_dice(ctx: Context, attacker: UnitState, target: UnitState, attack: A
 
 def _defence_dice(ctx: Context, target: UnitState, attack: Attack, rule: str) -> Gen:
     """PS §5 step 2: the target's one roll of defence dice; returns each group's
-    unblocked attack dice."""
+    unblocked attack dice. Judged by the attack dice it blocks (more is better for
+    the target)."""
     fact = attack.fact
     fact["stage"] = "defence"
+    blocks = Luck(MATCHES, against=tuple(f for faces in fact["attack_faces"] for f in faces))
     defence = yield from roll_faces(ctx, attack.key("defence"), fact["defence"],
                                     f"{uname(ctx.state, target)}: defence dice", attack.why,
-                                    cite(rule, 2), target.side)
+                                    cite(rule, 2), target.side, blocks)
     fact["defence_faces"] = list(defence)
     unblocked = [[f for f in faces if f not in defence] for faces in fact["attack_faces"]]
     ctx.say(_blocking(defence, fact["attack_faces"], [g["weapon"] for g in fact["groups"]],
@@ -192,7 +210,7 @@ def _strength_dice(ctx: Context, attacker: UnitState, attack: Attack,
         faces = yield from roll_faces(
             ctx, attack.key("strength", g), count, f"{name}: {group['weapon']} strength dice",
             f"{plural(len(free), 'unblocked attack die', 'unblocked attack dice')} x strength "
-            f"{group['strength']}", cite(rule, 3), attacker.side)
+            f"{group['strength']}", cite(rule, 3), attacker.side, BLIND)
         fact["strength_faces"].append(list(faces))
         if faces:
             ctx.say(f"{name} {group['weapon']}: strength dice {faces_text(faces)}.")
@@ -213,13 +231,22 @@ def _size_dice(ctx: Context, target: UnitState, attack: Attack, rule: str) -> Ge
             ctx, attack.key("size"), fact["size"], f"{tname}: size dice",
             f"the size of {tname}: {plural(fact['models'], 'model')} x {target.stats.size} = "
             f"{fact['size']}; strength dice showing any of these faces deal damage",
-            cite(rule, 4), target.side)
+            cite(rule, 4), target.side, _damage_luck(fact["strength_faces"], fact["groups"]))
         fact["size_faces"] = list(size)
         damage, text = _matching(size, fact["strength_faces"], fact["groups"],
                                  len(fact["groups"]) > 1)
         ctx.say(text)
     fact["damage"] = damage
     return damage
+
+
+def _damage_luck(strength: list[list[int]], groups: list[dict[str, Any]]) -> Luck:
+    """How the size dice are judged (PS §5 step 4): by the damage of the strength
+    dice they match, each strength die counted its group's ``damage`` times, fewer
+    being better for the target rolling them."""
+    against = tuple(f for faces, group in zip(strength, groups, strict=True)
+                    for f in faces for _ in range(group["damage"]))
+    return Luck(MATCHES, more=False, against=against)
 
 
 def _blocking(defence: tuple[int, ...], attack_faces: list[list[int]], weapons: list[str],

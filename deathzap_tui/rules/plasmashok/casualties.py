@@ -7,13 +7,18 @@ Wounds caused in a bracket wait on the target's ``pending`` count and come off i
 :func:`remove_models` (PS §7). Every model death goes through :func:`_kill`, the one
 place that keeps the score (PS §8, app reading 3) and the casualty counts that morale
 (PS §7) and the end of melee (PS §6) read.
+
+Harm for the end-of-game report: the damage is credited to the attacker when its
+wounds are dealt (:func:`deal_wounds`); the models those wounds remove, when the
+bracket ends, are credited to the unit whose wound finished each model. Models routed
+(PS §7) are not harm.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from deathzap_tui.rules.casualties import pick_casualty
+from deathzap_tui.rules.casualties import credit_kills, owe, pick_casualty, settle
 from deathzap_tui.rules.narration import Gen, plural
 from deathzap_tui.rules.plasmashok.common import disengage, uname
 from deathzap_tui.rules.plasmashok.state import FigureState, State, UnitState
@@ -24,6 +29,14 @@ def wounded(unit: UnitState) -> int:
     """Wounds already on the unit's partly wounded model, 0 if none (app reading 1:
     at most one model of a unit is ever partly wounded)."""
     return max((f.wounds for f in unit.alive_figures), default=0)
+
+
+def deal_wounds(ctx: Context, target: UnitState, by: UnitState, wounds: int) -> None:
+    """``wounds`` dealt to ``target`` by unit ``by`` (PS §4, §5 step 5): they wait on
+    the target's ``pending`` count until the bracket ends (PS §3), each with its
+    attacker in ``pending_by``; the damage is credited to ``by`` now."""
+    owe(target, by.id, wounds)
+    ctx.harm(target.id, by.id, damage=wounds)
 
 
 def _kind(f: FigureState) -> tuple[Any, ...]:
@@ -81,15 +94,19 @@ def end_of_bracket(ctx: Context) -> Gen:
     if not hit:
         ctx.say("No wounds to remove at the end of the bracket (PS §3).")
     for unit in hit:
-        count, unit.pending = unit.pending, 0
-        yield from _wound(ctx, unit, count)
+        yield from _wound(ctx, unit, settle(unit))
 
 
-def _wound(ctx: Context, unit: UnitState, count: int) -> Gen:
-    """Put ``count`` wounds on ``unit`` (PS §5 step 5, app reading 1), narrated."""
+def _wound(ctx: Context, unit: UnitState, sources: list[str | None]) -> Gen:
+    """Put the wounds ``sources`` dealt on ``unit`` (PS §5 step 5, app reading 1),
+    narrated. Each model removed is a kill for the unit whose wound finished it
+    (``sources[i]`` dealt wound ``i``; ``None``, as when a state is built with
+    ``pending`` alone, is nobody's)."""
     state: State = ctx.state
     per_model = unit.stats.wounds
+    count = len(sources)
     left, killed, picks = count, 0, 0
+    finishers: list[str | None] = []
     while left and unit.in_play:
         figure = next((f for f in unit.alive_figures if f.wounds), None)
         if figure is None:
@@ -102,7 +119,9 @@ def _wound(ctx: Context, unit: UnitState, count: int) -> Gen:
         left -= taken
         if figure.wounds >= per_model:
             killed += 1
+            finishers.append(sources[count - left - 1])
             _kill(ctx, unit, figure)
+    credit_kills(ctx, unit.id, finishers)
     text = f"{uname(state, unit)} loses {plural(killed, 'model')} ({plural(count, 'wound')})"
     part = wounded(unit)
     if part:

@@ -28,6 +28,7 @@ from typing import Any
 from deathzap_tui.rules.narration import Gen, faces_text, plural, possessive
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.attack import (
+    BLIND,
     Attack,
     actor,
     already_acted,
@@ -37,11 +38,12 @@ from deathzap_tui.rules.plasmashok.attack import (
     roll_faces,
     target_fact,
 )
+from deathzap_tui.rules.plasmashok.casualties import deal_wounds
 from deathzap_tui.rules.plasmashok.common import free_of_contact, uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
 from deathzap_tui.rules.plasmashok.tables import WeaponProfile
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.steps import Choice, Context, Question
+from deathzap_tui.rules.steps import MATCHES, Choice, Context, Luck, Question
 
 NO_MORE = "no"
 """Blast answer: no other unit is under the Radius Weapon's blast."""
@@ -76,7 +78,11 @@ def special(ctx: Context, unit_id: str) -> Gen:
     special-combat value in dice, the target its own value + 2; each attack die whose
     face appears nowhere among the defence dice is one wound, with no save. Any enemy
     unit in play may be targeted (the players judge the 12" range); cover, range and
-    size do not count, and units in contact may take part."""
+    size do not count, and units in contact may take part.
+
+    Dice luck: the attack dice are not judged (:data:`.attack.BLIND`: rolled before
+    the defence); the defence dice by the attack dice they match (PS §4: each match
+    is a wound saved, more is better for the defender)."""
     state: State = ctx.state
     unit = state.unit(unit_id)
     name = uname(state, unit)
@@ -99,16 +105,17 @@ def special(ctx: Context, unit_id: str) -> Gen:
     ctx.say(f"{name} attacks {tname} in special combat (PS §4).")
     attack = yield from roll_faces(
         ctx, "special.attack", unit.special, f"{name}: special-combat dice at {tname}",
-        f"{possessive(name)} special combat {unit.special}", "PS §4", unit.side)
+        f"{possessive(name)} special combat {unit.special}", "PS §4", unit.side, BLIND)
     fact.update(attack_faces=list(attack), stage="defence")
     guard = yield from roll_faces(
         ctx, "special.defence", defence, f"{tname}: special-combat defence dice",
         f"{possessive(tname)} special combat {target.special} + "
-        f"{tables.SPECIAL_DEFENCE_BONUS}", "PS §4", target.side)
+        f"{tables.SPECIAL_DEFENCE_BONUS}", "PS §4", target.side,
+        Luck(MATCHES, against=attack))
     through = [f for f in attack if f not in guard]
     matched = sorted(set(attack) - set(through))
     fact.update(defence_faces=list(guard), wounds=len(through), stage="done")
-    target.pending += len(through)
+    deal_wounds(ctx, target, unit, len(through))
     ctx.say(f"Special combat: {name} rolls {faces_text(attack)}, {tname} defends with "
             f"{faces_text(guard)}: "
             + (f"the {faces_text(tuple(matched))} {'is' if len(matched) == 1 else 'are'} "

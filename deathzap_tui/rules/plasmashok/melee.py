@@ -16,7 +16,7 @@ from deathzap_tui.rules.plasmashok.attack import actor, already_acted, declare, 
 from deathzap_tui.rules.plasmashok.common import disengage, names, uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
 from deathzap_tui.rules.ruleset import SIDES
-from deathzap_tui.rules.steps import Choice, Context, Question
+from deathzap_tui.rules.steps import TOTAL, Choice, Context, Luck, Question
 
 
 def foes(state: State, unit: UnitState) -> list[UnitState]:
@@ -93,7 +93,8 @@ def end_of_melee(ctx: Context, group: list[UnitState]) -> Gen:
 
     The dice keys are ``end.<i>.<side>``, ``i`` counting the end-of-melee rolls of the
     resolution (``ctx.facts["end_rolls"]``), so that several melees ending in one
-    resolution keep distinct keys."""
+    resolution keep distinct keys. Each side's die is judged by its face: the higher,
+    the better for that side (the lower product retreats)."""
     state: State = ctx.state
     sides = {s: [u for u in group if u.side == s and u.in_play] for s in SIDES}
     present = [s for s in SIDES if sides[s]]
@@ -111,7 +112,7 @@ def end_of_melee(ctx: Context, group: list[UnitState]) -> Gen:
         faces = yield from roll_faces(
             ctx, f"end.{i}.{s}", 1, f"End of melee: {side_name(s)}'s die",
             f"D6 x ({plural(left[s], 'model')} left + {killed[s]} enemy killed = {factor}); "
-            "the lower retreats", "PS §6", s)
+            "the lower retreats", "PS §6", s, Luck(TOTAL))
         score[s] = faces[0] * factor
         ctx.say(f"End of melee: {side_name(s)} rolls {faces[0]} x {factor} = {score[s]}.")
     red, black = SIDES

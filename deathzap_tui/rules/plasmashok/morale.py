@@ -7,7 +7,7 @@ from deathzap_tui.rules.narration import Gen, plural
 from deathzap_tui.rules.plasmashok import casualties
 from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
-from deathzap_tui.rules.steps import Context, DiceRequest
+from deathzap_tui.rules.steps import TOTAL, Context, DiceRequest, Luck
 
 
 def testing(state: State) -> list[UnitState]:
@@ -22,7 +22,11 @@ def morale_phase(ctx: Context) -> Gen:
     models left against a D6 x its casualties this turn (two dice, asked separately);
     a strictly higher casualty product routs one D6 read as a D3
     (:data:`~deathzap_tui.rules.dice.D3`) more models, the owner picking them
-    (:func:`.casualties.remove_models`)."""
+    (:func:`.casualties.remove_models`).
+
+    Dice luck, for the unit's side that rolls all three: the die for the models left
+    is better high, the die for the casualties better low (a higher casualty product
+    routs), and the D3 die better low (fewer models rout)."""
     state: State = ctx.state
     for unit in testing(state):
         name = uname(state, unit)
@@ -32,11 +36,11 @@ def morale_phase(ctx: Context) -> Gen:
                "D3 more models rout")
         kept = yield DiceRequest(f"morale.{unit.id}.left", 1,
                                  f"{name} morale: die for the {plural(left, 'model')} left",
-                                 None, why, "PS §7", unit.side)
+                                 None, why, "PS §7", unit.side, luck=Luck(TOTAL))
         gone = yield DiceRequest(f"morale.{unit.id}.lost", 1,
                                  f"{name} morale: die for the "
                                  f"{plural(lost, 'casualty', 'casualties')}", None, why,
-                                 "PS §7", unit.side)
+                                 "PS §7", unit.side, luck=Luck(TOTAL, more=False))
         stay, flee = kept.faces[0] * left, gone.faces[0] * lost
         head = (f"{name} morale: {kept.faces[0]} x {left} left = {stay} against "
                 f"{gone.faces[0]} x {lost} lost = {flee}")
@@ -44,7 +48,8 @@ def morale_phase(ctx: Context) -> Gen:
             ctx.say(f"{head}: it carries on (PS §7).")
             continue
         d3 = yield DiceRequest(f"morale.{unit.id}.rout", 1, f"{name}: D3 models rout",
-                               None, D3_WORDS, "PS §7", unit.side)
+                               None, D3_WORDS, "PS §7", unit.side,
+                               luck=Luck(TOTAL, more=False))
         count = D3[d3.faces[0]]
         ctx.say(f"{head}: the casualties are higher; the D3 die shows {d3.faces[0]}, so "
                 f"{plural(count, 'more model')} {'routs' if count == 1 else 'rout'} (PS §7).")

@@ -70,6 +70,12 @@ class UnitState(UnitRecord):
     pending: int = 0
     """Wounds caused on it in the bracket under way, removed when the bracket ends
     (PS §3)."""
+    pending_by: list[str] = field(default_factory=list)
+    """The unit that caused each of the ``pending`` wounds, in the order dealt
+    (:func:`.casualties.deal_wounds`), so that the models they remove at the end of
+    the bracket are credited to the right units (the end-of-game report); kept in
+    step with ``pending`` by :func:`~deathzap_tui.rules.casualties.owe` and
+    :func:`~deathzap_tui.rules.casualties.settle`."""
     lost_turn: int = 0
     """Models it lost this turn (PS §7: a unit that took casualties tests morale)."""
     lost_melee: int = 0

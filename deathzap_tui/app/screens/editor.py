@@ -1,0 +1,787 @@
+"""The force editor: a force file of any ruleset, edited field by field, with its
+points (or counts) and its problems kept up to date at every key press.
+
+The screen knows no ruleset. The outline (:mod:`..widgets.editor_outline`) comes
+from the file's own tables and arrays and the ruleset's template
+(:meth:`Ruleset.force_template`), whose entries are the skeletons "add" copies. Every
+change goes through :class:`~deathzap_tui.forcedoc.ForceDocument` (comments and key
+order kept) and is checked with the code ``deathzap check`` runs (a few ms even for
+the demo forces, so it runs on every change, no debounce). Typed text that does not
+read as its field's kind stays in the field, marked, and is kept (by path) when the
+form is rebuilt; it never reaches the document. All text from the file is shown as
+``rich.text.Text`` after :func:`~deathzap_tui.app.text.clean` (untrusted).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Input, Label, OptionList, Static, Tree
+from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+
+from deathzap_tui.app.screens.start import shown_path
+from deathzap_tui.app.templates import ruleset_template
+from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets import editor_outline as eo
+from deathzap_tui.app.widgets.inputs import SteadyInput
+from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.forcedoc import CheckResult, ForceDocument, Part, join_path, parse_path
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.problems import Problem
+
+APP_DIR = Path(__file__).resolve().parent.parent
+
+
+EMPTY = "empty: type a value, or ctrl+d to delete the field"
+"""Why an emptied field is not read: emptying never deletes a key (its place and its
+comment would go); deleting one is its own key."""
+
+ID = re.compile(r"[A-Za-z0-9_-]+")
+"""An id of a new table in a table of tables (``[weapons.<id>]``): a bare TOML key."""
+
+
+def template_of(ruleset_id: Any) -> dict[str, Any]:
+    """The ruleset's template force as plain data ({} for an unknown ruleset)."""
+    text = ruleset_template(ruleset_id)
+    try:
+        return tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+class FieldInput(SteadyInput):
+    """The text of one field; ``field`` says where it goes and what it must be.
+    ``initial`` is the text it opened with: the file's value made safe to show
+    (:func:`shown_value`), which counts as no change until something else is typed;
+    from then on (``touched``) every change is read, the opening text included."""
+
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("ctrl+d", "screen.delete_field", "Delete field", show=False)]
+
+    def __init__(self, field: eo.Field, value: str) -> None:
+        super().__init__(value, compact=True, classes="field-input",
+                         placeholder=shown_value(field.sample, field.kind))
+        self.field = field
+        self.initial = value
+        self.touched = False
+
+
+def shown_value(value: Any, kind: str) -> str:
+    """A value as its field shows it: no control characters or bidi overrides (from
+    an untrusted file), on one line."""
+    return clean(eo.show(value, kind)).replace("\n", " ")
+
+
+# --- small dialogs ------------------------------------------------------------------
+
+
+class AskScreen(ModalScreen[str | None]):
+    """A question answered by one key; Esc is the last (cancelling) answer."""
+
+    DEFAULT_CSS = """
+    AskScreen { align: center middle; }
+    AskScreen > Vertical { width: 72; height: auto; border: thick $warning;
+                           background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, title: str, message: str,
+                 choices: list[tuple[str, str, str]]) -> None:
+        """``choices``: (key, value, label); escape answers ``None``."""
+        super().__init__()
+        self.title_text, self.message = title, message
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        keys = "   ".join(f"{key} = {label}" for key, _value, label in self.choices)
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"))
+            yield Static(Text(clean(self.message)), id="ask-message")
+            yield Static(Text(f"{keys}   esc = back"), classes="hint")
+
+    def on_key(self, event: Any) -> None:
+        for key, value, _label in self.choices:
+            if event.key == key:
+                event.stop()
+                self.dismiss(value)
+                return
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """One line of text: Enter takes it (unless ``check`` says what is wrong with
+    it: shown in the prompt, which stays), Esc cancels."""
+
+    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    PromptScreen { align: center middle; }
+    PromptScreen > Vertical { width: 72; height: auto; border: thick $accent;
+                              background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, title: str, value: str = "", hint: str = "",
+                 check: Callable[[str], str | None] | None = None) -> None:
+        """``check``: why a text is refused, or ``None`` if it is taken."""
+        super().__init__()
+        self.title_text, self.value, self.hint = title, value, hint
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"))
+            yield SteadyInput(self.value, id="prompt-input", compact=True)
+            yield Static(id="prompt-error", classes="field-msg")
+            yield Static(Text(f"{self.hint}  Enter = ok, Esc = cancel".strip()),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#prompt-error", Static).display = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        why = self.check(event.value) if self.check is not None else None
+        if why is None:
+            self.dismiss(event.value)
+            return
+        error = self.query_one("#prompt-error", Static)
+        error.update(Text(f"✗ {clean(why)}", style="bold red"))
+        error.display = True
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PickScreen(ModalScreen[str | None]):
+    """One of a list: Enter takes the highlighted one, Esc cancels."""
+
+    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    PickScreen { align: center middle; }
+    PickScreen > Vertical { width: 72; height: auto; max-height: 90%;
+                            border: thick $accent; background: $surface; padding: 1 2; }
+    PickScreen OptionList { height: auto; max-height: 20; }
+    """
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        """``choices``: (value, label)."""
+        super().__init__()
+        self.title_text, self.choices = title, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"))
+            yield OptionList(*(Option(Text(clean(label, oneline=True)), id=value)
+                               for value, label in self.choices), compact=True)
+            yield Static(Text("Enter = open, Esc = cancel"), classes="hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --- the editor ---------------------------------------------------------------------
+
+
+class EditorScreen(Screen[bool]):
+    """Edit ``doc``; dismissed with whether it was saved (or, ``standalone``, the app
+    exits: ``deathzap edit``)."""
+
+    CSS_PATH = "editor.tcss"
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("a,insert", "add", "Add"),
+        Binding("d,delete", "delete", "Delete"),
+        Binding("n", "new_field", "New field"),
+        Binding("e", "problems", "Problems"),
+        Binding("escape", "leave", "Back"),
+    ]
+
+    def __init__(self, doc: ForceDocument, *, standalone: bool = False) -> None:
+        super().__init__()
+        self.doc = doc
+        self.standalone = standalone
+        self.saved = False
+        self.template = template_of(doc.get("ruleset", registry.DEFAULT))
+        self.root = eo.outline(doc.data(), self.template)
+        self.result: CheckResult = doc.check()
+        self.unparsed: dict[str, tuple[str, str]] = {}
+        """path -> (typed text, why it is not a value): typed, never lost."""
+        self._tree_nodes: dict[tuple[Part, ...], TreeNode[tuple[Part, ...]]] = {}
+        self._shown: tuple[Part, ...] | None = None
+        self._rows: dict[str, tuple[FieldInput, Static]] = {}
+        self._placed: dict[tuple[Part, ...], list[Problem]] = {}
+        self._at_field: dict[str, list[Problem]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="editor-title", classes="screen-title")
+        with Horizontal(id="editor-main"):
+            tree: Tree[tuple[Part, ...]] = Tree("Force", data=(), id="outline")
+            tree.auto_expand = False
+            tree.guide_depth = 2
+            tree.show_root = True
+            yield tree
+            yield VerticalScroll(id="form")
+            with Vertical(id="side"):
+                yield Static(id="points")
+                yield Label(Text("Problems", style="bold"), id="problems-title")
+                yield OptionList(id="problems", compact=True)
+        yield KeyBar()
+
+    async def on_mount(self) -> None:
+        self._place_problems()
+        self._build_tree(())
+        await self._show(())
+        self._update_side()
+        self.query_one("#outline", Tree).focus()
+
+    # --- what is shown ---------------------------------------------------------
+    def _node(self, parts: tuple[Part, ...]) -> eo.Node | None:
+        for node in self.root.walk():
+            if node.parts == parts:
+                return node
+        return None
+
+    def _label(self, node: eo.Node) -> Text:
+        placed = [p for n in node.walk() for p in self._placed.get(n.parts, ())]
+        if node.kind == eo.GROUP:
+            text = Text(f"{clean(node.label, oneline=True)} ({len(node.children)})",
+                        style="bold")
+        elif not node.parts:
+            name = self.doc.get("name", "")
+            text = Text("Force", style="bold")
+            text.append(f" {clean(name, oneline=True)}" if isinstance(name, str) else "")
+        else:
+            text = Text(clean(node.label, oneline=True))
+        if any(p.is_error for p in placed):
+            text.append(" ✗", style="bold red")
+        elif placed:
+            text.append(" !", style="bold yellow")
+        return text
+
+    def _build_tree(self, select: tuple[Part, ...]) -> None:
+        """The outline again (after an add or delete), cursor on ``select`` (or the
+        nearest node still there above it)."""
+        tree = self.query_one("#outline", Tree)
+        tree.clear()
+        tree.root.set_label(self._label(self.root))
+        self._tree_nodes = {(): tree.root}
+
+        def add(parent: TreeNode[tuple[Part, ...]], node: eo.Node) -> None:
+            for child in node.children:
+                item = parent.add(self._label(child), data=child.parts, expand=True,
+                                  allow_expand=bool(child.children))
+                self._tree_nodes[child.parts] = item
+                add(item, child)
+
+        add(tree.root, self.root)
+        tree.root.expand()
+        while select not in self._tree_nodes:
+            select = select[:-1]
+        tree.get_node_at_line(0)  # lays the lines out, so each node knows its line
+        tree.move_cursor(self._tree_nodes[select])
+
+    def _relabel(self) -> None:
+        for node in self.root.walk():
+            item = self._tree_nodes.get(node.parts)
+            if item is not None:
+                item.set_label(self._label(node))
+
+    async def _show(self, parts: tuple[Part, ...]) -> None:
+        """The form of the table or group at ``parts``."""
+        node = self._node(parts) or self.root
+        self._shown = node.parts
+        form = self.query_one("#form", VerticalScroll)
+        await form.remove_children()
+        self._rows = {}
+        widgets: list[Widget] = [Static(self._heading(node), id="form-heading"),
+                                 Static(id="node-problems", classes="field-msg")]
+        if node.kind == eo.GROUP:
+            widgets.append(Static(self._group_hint(node), classes="hint"))
+        for field in node.fields:
+            typed = self.unparsed.get(field.path)
+            value = typed[0] if typed else shown_value(self.doc.get(field.path), field.kind)
+            box = FieldInput(field, value)
+            message = Static(classes="field-msg")
+            self._rows[field.path] = (box, message)
+            label = Label(Text(clean(field.label, oneline=True),
+                               style="" if field.present else "dim"), classes="field-label")
+            widgets.append(Vertical(Horizontal(label, box, classes="field-line"), message,
+                                    classes="field-row"))
+        if node.kind == eo.TABLE:
+            widgets.append(Static(Text("Enter: edit these fields · Esc: back to the outline"
+                                       " · n: a field not listed"), classes="hint"))
+        await form.mount_all(widgets)
+        self._show_messages()
+
+    def _heading(self, node: eo.Node) -> Text:
+        where = node.path or "the force"
+        text = Text(clean(node.label if node.parts else "Force", oneline=True), style="bold")
+        text.append(f"   {where}", style="dim")
+        return text
+
+    def _group_hint(self, node: eo.Node) -> Text:
+        names = [clean(c.label, oneline=True) for c in node.children]
+        lines = [f"{len(names)} in {clean(node.label, oneline=True)}: "
+                 + (", ".join(names) if names else "none yet"),
+                 "a: add one" + (" (a copy of the template's)" if node.skeleton else "")
+                 + " · d on an entry: delete it"]
+        return Text("\n".join(lines))
+
+    def _place_problems(self) -> None:
+        """Each problem at its field, or at the table (or group) holding its path."""
+        self._placed, self._at_field = {}, {}
+        for problem in self.result.problems:
+            try:
+                parts = parse_path(problem.path) if problem.path else ()
+            except ValueError:
+                parts = ()
+            node, field = eo.owner(self.root, parts)
+            self._placed.setdefault(node.parts, []).append(problem)  # marks the outline
+            if field is not None:
+                self._at_field.setdefault(field.path, []).append(problem)
+
+    def _show_messages(self) -> None:
+        for path, (_box, message) in self._rows.items():
+            typed = self.unparsed.get(path)
+            if typed is not None:
+                message.update(Text(f"✗ not read: {typed[1]} (the force keeps its old "
+                                    "value)", style="bold red"))
+                message.display = True
+                continue
+            problems = self._at_field.get(path, [])
+            message.update(problem_text(problems, with_path=False))
+            message.display = bool(problems)
+        node_problems = [p for p in self._placed.get(self._shown or (), ())
+                         if p.path not in self._rows]
+        box = self.query("#node-problems")
+        if box:
+            static = box.first(Static)
+            static.update(problem_text(node_problems, with_path=True))
+            static.display = bool(node_problems)
+
+    def _update_side(self) -> None:
+        self.query_one("#points", Static).update(points_text(self.result))
+        problems = self.query_one("#problems", OptionList)
+        problems.clear_options()
+        options = [Option(Text(f"typed, not read: {clean(path, oneline=True)}: {why}",
+                               style="bold red"), id=f"typed:{path}")
+                   for path, (_text, why) in self.unparsed.items()]
+        for n, problem in enumerate(self.result.problems):
+            where = [str(problem.line)] if problem.line is not None else []
+            where += [clean(problem.path, oneline=True)] if problem.path else []
+            text = Text("".join(f"{w}: " for w in where), style="dim")
+            text.append(clean(problem.message, oneline=True),
+                        style="red" if problem.is_error else "yellow")
+            options.append(Option(text, id=f"problem:{n}"))
+        if not options:
+            options.append(Option(Text("none: deathzap check accepts it", style="green"),
+                                  disabled=True))
+        problems.add_options(options)
+        self._update_title()
+
+    def _update_title(self) -> None:
+        errors = sum(p.is_error for p in self.result.problems)
+        warnings = len(self.result.problems) - errors
+        where = shown_path(self.doc.path) or "(not saved yet)"
+        text = Text(f"Force editor — {clean(where, oneline=True)}")
+        if self.doc.modified or self.unparsed:
+            text.append("  (unsaved)", style="bold")
+        state = (f"{errors} error{'s' * (errors != 1)}" if errors else "valid") + (
+            f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
+        text.append(f"  {state}")
+        self.query_one("#editor-title", Static).update(text)
+
+    def _recheck(self) -> None:
+        """After any change: check, then every panel from the new result."""
+        self.result = self.doc.check()
+        self._place_problems()
+        self._relabel()
+        self._show_messages()
+        self._update_side()
+
+    async def _rebuild(self, select: tuple[Part, ...]) -> None:
+        """After a change of shape: the outline again, then as :meth:`_recheck`."""
+        self.template = template_of(self.doc.get("ruleset", registry.DEFAULT))
+        self.root = eo.outline(self.doc.data(), self.template)
+        self.result = self.doc.check()
+        self._place_problems()
+        self._build_tree(select)
+        await self._show(self.query_one("#outline", Tree).cursor_node.data
+                         if self.query_one("#outline", Tree).cursor_node else ())
+        self._update_side()
+
+    # --- moving about -----------------------------------------------------------
+    async def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        parts = event.node.data if event.node.data is not None else ()
+        if parts != self._shown:
+            await self._show(parts)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        inputs = self.query(FieldInput)
+        if inputs:
+            inputs.first().focus()
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "problems" or event.option.id is None:
+            return
+        kind, _, rest = event.option.id.partition(":")
+        path = rest if kind == "typed" else self.result.problems[int(rest)].path
+        await self.go_to(path)
+
+    async def go_to(self, path: str) -> None:
+        """The form holding ``path``, its field focused (if it has one)."""
+        parts = parse_path(path) if path else ()
+        node, field = eo.owner(self.root, parts)
+        tree = self.query_one("#outline", Tree)
+        tree.move_cursor(self._tree_nodes.get(node.parts, tree.root))
+        if node.parts != self._shown:
+            await self._show(node.parts)
+        if field is not None and field.path in self._rows:
+            self._rows[field.path][0].focus()
+        else:
+            tree.focus()
+
+    def action_problems(self) -> None:
+        problems = self.query_one("#problems", OptionList)
+        if problems.highlighted is None and problems.option_count:
+            problems.highlighted = 0
+        problems.focus()
+
+    # --- editing ---------------------------------------------------------------
+    async def on_input_changed(self, event: Input.Changed) -> None:
+        box = event.input
+        if not isinstance(box, FieldInput):
+            return
+        event.stop()
+        box.touched = box.touched or event.value != box.initial
+        if not box.touched:  # the text it opened with (made safe to show): no edit
+            return
+        self.edit(box.field, event.value)
+        if box.field.parts == ("ruleset",):
+            await self._retemplate(box)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if isinstance(event.input, FieldInput):
+            event.stop()
+            self.focus_next()
+
+    def edit(self, field: eo.Field, text: str) -> None:
+        """Take what is typed in ``field``: into the document if it reads as a value
+        of the field's kind (set in place: the key keeps its line and comment), else
+        kept aside, marked. An emptied field is kept aside too (:data:`EMPTY`) while
+        the document has a value there."""
+        path = field.path
+        try:
+            value = eo.parse(text, field.kind)
+        except eo.Unparsed as e:
+            self._keep_typed(path, text, str(e))
+            return
+        current = self.doc.get(path)
+        if value is None and current is not None:
+            self._keep_typed(path, text, EMPTY)
+            return
+        try:
+            if value is not None and (current is None or not eo.same(value, current)):
+                self.doc.set(path, value)
+        except ValueError as e:
+            self._keep_typed(path, text, str(e))
+            return
+        self.unparsed.pop(path, None)
+        self._refresh_entry_label()
+        self._recheck()
+
+    async def _retemplate(self, box: FieldInput) -> None:
+        """After the force's ``ruleset`` changed: the new ruleset's template (its
+        fields and groups) in a rebuilt outline, if it is another; the cursor stays
+        where it was in ``box``'s field."""
+        if template_of(self.doc.get("ruleset", registry.DEFAULT)) == self.template:
+            return
+        cursor = box.cursor_position
+        await self._rebuild(self._shown or ())
+        row = self._rows.get(box.field.path)
+        if row is not None:
+            row[0].select_on_focus = False
+            row[0].focus()
+            row[0].cursor_position = cursor
+
+    def action_delete_field(self) -> None:
+        """Ctrl+d in a field: its key goes from the document (and any typed text)."""
+        box = self.focused
+        if not isinstance(box, FieldInput):
+            return
+        path = box.field.path
+        self.unparsed.pop(path, None)
+        deleted = self.doc.delete(path)
+        box.touched = True
+        box.value = ""
+        self.notify(f"Deleted {clean(path)}." if deleted else f"{clean(path)} is not set.",
+                    markup=False, timeout=3)
+        self._refresh_entry_label()
+        self._recheck()
+
+    def _keep_typed(self, path: str, text: str, why: str) -> None:
+        self.unparsed[path] = (text, why)
+        self._show_messages()
+        self._update_side()
+
+    def _refresh_entry_label(self) -> None:
+        """The outline's label of the entry being edited (its name or count may have
+        changed)."""
+        node = self._node(self._shown or ())
+        if node is not None and node.parts:
+            node.label = eo.entry_label(node.parts[-1], self.doc.get(node.path))
+
+    def _group_for_add(self) -> eo.Node | None:
+        node = self._node(self._shown or ())
+        if node is None or not node.parts:
+            return None
+        if node.kind == eo.GROUP:
+            return node
+        return self._node(node.parts[:-1])
+
+    async def action_add(self) -> None:
+        group = self._group_for_add()
+        if group is None or group.kind != eo.GROUP:
+            self.notify("Pick a group (units, weapons, figures...) or one of its entries "
+                        "to add to it.", severity="warning")
+            return
+        existing = self.doc.get(group.path)
+        if group.parts and isinstance(group.parts[-1], str) and (
+                isinstance(existing, dict) or (existing is None and isinstance(
+                    eo.skeleton_at(self.template, group.parts), dict))):
+            self._add_keyed(group, existing)
+            return
+        entry = eo.new_entry(group, existing, self.template, self.doc.data())
+        index = self.doc.append(group.path, entry)
+        await self._rebuild((*group.parts, index))
+
+    def _add_keyed(self, group: eo.Node, existing: Any) -> None:
+        """A new table in a table of tables (a weapon): ask its id first."""
+        def refused(key: str) -> str | None:
+            key = key.strip()
+            if not ID.fullmatch(key):
+                return ("an id is letters, digits, - and _ only" if key
+                        else "type an id (Esc: cancel)")
+            if isinstance(existing, dict) and key in existing:
+                return f"there is already a {key} in {group.label}"
+            return None
+
+        async def chosen(key: str | None) -> None:
+            if key is None:
+                return
+            parts = (*group.parts, key.strip())
+            self.doc.set(join_path(*parts), eo.new_entry(group, None))
+            await self._rebuild(parts)
+
+        self.app.push_screen(PromptScreen(f"New entry in {clean(group.label)}: its id",
+                                          eo.new_key(group, existing, self.template),
+                                          "letters, digits, - and _.", refused), chosen)
+
+    def action_delete(self) -> None:
+        node = self._node(self._shown or ())
+        if node is None or node.kind != eo.TABLE or not node.parts:
+            self.notify("Pick an entry (a unit, a figure, a weapon...) to delete.",
+                        severity="warning")
+            return
+
+        async def answered(value: str | None) -> None:
+            if value != "yes":
+                return
+            self.doc.delete(node.path)
+            removed = node.parts
+            self.unparsed = eo.shift_paths(self.unparsed, removed) \
+                if isinstance(removed[-1], int) else {
+                    p: v for p, v in self.unparsed.items()
+                    if parse_path(p)[:len(removed)] != removed}
+            await self._rebuild(self._after_delete(removed))
+
+        self.app.push_screen(AskScreen("Delete?", f"Delete {node.label} ({node.path})?",
+                                       [("y", "yes", "delete")]), answered)
+
+    def _after_delete(self, removed: tuple[Part, ...]) -> tuple[Part, ...]:
+        """Where the cursor goes after ``removed``: the entry now in its place, the one
+        before, or the group."""
+        last = removed[-1]
+        group = self._node(removed[:-1])
+        if isinstance(last, int) and group is not None:
+            count = len(group.children) - 1
+            if count > 0:
+                return (*removed[:-1], min(last, count - 1))
+        return removed[:-1]
+
+    def action_new_field(self) -> None:
+        node = self._node(self._shown or ())
+        if node is None or node.kind != eo.TABLE:
+            self.notify("Pick a table (the force, a unit, a weapon...) first.",
+                        severity="warning")
+            return
+
+        def read(text: str) -> tuple[str, Any]:
+            """``key = value`` as (path, value); ``ValueError`` says what is wrong."""
+            key, equals, raw = text.partition("=")
+            if not equals:
+                raise ValueError("type key = value (Esc: cancel)")
+            path = join_path(*node.parts, *parse_path(key.strip()))
+            if self.doc.get(path) is not None:
+                raise ValueError(f"there is already a field {path}: edit it in the form")
+            return path, eo.parse_toml_value(raw.strip())
+
+        def refused(text: str) -> str | None:
+            try:
+                read(text)
+            except ValueError as e:  # eo.Unparsed is one
+                return str(e)
+            return None
+
+        async def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            path, value = read(text)
+            try:
+                self.doc.set(path, value)
+            except ValueError as e:  # e.g. a table where the path needs one
+                self.notify(f"Not added: {clean(e)}", severity="error", markup=False)
+                return
+            await self._rebuild(node.parts)
+
+        self.app.push_screen(PromptScreen(
+            f"A new field in {clean(node.path or 'the force')}: key = value", "",
+            'e.g. count = 2, rules = ["strike"], melee = { attacks = 1 }', refused), chosen)
+
+    # --- saving and leaving ----------------------------------------------------
+    def action_save(self, then: Callable[[], None] | None = None) -> None:
+        """Save; with errors, ask first (``deathzap check`` refuses such a file)."""
+        if self.result.ok:
+            self._write(then)
+            return
+        errors = sum(p.is_error for p in self.result.problems)
+
+        def answered(value: str | None) -> None:
+            if value == "save":
+                self._write(then)
+
+        self.app.push_screen(AskScreen(
+            "Save with errors?",
+            f"This force has {errors} error{'s' * (errors != 1)}. Save anyway: "
+            "deathzap check will refuse it until they are fixed.",
+            [("y", "save", "save anyway")]), answered)
+
+    def _write(self, then: Callable[[], None] | None) -> None:
+        from deathzap_tui.rules.problems import InvalidInput
+
+        try:
+            self.doc.save()
+        except (OSError, ValueError) as e:  # InvalidInput is a ValueError
+            message = e.problems[0].message if isinstance(e, InvalidInput) else str(e)
+            self.notify(f"Not saved: {clean(message)}", severity="error", markup=False)
+            return
+        self.saved = True
+        self.notify(f"Saved {clean(shown_path(self.doc.path))}", markup=False, timeout=3)
+        if self.unparsed:
+            self.notify(f"{len(self.unparsed)} typed value(s) could not be read and were "
+                        "not saved: they are still in their fields.", severity="warning")
+        self._update_title()
+        if then is not None:
+            then()
+
+    def action_leave(self) -> None:
+        if isinstance(self.focused, (FieldInput, OptionList)):
+            self.query_one("#outline", Tree).focus()
+            return
+        self.ask_before_quit(quit_app=False)
+
+    def ask_before_quit(self, quit_app: bool = True) -> bool:
+        """Leave the editor (``quit_app``: the app too, as ctrl+q does), asking first
+        about unsaved changes or unread typed text. Returns True: the quit is handled
+        here (see ``DeathzapApp.action_quit``)."""
+        close = self.app.exit if quit_app else self._close
+        if not self.doc.modified and not self.unparsed:
+            close()
+            return True
+        typed = f" and {len(self.unparsed)} typed value(s) not read" if self.unparsed else ""
+
+        def answered(value: str | None) -> None:
+            if value == "save":
+                self.action_save(then=close)
+            elif value == "discard":
+                close()
+
+        self.app.push_screen(AskScreen(
+            "Unsaved changes", f"This force has unsaved changes{typed}.",
+            [("s", "save", "save"), ("d", "discard", "discard")]), answered)
+        return True
+
+    def _close(self) -> None:
+        if self.standalone:
+            self.app.exit()
+        else:
+            self.dismiss(self.saved)
+
+
+def problem_text(problems: list[Problem], *, with_path: bool) -> Text:
+    text = Text()
+    for n, problem in enumerate(problems):
+        mark = "✗" if problem.is_error else "!"
+        where = f"{problem.path}: " if with_path and problem.path else ""
+        text.append(("\n" if n else "") + f"{mark} {clean(where + problem.message)}",
+                    style="red" if problem.is_error else "yellow")
+    return text
+
+
+def points_text(result: CheckResult) -> Text:
+    """The points of each unit and the total, or the counts of a ruleset without
+    points; while there are errors, why there are none."""
+    if not result.ok:
+        errors = sum(p.is_error for p in result.problems)
+        return Text(f"Points\nnot counted: {errors} error{'s' * (errors != 1)} to fix "
+                    "first",
+                    style="dim")
+    report = result.points
+    text = Text()
+    if report is None:
+        text.append("Counts (no points system)\n", style="bold")
+        rows = list(result.counts)
+        if result.loaded is not None:
+            units, models = result.loaded.counts()
+            rows = [("Units", units), ("Models", models), *rows]
+        for label, count in rows:
+            text.append(f"{clean(label, oneline=True)[:24]:<24}{count:>6}\n")
+        return text
+    text.append("Points\n", style="bold")
+    for unit in report.units:
+        text.append(f"{clean(unit.name, oneline=True)[:24]:<24}{unit.points:>6}\n")
+    if report.has_command:
+        text.append(f"{'Command':<24}{report.command_points:>6}\n")
+    text.append(f"{'Total':<24}{report.total:>6}", style="bold")
+    text.append("\n")
+    for warning in report.warnings:
+        text.append(f"! {clean(warning)}\n", style="yellow")
+    return text
+
+
+def editor_app(doc: ForceDocument) -> Any:
+    """An app that opens on the editor of ``doc`` and ends with it (``deathzap edit``)."""
+    from deathzap_tui.app.app import DeathzapApp
+
+    class EditorApp(DeathzapApp):
+        CSS_PATH: ClassVar[list[Any]] = [APP_DIR / p for p in DeathzapApp.CSS_PATH]
+
+        def first_screen(self) -> Screen:
+            return EditorScreen(doc, standalone=True)
+
+    return EditorApp()

@@ -1,0 +1,42 @@
+"""``deathzap edit FILE [--ruleset ID]``: the force editor on one file.
+
+An existing file opens as it is, its problems and all (the editor is where they are
+fixed); only a file that cannot be read as TOML is refused, with its line, as
+``deathzap check`` says it. A missing file starts an empty force of ``--ruleset``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="force file (TOML); made on save "
+                        "if it does not exist")
+    parser.add_argument("--ruleset", metavar="ID", default=None,
+                        help="the ruleset of a new file (default deathzap3); for an "
+                        "existing file it must be the file's own")
+
+
+def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.forcedoc import ForceDocument
+    from deathzap_tui.rules import registry
+    from deathzap_tui.rules.problems import InvalidInput
+
+    try:
+        if args.ruleset is not None:
+            registry.get(args.ruleset)
+        doc = ForceDocument.open(args.file, args.ruleset)
+    except InvalidInput as e:
+        for problem in e.problems:
+            print(problem.located(e.source), file=sys.stderr)
+        return 1
+    except (registry.UnknownRuleset, ValueError) as e:  # or a file of another ruleset
+        print(f"deathzap edit: {e}", file=sys.stderr)
+        return 1
+
+    from deathzap_tui.app.screens.editor import editor_app
+
+    editor_app(doc).run()
+    return 0

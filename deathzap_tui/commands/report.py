@@ -1,0 +1,48 @@
+"""``deathzap report SAVE [--json|--markdown]``: the end-of-game report of a saved
+game (finished or not): the score over time, what each unit did, and dice luck."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+MIN_WIDTH = 60
+MAX_WIDTH = 160
+"""The text report's width follows the terminal's, within these bounds."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", metavar="SAVE",
+                        help="save name (in the saves folder) or the path of any save file")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the report as JSON")
+    form.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+
+
+def text_width() -> int:
+    """The terminal's width, kept between :data:`MIN_WIDTH` and :data:`MAX_WIDTH`."""
+    import shutil
+
+    return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from deathzap_tui.reporttext import as_markdown, as_text
+    from deathzap_tui.saves import SaveError
+    from deathzap_tui.session import Session
+
+    try:
+        session = Session.read(args.save)
+    except SaveError as exc:
+        print(f"deathzap report: {exc}", file=sys.stderr)
+        return 1
+    report = session.report()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    elif args.markdown:
+        print(as_markdown(report), end="")
+    else:
+        print(as_text(report, text_width()), end="")
+    return 0

@@ -1,0 +1,525 @@
+"""Issue 14: the force editor, driven by keys.
+
+Forces are built from empty for each ruleset with points, the displayed total is
+compared with the ruleset's points of the saved file and ``deathzap check`` must
+accept it; typed text that is not a value is kept; leaving and saving ask when they
+should; shipped forces round-trip byte for byte.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_helpers import aiotest
+from textual.widgets import Input
+
+from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.app.screens.editor import (
+    AskScreen,
+    EditorScreen,
+    FieldInput,
+    PickScreen,
+    PromptScreen,
+    editor_app,
+)
+from deathzap_tui.app.screens.start import StartScreen
+from deathzap_tui.app.widgets import editor_outline as eo
+from deathzap_tui.cli import main
+from deathzap_tui.forcedoc import ForceDocument
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.paths import PROJECT_ROOT
+
+SHIPPED = sorted((PROJECT_ROOT / "forces").glob("*.toml"))
+SIZE = (120, 40)
+
+
+def editor(app: Any) -> EditorScreen:
+    return next(s for s in app.screen_stack if isinstance(s, EditorScreen))
+
+
+def shown_total(screen: EditorScreen) -> int | None:
+    """The total on the points panel, as the player reads it."""
+    for line in str(screen.query_one("#points").render()).splitlines():
+        if line.startswith("Total"):
+            return int(line.split()[-1])
+    return None
+
+
+def checked(path: Path, capsys: Any) -> tuple[int, str]:
+    status = main(["check", str(path)])
+    return status, capsys.readouterr().out
+
+
+async def keys(pilot: Any, *pressed: str) -> None:
+    for key in pressed:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+# --- from empty, by keys: the rulesets with points ----------------------------------
+
+
+async def build_deathzap3(pilot: Any, screen: EditorScreen) -> list[int | None]:
+    """A weapon (the template's gun), a unit, a figure; the unit's move typed (DZ3's
+    points grow with move, DZ3 §11)."""
+    totals = []
+    await keys(pilot, "down", "a")                   # weapons: add -> its id
+    assert isinstance(pilot.app.screen, PromptScreen)
+    await keys(pilot, "enter")                       # "gun"
+    await keys(pilot, "down", "a")                   # units: add the template's unit
+    totals.append(shown_total(screen))
+    await keys(pilot, "enter", "tab", "tab", "8")    # name -> skill -> move: 8
+    assert screen.doc.get("units[0].move") == 8
+    totals.append(shown_total(screen))
+    await keys(pilot, "escape", "down", "a")         # figures: add one
+    totals.append(shown_total(screen))
+    return totals
+
+
+async def build_plasmashok(pilot: Any, screen: EditorScreen) -> list[int | None]:
+    """A unit, its base cost typed (PS §9), then a figure of two carrying a heavy
+    weapon (at most 2 models of infantry carry one, PS §9)."""
+    totals = []
+    await keys(pilot, "down", "a")
+    totals.append(shown_total(screen))
+    await keys(pilot, "enter", "tab", "tab", "tab", "7")  # name, type, training, base_cost
+    assert screen.doc.get("units[0].base_cost") == 7
+    totals.append(shown_total(screen))
+    await keys(pilot, "escape", "down", "a", "enter", "tab", "2", "tab", *"heavy-weapon")
+    assert screen.doc.get("units[0].figures[1]") == {
+        "name": "Trooper 2", "count": 2, "weapons": ["heavy-weapon"]}
+    totals.append(shown_total(screen))
+    return totals
+
+
+async def build_double_tap(pilot: Any, screen: EditorScreen) -> list[int | None]:
+    """Two units (DT §2), the second's special rule typed (DT-R4: rules cost)."""
+    totals = []
+    await keys(pilot, "down", "a")
+    totals.append(shown_total(screen))
+    await keys(pilot, "a")                           # a second unit, named apart
+    assert screen.doc.get("units[1].name") == "Typed unit 2"
+    totals.append(shown_total(screen))
+    await keys(pilot, "enter", "tab", "tab", *"tough")  # name, weapons, rules
+    assert screen.doc.get("units[1].rules") == ["tough"]
+    totals.append(shown_total(screen))
+    return totals
+
+
+BUILDERS = {"deathzap3": build_deathzap3, "plasmashok": build_plasmashok,
+            "double-tap": build_double_tap}
+
+
+@pytest.mark.parametrize("ruleset_id", BUILDERS)
+@aiotest
+async def test_a_force_built_from_empty_by_keys_passes_check(
+        ruleset_id: str, workdir: Path, capsys: Any) -> None:
+    path = workdir / "forces" / "built.toml"
+    app = editor_app(ForceDocument.open(path, ruleset_id))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        assert shown_total(screen) is None  # no units yet: errors, no points
+        totals = await BUILDERS[ruleset_id](pilot, screen)
+        assert None not in totals and len(set(totals)) == len(totals), totals  # live
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, EditorScreen)  # valid: saved without asking
+        assert not screen.doc.modified
+        loaded = load_force(path)
+        assert shown_total(screen) == totals[-1] == loaded.ruleset.points(loaded.force).total
+    status, out = checked(path, capsys)
+    assert status == 0, out
+    assert f"OK: built ({ruleset_id})" in out
+
+
+# --- typed text is never lost; leaving and saving ask --------------------------------
+
+
+def demo(workdir: Path) -> Path:
+    return workdir / "forces" / "demo-ashfall-legion.toml"
+
+
+@aiotest
+async def test_a_bad_value_keeps_the_typed_text_and_says_why(workdir: Path) -> None:
+    path = demo(workdir)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        before = screen.doc.text()
+        await screen.go_to("units[0].move")
+        await keys(pilot, "x")                         # replaces the selected "6"
+        box, message = screen._rows["units[0].move"]
+        assert box.value == "x" and screen.doc.text() == before
+        assert "not read: a whole number" in str(message.render())
+        assert "typed, not read" in str(screen.query_one("#problems").render_line(0).text)
+        await keys(pilot, "escape", "up", "down")     # away from the unit and back
+        assert screen._rows["units[0].move"][0].value == "x"
+        await keys(pilot, "escape")                   # unread text: asks
+        assert isinstance(app.screen, AskScreen)
+        await keys(pilot, "escape")                   # keep editing
+        assert app.screen is screen and screen.unparsed
+        await screen.go_to("units[0].move")
+        await keys(pilot, "7")                        # read: the document changes
+        assert screen.doc.get("units[0].move") == 7 and not screen.unparsed
+        await keys(pilot, "escape", "escape", "d")    # discard
+        assert not app.is_running
+    assert path.read_text() == before
+
+
+@aiotest
+async def test_quit_with_changes_asks_and_can_save(workdir: Path) -> None:
+    path = demo(workdir)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "enter", *"Vale")           # the force's name
+        await keys(pilot, "ctrl+q")
+        assert isinstance(app.screen, AskScreen)
+        await keys(pilot, "s")
+        assert not app.is_running
+    assert 'name = "Vale"' in path.read_text()
+
+
+@aiotest
+async def test_save_with_errors_asks_first(workdir: Path, capsys: Any) -> None:
+    path = demo(workdir)
+    original = path.read_text()
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        await screen.go_to("units[0].figures[1].count")
+        await keys(pilot, "0")                        # no figures: an error (DZ3 §2)
+        message = str(screen._rows["units[0].figures[1].count"][1].render())
+        assert "✗" in message and screen.result.at("units[0].figures[1].count")
+        assert "not counted" in str(screen.query_one("#points").render())
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, AskScreen)
+        assert "deathzap check will refuse it" in str(
+            app.screen.query_one("#ask-message").render())
+        await keys(pilot, "escape")                   # cancel: nothing written
+        assert path.read_text() == original and screen.doc.modified
+        await keys(pilot, "ctrl+s", "y")              # save anyway
+        assert not screen.doc.modified
+    assert checked(path, capsys)[0] == 1
+
+
+@aiotest
+async def test_delete_and_new_field(workdir: Path) -> None:
+    path = demo(workdir)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        units = len(screen.doc.get("units"))
+        await screen.go_to("units[0]")
+        await keys(pilot, "d", "y")
+        assert len(screen.doc.get("units")) == units - 1
+        assert screen._shown == ("units", 0)
+        await keys(pilot, "n")
+        assert isinstance(app.screen, PromptScreen)
+        await keys(pilot, *"tag=1", "enter")
+        assert screen.doc.get("units[0].tag") == 1
+        assert "units[0].tag" in screen._rows  # shown, with its problem beside it
+        assert "units[0].tag" in {p.path for p in screen.result.problems}
+
+
+# --- round trips -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shipped", SHIPPED, ids=lambda p: p.name)
+@aiotest
+async def test_a_shipped_force_saves_byte_for_byte(shipped: Path, workdir: Path) -> None:
+    path = workdir / shipped.name
+    shutil.copy(shipped, path)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "ctrl+s")
+        assert path.read_bytes() == shipped.read_bytes()
+        await keys(pilot, "enter", "Z", "ctrl+s")      # the name field, all replaced
+        assert isinstance(app.screen, EditorScreen)
+    changed = [line for line in difflib.ndiff(shipped.read_text().splitlines(),
+                                              path.read_text().splitlines())
+               if line[:1] in "+-"]
+    assert len(changed) == 2 and changed[1] == '+ name = "Z"', changed
+
+
+# --- the start screen's entry ------------------------------------------------------
+
+
+@aiotest
+async def test_the_start_screen_opens_the_editor_and_lists_a_new_file(workdir: Path) -> None:
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        await keys(pilot, "ctrl+e", "down", "enter")   # the first file
+        assert isinstance(app.screen, EditorScreen)
+        assert app.screen.doc.path == workdir / "forces" / "demo-ashfall-legion.toml"
+        await keys(pilot, "escape")                    # unchanged: straight back
+        assert app.screen is start
+        await keys(pilot, "ctrl+e")
+        assert isinstance(app.screen, PickScreen)
+        await keys(pilot, "enter", *"mine", "enter")   # new file "mine"
+        await keys(pilot, "enter")                     # the first ruleset: deathzap3
+        screen = app.screen
+        assert isinstance(screen, EditorScreen) and screen.doc.get("name") == "mine"
+        await keys(pilot, "ctrl+s", "y", "escape")      # errors (no units): save anyway
+        assert app.screen is start
+        new = workdir / "forces" / "mine.toml"
+        assert new.exists()
+        assert str(new) in [str(value) for _label, value in
+                            start.query_one("#red-pick")._options]
+
+
+@aiotest
+async def test_field_inputs_escape_untrusted_text(workdir: Path) -> None:
+    path = workdir / "odd.toml"
+    path.write_text('name = "[@click=app.quit]x[/] \\u001b]52;c;aGk=\\u0007"\n'
+                    'ruleset = "deathzap3"\n')
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        label = str(screen.query_one("#outline").root.label)
+        assert "[@click=app.quit]x[/]" in label and "\x1b" not in label
+        name = screen.query(FieldInput).first()
+        assert name.value == "[@click=app.quit]x[/] ]52;c;aGk="  # shown without controls
+        assert not screen.doc.modified  # and the file's value is left alone
+
+
+# --- snapshot ----------------------------------------------------------------------
+
+
+def test_editor_snapshot(snap_compare: Any, workdir: Path) -> None:
+    async def settle(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press(*["down"] * 11)  # the first unit's form
+        await pilot.pause()
+
+    app = editor_app(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+# --- rulesets without points; problems list; the outline alone ------------------------
+
+
+@pytest.mark.parametrize("name", ["cl-black-maw-brood.toml", "ch-cinder-collective.toml"])
+@aiotest
+async def test_a_ruleset_without_points_shows_counts_live(name: str, workdir: Path) -> None:
+    """CH-R4, CL-R6: no points system, so the panel counts units and models."""
+    path = workdir / name
+    shutil.copy(PROJECT_ROOT / "forces" / name, path)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        units = len(screen.doc.get("units"))
+        await screen.go_to("units[1]")
+        await keys(pilot, "d", "y")
+        shown = str(screen.query_one("#points").render())
+        assert "no points system" in shown
+        assert any(line.split() == ["Units", str(units - 1)] for line in shown.splitlines())
+        await keys(pilot, "a")  # one more (which one: see the sibling test below)
+        assert len(screen.doc.get("units")) == units
+
+
+@aiotest
+async def test_a_problem_in_the_list_leads_to_its_field(workdir: Path) -> None:
+    path = workdir / "broken.toml"
+    text = demo(workdir).read_text().replace("skill = \"regular\"", "skill = \"ace\"", 1)
+    path.write_text(text)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        (problem,) = screen.result.problems
+        assert problem.path == "units[0].skill"
+        assert "✗" in str(screen._tree_nodes[("units", 0)].label)
+        await keys(pilot, "e", "enter")
+        assert isinstance(app.focused, FieldInput)
+        assert app.focused.field.path == "units[0].skill"
+        assert "ace" in str(screen._rows["units[0].skill"][1].render())
+        await keys(pilot, *"basic")
+        assert screen.result.ok and "✗" not in str(screen._tree_nodes[("units", 0)].label)
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("12", eo.INT, 12), ('"radius"', eo.INT, "radius"), ("", eo.INT, None),
+    ("yes", eo.BOOL, True), (" rifle, knife ,", eo.WORDS, ["rifle", "knife"]),
+    ("Iron Choir ", eo.TEXT, "Iron Choir "), ("{ a = 1 }", eo.TOML, {"a": 1}),
+    ("1.5", eo.FLOAT, 1.5),
+])
+def test_typed_text_reads_by_the_fields_kind(text: str, kind: str, value: Any) -> None:
+    assert eo.same(eo.parse(text, kind), value) or eo.parse(text, kind) == value
+
+
+@pytest.mark.parametrize(("text", "kind"), [("6x", eo.INT), ("maybe", eo.BOOL),
+                                           ("one", eo.FLOAT), ("{", eo.TOML)])
+def test_text_that_is_not_of_the_kind_is_refused(text: str, kind: str) -> None:
+    with pytest.raises(eo.Unparsed):
+        eo.parse(text, kind)
+
+
+def test_typed_text_follows_its_entry_when_one_before_it_goes() -> None:
+    typed = {"units[0].move": 1, "units[1].move": 2, "units[2].figures[0].count": 3,
+             "name": 4}
+    assert eo.shift_paths(typed, ("units", 1)) == {
+        "units[0].move": 1, "units[1].figures[0].count": 3, "name": 4}
+
+
+def test_the_outline_shows_a_templates_fields_a_table_lacks() -> None:
+    template = {"name": "T", "units": [{"name": "U", "move": 6,
+                                       "melee": {"attacks": 1},
+                                       "figures": [{"name": "F", "count": 5}]}]}
+    root = eo.outline({"name": "Mine", "units": [{"name": "A"}]}, template)
+    (units,) = root.children
+    (unit,) = units.children
+    assert [(f.path, f.kind, f.present) for f in unit.fields] == [
+        ("units[0].name", eo.TEXT, True), ("units[0].move", eo.INT, False),
+        ("units[0].melee.attacks", eo.INT, False)]
+    (figures,) = unit.children
+    assert figures.kind == eo.GROUP and figures.skeleton == {"name": "F", "count": 5}
+    assert eo.new_entry(figures, [{"name": "F"}])["name"] == "F 2"
+
+
+# --- review fixes: emptied fields, quitting under a dialog, ids, ruleset, words -------
+
+
+@aiotest
+async def test_an_emptied_field_keeps_its_key_and_retyping_it_is_read(workdir: Path) -> None:
+    """Emptying a field never deletes its key (its place and comment would go); typing
+    the very text it opened with is read like any other; ctrl+d deletes the field."""
+    path = demo(workdir)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        before = screen.doc.text()
+        await screen.go_to("units[0].move")
+        await keys(pilot, "backspace")                 # the selected "6" goes
+        assert screen.doc.text() == before and "units[0].move" in screen.unparsed
+        assert "empty: type a value, or ctrl+d" in str(
+            screen._rows["units[0].move"][1].render())
+        await keys(pilot, "6")
+        assert screen.doc.text() == before and not screen.unparsed
+        await screen.go_to("name")
+        await keys(pilot, "backspace", *"Ashfall Legion")
+        assert screen.doc.get("name") == "Ashfall Legion" and screen.doc.text() == before
+        await screen.go_to("units[0].move")
+        await keys(pilot, "ctrl+d")
+        assert screen.doc.get("units[0].move") is None and not screen.unparsed
+        assert screen.doc.get("units[0].skill") == "regular"
+
+
+@aiotest
+async def test_ctrl_q_under_a_dialog_of_the_editor_asks_first(workdir: Path) -> None:
+    app = editor_app(ForceDocument.open(workdir / "forces" / "new.toml", "deathzap3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "down", "a")                 # the new weapon's id prompt
+        prompt = app.screen
+        assert isinstance(prompt, PromptScreen)
+        await keys(pilot, "ctrl+q")
+        assert app.is_running and isinstance(app.screen, AskScreen)
+        await keys(pilot, "escape")
+        assert app.screen is prompt
+
+
+@aiotest
+async def test_a_new_id_or_field_is_checked_in_its_prompt(workdir: Path) -> None:
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        before = screen.doc.text()
+        await screen.go_to("weapons")
+        await keys(pilot, "a")
+        prompt = app.screen
+        assert isinstance(prompt, PromptScreen)
+        for typed, why in [("bad id!", "letters, digits, - and _"),
+                           ("sidearm", "already a sidearm")]:
+            prompt.query_one("#prompt-input", Input).value = typed
+            await keys(pilot, "enter")
+            assert app.screen is prompt and screen.doc.text() == before
+            assert why in str(prompt.query_one("#prompt-error").render())
+        prompt.query_one("#prompt-input", Input).value = "new-gun"
+        await keys(pilot, "enter")
+        assert app.screen is screen and screen.doc.get("weapons.new-gun") is not None
+        await screen.go_to("units[0]")
+        await keys(pilot, "n", *"move = 3", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert "already a field units[0].move" in str(
+            app.screen.query_one("#prompt-error").render())
+        assert screen.doc.get("units[0].move") == 6
+
+
+@aiotest
+async def test_changing_the_ruleset_rebuilds_the_outline(workdir: Path) -> None:
+    """The outline's template fields are the new ruleset's (PS §9: a unit's base
+    cost); the cursor stays in the ruleset field."""
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        await screen.go_to("ruleset")
+        await keys(pilot, *"plasmashok")
+        assert screen.doc.get("ruleset") == "plasmashok"
+        unit = screen._node(("units", 0))
+        assert unit is not None and "units[0].base_cost" in [f.path for f in unit.fields]
+        assert isinstance(app.focused, FieldInput) and app.focused.field.path == "ruleset"
+        await keys(pilot, "backspace")
+        assert screen.doc.get("ruleset") == "plasmasho"
+        assert app.focused.value == "plasmasho"
+
+
+@pytest.mark.parametrize("words", [["a, b", "c"], ["[x]"], [" pad"], ["a", ""], ["a", "b"]])
+def test_words_round_trip_through_their_field(words: list[str]) -> None:
+    shown = eo.show(words, eo.WORDS)
+    assert eo.parse(shown, eo.WORDS) == words
+    assert ("[" in shown) == (words != ["a", "b"])
+
+
+def test_words_take_a_toml_array_or_the_comma_shorthand() -> None:
+    assert eo.parse('["a, b", "c"]', eo.WORDS) == ["a, b", "c"]
+    assert eo.parse("a, b", eo.WORDS) == ["a", "b"]
+    with pytest.raises(eo.Unparsed):
+        eo.parse("[1, 2]", eo.WORDS)
+
+
+def test_a_new_entry_naming_an_id_the_force_lacks_copies_a_sibling() -> None:
+    template = {"weapons": {"gun": {"shots": 1}},
+                "units": [{"name": "U", "weapons": ["gun"]}]}
+    data = {"weapons": {"bow": {"shots": 1}}, "units": [{"name": "Archers",
+                                                         "weapons": ["bow"]}]}
+    units = eo.outline(data, template).children[1]
+    assert eo.new_entry(units, data["units"], template, data) == {
+        "name": "Archers 2", "weapons": ["bow"]}
+    with_gun = {**data, "weapons": {"gun": {"shots": 1}}}
+    assert eo.new_entry(units, data["units"], template, with_gun)["weapons"] == ["gun"]
+    assert eo.new_entry(units, [], template, data)["weapons"] == ["gun"]  # no sibling
+
+
+@aiotest
+async def test_a_unit_added_where_the_templates_weapon_is_missing_copies_a_sibling(
+        workdir: Path) -> None:
+    """The Command Hand template's unit names a weapon this force lacks: the new unit
+    is a copy of the force's last one instead, so the force stays valid."""
+    path = workdir / "ch-cinder-collective.toml"
+    shutil.copy(PROJECT_ROOT / "forces" / path.name, path)
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        units = screen.doc.get("units")
+        await screen.go_to("units[0]")
+        await keys(pilot, "a")
+        added = screen.doc.get(f"units[{len(units)}]")
+        assert screen.result.ok and {**added, "name": units[-1]["name"]} == units[-1]

@@ -1,0 +1,235 @@
+"""Dice luck (issue 14): each roll's exact chance of doing at least as well, checked
+against brute-force enumeration of every face; a player's percentile."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deathzap_tui.rules import luck
+from deathzap_tui.rules.luck import judge, luck_sentence, outcome_distribution, side_luck
+from deathzap_tui.rules.steps import (
+    DISTINCT,
+    MATCHES,
+    SUCCESSES,
+    TOTAL,
+    UNJUDGED,
+    Dice,
+    DiceRequest,
+    Luck,
+    luck_of,
+)
+
+
+def roll(count: int, target: int | None = None, rule: Luck | None = None,
+         side: str | None = "red") -> DiceRequest:
+    return DiceRequest("k", count, "a roll", target, side=side, luck=rule)
+
+
+def brute_p_at_least(request: DiceRequest, faces: tuple[int, ...]) -> Fraction:
+    """P(fair dice do at least as well as ``faces``), by listing every roll."""
+    rule = luck_of(request)
+    value = luck.measure_of(Dice(faces=faces), request, rule)
+    good = 0
+    for other in itertools.product(range(1, 7), repeat=request.count):
+        v = luck.measure_of(Dice(faces=other), request, rule)
+        good += (v >= value) if rule.more else (v <= value)
+    return Fraction(good, 6 ** request.count)
+
+
+def test_three_dice_at_4_plus_all_hitting_is_one_in_eight() -> None:
+    judged = judge(roll(3, 4), Dice(faces=(4, 5, 6)), 1)
+    assert judged is not None
+    assert judged.measure == SUCCESSES and judged.outcome == 3
+    assert judged.p_at_least == pytest.approx(1 / 8)
+    assert judged.rank == pytest.approx(1 - 1 / 16)
+
+
+def test_no_successes_is_certain_to_be_matched() -> None:
+    judged = judge(roll(3, 4), Dice(faces=(1, 2, 3)), 1)
+    assert judged is not None and judged.p_at_least == pytest.approx(1.0)
+    assert judged.rank == pytest.approx(1 / 16)
+
+
+def test_a_count_of_successes_is_judged_like_faces() -> None:
+    by_count = judge(roll(4, 5), Dice(successes=2), 1)
+    by_faces = judge(roll(4, 5), Dice(faces=(5, 6, 1, 2)), 1)
+    assert by_count is not None and by_faces is not None
+    assert by_count.p_at_least == pytest.approx(by_faces.p_at_least)
+    assert by_count.faces == ()
+
+
+def test_fewer_successes_better_reverses_the_direction() -> None:
+    judged = judge(roll(2, 4, Luck(SUCCESSES, more=False)), Dice(faces=(1, 1)), 1)
+    assert judged is not None and judged.p_at_least == pytest.approx(1 / 4)
+
+
+def test_a_roll_whose_outcome_was_certain_is_not_judged_dz3_r7() -> None:
+    """Nothing succeeds on 7+ (DZ3-R7), everything on 1+, and dice matched against no
+    dice match nothing: such a roll tells nothing of luck."""
+    assert judge(roll(3, 7), Dice(faces=(6, 6, 6)), 1) is None
+    assert judge(roll(2, 1), Dice(faces=(1, 2)), 1) is None
+    assert judge(roll(2, rule=Luck(MATCHES, against=())), Dice(faces=(1, 2)), 1) is None
+
+
+def test_successes_of_a_faces_roll_count_against_the_lucks_own_target() -> None:
+    """A die read for its faces that also passes on 4+ (a morale die that sets a
+    fall-back distance when it fails): a 5 and a 4 are equally good."""
+    rule = Luck(SUCCESSES, target=4)
+    five, four = (judge(roll(1, rule=rule), Dice(faces=(f,)), 1) for f in (5, 4))
+    assert five is not None and four is not None
+    assert five.p_at_least == four.p_at_least == pytest.approx(1 / 2)
+    assert judge(roll(1, rule=Luck(SUCCESSES)), Dice(faces=(5,)), 1) is None  # no target
+
+
+def test_two_dice_totalling_12_is_one_in_36() -> None:
+    judged = judge(roll(2, rule=Luck(TOTAL)), Dice(faces=(6, 6)), 1)
+    assert judged is not None and judged.p_at_least == pytest.approx(1 / 36)
+    low = judge(roll(2, rule=Luck(TOTAL, more=False)), Dice(faces=(6, 6)), 1)
+    assert low is not None and low.p_at_least == pytest.approx(1.0)
+
+
+def test_rolls_of_nobody_faces_without_a_reading_and_unjudged_ones_are_left_out() -> None:
+    assert judge(roll(3, 4, side=None), Dice(faces=(4, 5, 6)), 1) is None
+    assert judge(roll(1), Dice(faces=(3,)), 1) is None
+    assert judge(roll(2, 4, Luck(UNJUDGED)), Dice(faces=(4, 4)), 1) is None
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+@pytest.mark.parametrize("rule", [
+    Luck(TOTAL), Luck(TOTAL, more=False), Luck(DISTINCT), Luck(DISTINCT, more=False),
+    Luck(MATCHES, against=(1, 1, 4)), Luck(MATCHES, more=False, against=(2, 6, 6, 6, 3)),
+])
+def test_faces_measures_match_brute_force(count: int, rule: Luck) -> None:
+    request = roll(count, rule=rule)
+    certain = sum(1 for p in outcome_distribution(request, rule) if p) < 2  # 1 die, distinct
+    for faces in [(1,) * count, tuple(range(1, count + 1)), (6,) * count,
+                  tuple(4 if i % 2 else 2 for i in range(count))]:
+        judged = judge(request, Dice(faces=faces), 1)
+        assert (judged is None) == certain
+        if judged is None:
+            continue
+        assert judged.p_at_least == pytest.approx(float(brute_p_at_least(request, faces)),
+                                                  abs=1e-12)
+
+
+@pytest.mark.parametrize("count,target", [(1, 2), (3, 4), (4, 6), (2, 3)])
+def test_successes_match_brute_force(count: int, target: int) -> None:
+    request = roll(count, target)
+    for faces in itertools.product(range(1, 7), repeat=count):
+        judged = judge(request, Dice(faces=faces), 1)
+        assert judged is not None
+        assert judged.p_at_least == pytest.approx(float(brute_p_at_least(request, faces)),
+                                                  abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(count=st.integers(1, 12), target=st.integers(1, 7),
+       measure=st.sampled_from([SUCCESSES, TOTAL, DISTINCT, MATCHES]), more=st.booleans(),
+       against=st.lists(st.integers(1, 6), max_size=8).map(tuple))
+def test_every_roll_averages_a_mid_rank_of_one_half(count: int, target: int, measure: str,
+                                                   more: bool,
+                                                   against: tuple[int, ...]) -> None:
+    """Whatever a roll's distribution, its mid-rank averages 1/2 under fair dice: that
+    is what lets one die and twenty weigh alike in a player's sum."""
+    request = roll(count, target, Luck(measure, more, against))
+    dist = outcome_distribution(request, Luck(measure, more, against))
+    assert sum(dist) == 1
+    ranks = luck._mid_ranks(dist, more)
+    assert sum(r * p for r, p in zip(ranks, dist, strict=True)) == Fraction(1, 2)
+
+
+def brute_percentile(requests: list[tuple[DiceRequest, tuple[int, ...]]]) -> float:
+    """The percentile by listing every way fair dice could have fallen."""
+    judged = [judge(r, Dice(faces=f), 1) for r, f in requests]
+    total = sum(j.rank for j in judged if j is not None)
+    below = same = 0.0
+    spaces = [itertools.product(range(1, 7), repeat=r.count) for r, _ in requests]
+    for combo in itertools.product(*(list(s) for s in spaces)):
+        js = [judge(r, Dice(faces=f), 1) for (r, _), f in zip(requests, combo, strict=True)]
+        s = sum(j.rank for j in js if j is not None)
+        p = 6.0 ** -sum(r.count for r, _ in requests)
+        if math.isclose(s, total, abs_tol=1e-9):
+            same += p
+        elif s < total:
+            below += p
+    return 100 * (below + same / 2)
+
+
+def test_the_exact_percentile_matches_brute_force() -> None:
+    requests = [(roll(2, 4), (4, 1)), (roll(1, rule=Luck(TOTAL)), (5,)),
+                (roll(2, 3), (6, 5))]
+    judged = [judge(r, Dice(faces=f), 1) for r, f in requests]
+    result = side_luck("red", [j for j in judged if j is not None])
+    assert result.method == "exact"
+    assert result.percentile == pytest.approx(brute_percentile(requests), abs=1e-9)
+
+
+def test_many_rolls_use_the_normal_approximation_close_to_the_exact(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rolls = [judge(roll(3, 4), Dice(faces=(4, 5, 1)), i) for i in range(4)]
+    rolls += [judge(roll(2, 5), Dice(faces=(5, 6)), i) for i in range(3)]
+    judged = [r for r in rolls if r is not None]
+    exact = side_luck("red", judged)
+    monkeypatch.setattr(luck, "EXACT_WORK", 1)
+    normal = side_luck("red", judged)
+    assert (exact.method, normal.method) == ("exact", "normal")
+    assert normal.percentile == pytest.approx(exact.percentile, abs=6)
+
+
+def test_ties_between_sums_are_found_exactly() -> None:
+    """Mid-ranks of 4+ rolls are multiples of 2**-n: sums that tie must meet on one
+    key (rounding floats would split the tie), checked against exact fractions."""
+    rolls = [judge(roll(10, 4), Dice(successes=5), 1), judge(roll(11, 4), Dice(successes=5), 2),
+             judge(roll(10, 4), Dice(successes=5), 3)]
+    judged = [r for r in rolls if r is not None]
+    dists = [outcome_distribution(roll(r.dice, 4), Luck(SUCCESSES)) for r in judged]
+    ranks = [luck._mid_ranks(d, True) for d in dists]
+    sums: dict[Fraction, Fraction] = {Fraction(0): Fraction(1)}
+    for d, rk in zip(dists, ranks, strict=True):
+        nxt: dict[Fraction, Fraction] = {}
+        for s, p in sums.items():
+            for k, q in enumerate(d):
+                nxt[s + rk[k]] = nxt.get(s + rk[k], Fraction(0)) + p * q
+        sums = nxt
+    total = sum(rk[5] for rk in ranks)
+    exact = 100 * (sum(p for s, p in sums.items() if s < total) + sums.get(total, 0) / 2)
+    result = side_luck("red", judged)
+    assert result.method == "exact"
+    assert result.percentile == pytest.approx(float(exact), abs=1e-9)
+
+
+def test_better_rolls_never_lower_the_percentile() -> None:
+    base = [judge(roll(3, 4), Dice(faces=(4, 1, 1)), 1), judge(roll(2, 4), Dice(faces=(1, 1)), 2)]
+    better = [base[0], judge(roll(2, 4), Dice(faces=(5, 1)), 2)]
+    assert (side_luck("red", [r for r in better if r]).percentile
+            > side_luck("red", [r for r in base if r]).percentile)
+
+
+def test_the_luckiest_and_unluckiest_rolls_are_named() -> None:
+    lucky = judge(roll(3, 4), Dice(faces=(4, 5, 6)), 1)
+    unlucky = judge(roll(3, 4), Dice(faces=(1, 2, 3)), 2)
+    result = side_luck("black", [r for r in (lucky, unlucky) if r])
+    assert result.luckiest is lucky and result.unluckiest is unlucky
+    assert result.rolls == 2 and result.dice == 6
+
+
+def test_no_judged_roll_is_the_50th_percentile() -> None:
+    result = side_luck("red", [])
+    assert (result.percentile, result.method) == (50.0, "none")
+    assert luck_sentence(result) == "Red rolled no judged dice."
+
+
+@pytest.mark.parametrize("percentile,words", [
+    (12.4, "12th"), (1.2, "1st"), (0.01, "1st"), (2.5, "2nd"), (3.9, "3rd"), (11.0, "11th"),
+    (21.7, "21st"), (99.99, "99th"), (100.0, "99th"), (50.0, "50th"),
+])
+def test_the_sentence_names_the_percentile(percentile: float, words: str) -> None:
+    result = luck.SideLuck("red", 3, 7, percentile, "exact")
+    assert luck_sentence(result) == (f"Red's dice were in the {words} percentile "
+                                     "(3 rolls, 7 dice).")
