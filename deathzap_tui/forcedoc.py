@@ -173,6 +173,11 @@ class ForceDocument:
                              "(leave out --ruleset to edit it as it is)")
         return doc
 
+    def copy(self) -> ForceDocument:
+        """An unsaved copy, with no file, to try an edit on: its :meth:`check` says what
+        the edit would do here."""
+        return ForceDocument(tomlkit.parse(self.text()), self.source)
+
     # --- reading and editing ----------------------------------------------------
 
     def text(self) -> str:

@@ -96,7 +96,8 @@ class Session:
         if path.is_file():
             return cls(saves.load_game(path), None)
         if len(path.parts) > 1:  # a path, not a name: don't look for it among the saves
-            raise saves.SaveError(f"no save file {path}")
+            raise saves.SaveError(f"{path} is a folder, not a save file" if path.is_dir()
+                                  else f"no save file {path}")
         return cls.resume(name)
 
     def save(self) -> None:

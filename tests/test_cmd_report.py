@@ -121,6 +121,8 @@ def test_a_bad_save_is_one_clear_line_and_exit_1(
     missing = tmp_path / "nowhere" / "game.toml"
     assert main(["report", str(missing)]) == 1
     assert capsys.readouterr().err == f"deathzap report: no save file {missing}\n"
+    assert main(["report", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"deathzap report: {tmp_path} is a folder, not a save file\n"
 
 
 def test_json_and_markdown_cannot_be_asked_together(

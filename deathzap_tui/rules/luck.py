@@ -206,11 +206,15 @@ def _exact_percentile(rolls: Sequence[RollLuck]) -> float | None:
     scale = 2 * 6 ** max(r.dice for r in rolls)
     sums: dict[int, float] = {0: 1.0}
     work = 0
+    ahead = sum(len(r.spread) for r in rolls)
     for r in rolls:
-        steps = [(int(rank * scale), p) for rank, p in r.spread]
-        work += len(sums) * len(steps)
-        if work > EXACT_WORK:
+        # The sums kept never get fewer, so the work left is at least this much: give
+        # up at once when even that would go past the limit.
+        if work + len(sums) * ahead > EXACT_WORK:
             return None
+        work += len(sums) * len(r.spread)
+        ahead -= len(r.spread)
+        steps = [(int(rank * scale), p) for rank, p in r.spread]
         out: dict[int, float] = {}
         for s, p in sums.items():
             for k, q in steps:

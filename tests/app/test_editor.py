@@ -18,13 +18,17 @@ from app_helpers import aiotest
 from textual.widgets import Input
 
 from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.app.screens import editor as editor_module
 from deathzap_tui.app.screens.editor import (
+    NARROW,
+    SLOW_CHECK,
     AskScreen,
     EditorScreen,
     FieldInput,
     PickScreen,
     PromptScreen,
     editor_app,
+    template_of,
 )
 from deathzap_tui.app.screens.start import StartScreen
 from deathzap_tui.app.widgets import editor_outline as eo
@@ -32,6 +36,7 @@ from deathzap_tui.cli import main
 from deathzap_tui.forcedoc import ForceDocument
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.paths import PROJECT_ROOT
+from deathzap_tui.rules import registry
 
 SHIPPED = sorted((PROJECT_ROOT / "forces").glob("*.toml"))
 SIZE = (120, 40)
@@ -387,7 +392,7 @@ def test_the_outline_shows_a_templates_fields_a_table_lacks() -> None:
         ("units[0].melee.attacks", eo.INT, False)]
     (figures,) = unit.children
     assert figures.kind == eo.GROUP and figures.skeleton == {"name": "F", "count": 5}
-    assert eo.new_entry(figures, [{"name": "F"}])["name"] == "F 2"
+    assert eo.entry_choices(figures, [{"name": "F"}])[0]["name"] == "F 2"
 
 
 # --- review fixes: emptied fields, quitting under a dialog, ids, ruleset, words -------
@@ -500,19 +505,73 @@ def test_a_new_entry_naming_an_id_the_force_lacks_copies_a_sibling() -> None:
     data = {"weapons": {"bow": {"shots": 1}}, "units": [{"name": "Archers",
                                                          "weapons": ["bow"]}]}
     units = eo.outline(data, template).children[1]
-    assert eo.new_entry(units, data["units"], template, data) == {
+    assert eo.entry_choices(units, data["units"], template, data)[0] == {
         "name": "Archers 2", "weapons": ["bow"]}
     with_gun = {**data, "weapons": {"gun": {"shots": 1}}}
-    assert eo.new_entry(units, data["units"], template, with_gun)["weapons"] == ["gun"]
-    assert eo.new_entry(units, [], template, data)["weapons"] == ["gun"]  # no sibling
+    assert eo.entry_choices(units, data["units"], template, with_gun)[0]["weapons"] == ["gun"]
+    assert eo.entry_choices(units, [], template, data)[0]["weapons"] == ["gun"]  # no sibling
 
 
+# --- an added entry is one the force's checks accept (CL §1: one general) ------------
+
+
+def errors(doc: ForceDocument) -> set[tuple[str, str]]:
+    """The document's errors by path and message (none when it is valid)."""
+    result = doc.check()
+    return set() if result.ok else {(p.path, p.message) for p in result.problems}
+
+
+def add_unit(doc: ForceDocument) -> tuple[Any, ...]:
+    """"add" on the units group, as the editor does it, without the screen."""
+    template = template_of(doc.get("ruleset", registry.DEFAULT))
+    units = next(n for n in eo.outline(doc.data(), template).walk() if n.path == "units")
+    return eo.add_entry(doc, units, template)
+
+
+@pytest.mark.parametrize("shipped", SHIPPED, ids=lambda p: p.name)
+def test_adding_a_unit_to_a_shipped_force_adds_no_error(shipped: Path) -> None:
+    """Every ruleset: the new unit is the template's, a copy of the last unit, or the
+    template's without a flag another unit has (a second general, CL §1), whichever
+    first passes the checks; its name is its own."""
+    doc = ForceDocument.load(shipped)
+    count = len(doc.get("units"))
+    assert errors(doc) == set()
+    assert add_unit(doc) == ("units", count)
+    assert errors(doc) == set(), errors(doc)
+    names = [unit.get("name") for unit in doc.get("units")]
+    assert len(names) == count + 1 and len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_adding_a_unit_to_a_new_template_force_adds_no_error(ruleset_id: str) -> None:
+    """The template force's one unit holds the Classic general (CL §1): the next unit
+    is the template's without ``general``, not a copy of either."""
+    doc = ForceDocument.new(ruleset_id, template=True)
+    before = errors(doc)
+    added = doc.get(eo.join_path(*add_unit(doc)))
+    assert errors(doc) <= before
+    assert added["name"] != doc.get("units[0].name")
+
+
+def test_a_flag_another_entry_has_true_is_left_out_of_the_last_choice() -> None:
+    template = {"units": [{"name": "U", "figures": [{"name": "S", "general": True},
+                                                     {"name": "T", "count": 4}]}]}
+    data = {"units": [{"name": "Boss", "figures": [{"name": "B", "general": True}]}]}
+    units = eo.outline(data, template).children[0]
+    first, sibling, plain = eo.entry_choices(units, data["units"])
+    assert first == template["units"][0] and sibling == {**data["units"][0], "name": "Boss 2"}
+    assert plain["figures"] == [{"name": "S"}, {"name": "T", "count": 4}]
+    assert eo.entry_choices(units, [])[1:] == []  # nothing true elsewhere: one choice
+
+
+@pytest.mark.parametrize("name", ["ch-cinder-collective.toml", "cl-black-maw-brood.toml"])
 @aiotest
-async def test_a_unit_added_where_the_templates_weapon_is_missing_copies_a_sibling(
-        workdir: Path) -> None:
-    """The Command Hand template's unit names a weapon this force lacks: the new unit
-    is a copy of the force's last one instead, so the force stays valid."""
-    path = workdir / "ch-cinder-collective.toml"
+async def test_a_unit_added_by_key_keeps_the_force_valid(workdir: Path, name: str) -> None:
+    """"a" on the units of a shipped force adds a unit the force's checks accept: the
+    Command Hand template's unit names a weapon this force lacks, and the Classic
+    template's unit is a general (CL §1: one general), so both add a copy of the
+    force's last unit, under a name of its own and never as a second general."""
+    path = workdir / name
     shutil.copy(PROJECT_ROOT / "forces" / path.name, path)
     app = editor_app(ForceDocument.open(path))
     async with app.run_test(size=SIZE) as pilot:
@@ -522,4 +581,168 @@ async def test_a_unit_added_where_the_templates_weapon_is_missing_copies_a_sibli
         await screen.go_to("units[0]")
         await keys(pilot, "a")
         added = screen.doc.get(f"units[{len(units)}]")
-        assert screen.result.ok and {**added, "name": units[-1]["name"]} == units[-1]
+        assert screen.result.ok, screen.result.problems
+        assert screen._shown == ("units", len(units))
+        assert {**added, "name": units[-1]["name"]} == units[-1]
+        assert added["name"] not in {u["name"] for u in units}
+        assert not any(f.get("general") for f in added.get("figures", ()))
+
+
+# --- 80x24 (over SSH): the narrow layout ---------------------------------------------
+
+NARROW_SIZE = (80, 24)
+
+
+def rendered(screen: EditorScreen, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+def test_editor_snapshot_narrow(snap_compare: Any, workdir: Path) -> None:
+    """80x24: a narrower outline, the form with room for its values, the total and
+    the state on the status line; the points and problems are behind p."""
+    async def settle(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press(*["down"] * 11, "enter")  # the first unit's name field
+        await pilot.pause()
+
+    app = editor_app(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
+    assert snap_compare(app, terminal_size=NARROW_SIZE, run_before=settle)
+
+
+@aiotest
+async def test_at_80x24_the_typed_value_the_total_and_the_problems_stay_in_view(
+        workdir: Path) -> None:
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=NARROW_SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        assert NARROW_SIZE[0] < NARROW and screen.has_class("narrow")
+        assert not screen.query_one("#side").display
+        status = rendered(screen, "#editor-status")
+        assert f"{screen.result.points.total} points · valid" in status
+        await screen.go_to("units[0].move")
+        await keys(pilot, "x")
+        box, message = screen._rows["units[0].move"]
+        label = box.parent.query_one(".field-label")
+        assert box.content_region.width >= 30 and box.region.right <= NARROW_SIZE[0]
+        assert label.content_region.width >= len("shield_strength")  # the longest here
+        assert "not read" in str(message.render())
+        assert "1 field not read" in rendered(screen, "#editor-status")
+        await keys(pilot, "escape", "p")              # the points and problems page
+        assert screen.query_one("#side").display and not screen.query_one("#form").display
+        assert app.focused is screen.query_one("#problems")
+        await keys(pilot, "enter")                    # the typed value: back at its field
+        assert not screen.query_one("#side").display
+        assert isinstance(app.focused, FieldInput)
+        assert app.focused.field.path == "units[0].move"
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert not screen.has_class("narrow") and screen.query_one("#side").display
+        assert not screen.query_one("#editor-status").display
+        assert "1 field not read" in rendered(screen, "#editor-title")
+
+
+# --- a problem on an item of a list is at the list's field ----------------------------
+
+
+@aiotest
+async def test_a_problem_on_a_list_item_is_shown_at_the_list_field(workdir: Path) -> None:
+    """PS §9: a figure's weapons must be the force's; ``weapons[0]`` is typed in the
+    ``weapons`` field, so its problem is there, and e then enter goes to it."""
+    path = workdir / "items.toml"
+    path.write_text('name = "E"\nruleset = "plasmashok"\n\n[[units]]\nname = "A"\n'
+                    'type = "infantry"\ntraining = "regular"\nbase_cost = 5\n'
+                    'figures = [{name="x", count=2, weapons=["nope"]}]\n')
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        (problem,) = screen.result.problems
+        assert problem.path == "units[0].figures[0].weapons[0]"
+        await keys(pilot, "e", "enter")
+        assert isinstance(app.focused, FieldInput)
+        assert app.focused.field.path == "units[0].figures[0].weapons"
+        assert "nope" in str(screen._rows["units[0].figures[0].weapons"][1].render())
+        assert not screen.query_one("#node-problems").display  # not again at the figure
+
+
+def test_owner_places_a_list_item_at_its_field() -> None:
+    data = {"units": [{"name": "A", "weapons": ["x", "y"], "melee": {"attacks": 1}}]}
+    root = eo.outline(data, {})
+    for path, field in [("units[0].weapons[1]", "units[0].weapons"),
+                        ("units[0].weapons", "units[0].weapons"),
+                        ("units[0].melee.attacks", "units[0].melee.attacks")]:
+        node, found = eo.owner(root, eo.parse_path(path))
+        assert node.parts == ("units", 0) and found is not None and found.path == field
+
+
+# --- the title counts typed values not read ------------------------------------------
+
+
+@aiotest
+async def test_the_title_says_a_typed_value_is_not_read_rather_than_valid(
+        workdir: Path) -> None:
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        assert rendered(screen, "#editor-title").endswith("  valid")
+        await screen.go_to("units[0].move")
+        await keys(pilot, "x")
+        title = rendered(screen, "#editor-title")
+        assert "1 field not read" in title and "valid" not in title
+        await keys(pilot, "backspace", "7")           # read: nothing waits
+        assert rendered(screen, "#editor-title").endswith("(unsaved)  valid")
+
+
+# --- a huge force is checked after a pause in the typing ------------------------------
+
+
+def huge_force(units: int = 99, figures: int = 20) -> str:
+    """The demo force's weapons and ``units`` units of ``figures`` figures each (as
+    many units as a force may have, 100 KB: a check of ~0.1 s here)."""
+    text = (PROJECT_ROOT / "forces" / "demo-ashfall-legion.toml").read_text()
+    figure_lines = "".join(f'  {{ name = "Trooper {f}", weapons = ["service-rifle"] }},\n'
+                           for f in range(figures))
+    return text.partition("[[units]]")[0] + "".join(
+        f'[[units]]\nname = "Squad {u}"\nskill = "regular"\nmove = 6\nmelee_attacks = 1\n'
+        f'shield_strength = "medium"\nshields = 4\nfigures = [\n{figure_lines}]\n\n'
+        for u in range(units))
+
+
+async def until_checked(pilot: Any, screen: EditorScreen) -> None:
+    """Wait (5 s at most) for a deferred check to have run."""
+    for _ in range(50):
+        if "checking…" not in rendered(screen, "#editor-title"):
+            return
+        await pilot.pause(0.1)
+
+
+@aiotest
+async def test_a_huge_force_is_checked_once_the_typing_pauses(
+        workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key goes into the document at once; after two slow checks the next waits
+    for a pause, "checking…" meanwhile, then shows; saving checks first, whatever
+    waits. (DZ3 §2: a figure entry of no models is an error.)"""
+    monkeypatch.setattr(editor_module, "CHECK_IDLE", 1.0)  # a pause no key press takes
+    path = workdir / "huge.toml"
+    path.write_text(huge_force())
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        field = "units[0].figures[1].count"
+        await screen.go_to(field)
+        await keys(pilot, "0")                        # the second check: still at once
+        assert screen.result.at(field)
+        assert min(screen.check_seconds) > SLOW_CHECK, "checks too fast: make it bigger"
+        await keys(pilot, "backspace", "3")           # in the document, not checked yet
+        assert screen.doc.get(field) == 3 and screen.result.at(field)
+        assert "checking…" in rendered(screen, "#editor-title")
+        assert screen._rows[field][0].value == "3"
+        await until_checked(pilot, screen)
+        assert not screen.result.at(field)
+        assert "✗" not in str(screen._rows[field][1].render())
+        await keys(pilot, "backspace", "0", "ctrl+s")  # the check runs before the save:
+        assert isinstance(app.screen, AskScreen)      # an error, so it asks
+        assert screen.result.at(field) and "checking…" not in rendered(screen, "#editor-title")

@@ -5,26 +5,31 @@ The screen knows no ruleset. The outline (:mod:`..widgets.editor_outline`) comes
 from the file's own tables and arrays and the ruleset's template
 (:meth:`Ruleset.force_template`), whose entries are the skeletons "add" copies. Every
 change goes through :class:`~deathzap_tui.forcedoc.ForceDocument` (comments and key
-order kept) and is checked with the code ``deathzap check`` runs (a few ms even for
-the demo forces, so it runs on every change, no debounce). Typed text that does not
-read as its field's kind stays in the field, marked, and is kept (by path) when the
-form is rebuilt; it never reaches the document. All text from the file is shown as
-``rich.text.Text`` after :func:`~deathzap_tui.app.text.clean` (untrusted).
+order kept) and is checked with the code ``deathzap check`` runs: a few ms for the
+demo forces, so at once on every change; only after two checks in a row took longer
+than :data:`SLOW_CHECK` (a file of thousands of figures) does the next wait for a pause
+in the typing (:data:`CHECK_IDLE`), the title saying "checking…" meanwhile. Typed text
+that does not read as its field's kind stays in the field, marked, and is kept (by
+path) when the form is rebuilt; it never reaches the document. All text from the file
+is shown as ``rich.text.Text`` after :func:`~deathzap_tui.app.text.clean` (untrusted).
 """
 
 from __future__ import annotations
 
 import re
+import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static, Tree
 from textual.widgets.option_list import Option
@@ -49,6 +54,18 @@ comment would go); deleting one is its own key."""
 
 ID = re.compile(r"[A-Za-z0-9_-]+")
 """An id of a new table in a table of tables (``[weapons.<id>]``): a bare TOML key."""
+
+NARROW = 110
+"""Below this many columns (80x24 over SSH) the screen is ``narrow``: a narrower
+outline, and the points and problems on a page of their own (``p``) with the total
+and the problem count on a one-line status, so a field's value keeps room to be read."""
+
+SLOW_CHECK = 0.05
+"""Seconds: after two checks in a row slower than this, the next waits for a pause.
+Two, because one slow check of a small force can be a garbage collection."""
+
+CHECK_IDLE = 0.3
+"""Seconds without a change before a deferred (slow) check runs."""
 
 
 def template_of(ruleset_id: Any) -> dict[str, Any]:
@@ -208,6 +225,7 @@ class EditorScreen(Screen[bool]):
         Binding("d,delete", "delete", "Delete"),
         Binding("n", "new_field", "New field"),
         Binding("e", "problems", "Problems"),
+        Binding("p", "toggle_side", "Points"),
         Binding("escape", "leave", "Back"),
     ]
 
@@ -218,7 +236,13 @@ class EditorScreen(Screen[bool]):
         self.saved = False
         self.template = template_of(doc.get("ruleset", registry.DEFAULT))
         self.root = eo.outline(doc.data(), self.template)
-        self.result: CheckResult = doc.check()
+        self._pending: Timer | None = None
+        """The deferred check, while one waits (:data:`SLOW_CHECK`)."""
+        self.check_seconds: tuple[float, ...] = ()
+        """How long the last two checks took (with the panels they update)."""
+        start = time.perf_counter()
+        self.result: CheckResult = self._check()
+        self._timed(start)
         self.unparsed: dict[str, tuple[str, str]] = {}
         """path -> (typed text, why it is not a value): typed, never lost."""
         self._tree_nodes: dict[tuple[Part, ...], TreeNode[tuple[Part, ...]]] = {}
@@ -229,6 +253,7 @@ class EditorScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-title", classes="screen-title")
+        yield Static(id="editor-status")
         with Horizontal(id="editor-main"):
             tree: Tree[tuple[Part, ...]] = Tree("Force", data=(), id="outline")
             tree.auto_expand = False
@@ -243,11 +268,46 @@ class EditorScreen(Screen[bool]):
         yield KeyBar()
 
     async def on_mount(self) -> None:
+        self._fit(self.app.size.width)
         self._place_problems()
         self._build_tree(())
         await self._show(())
         self._update_side()
         self.query_one("#outline", Tree).focus()
+
+    # --- the screen's width ----------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """The ``narrow`` layout below :data:`NARROW` columns (see editor.tcss)."""
+        narrow = width < NARROW
+        if narrow == self.has_class("narrow"):
+            return
+        self.set_class(narrow, "narrow")
+        if not narrow:
+            self._open_side(False)
+        self._update_title()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_side":  # wide, the points and problems are always shown
+            return self.has_class("narrow")
+        return True
+
+    def action_toggle_side(self) -> None:
+        self._open_side(not self.has_class("side-open"))
+
+    def _open_side(self, shown: bool) -> None:
+        """On a narrow screen, the points and problems page (``shown``, its list
+        focused) or the outline and the form again."""
+        if shown == self.has_class("side-open"):
+            return
+        self.set_class(shown, "side-open")
+        if shown:
+            self._focus_problems()
+        elif self.focused is None or self.focused.id == "problems":
+            self.query_one("#outline", Tree).focus()
 
     # --- what is shown ---------------------------------------------------------
     def _node(self, parts: tuple[Part, ...]) -> eo.Node | None:
@@ -366,8 +426,9 @@ class EditorScreen(Screen[bool]):
             problems = self._at_field.get(path, [])
             message.update(problem_text(problems, with_path=False))
             message.display = bool(problems)
+        at_rows = {id(p) for path in self._rows for p in self._at_field.get(path, ())}
         node_problems = [p for p in self._placed.get(self._shown or (), ())
-                         if p.path not in self._rows]
+                         if id(p) not in at_rows]
         box = self.query("#node-problems")
         if box:
             static = box.first(Static)
@@ -394,31 +455,86 @@ class EditorScreen(Screen[bool]):
         problems.add_options(options)
         self._update_title()
 
-    def _update_title(self) -> None:
-        errors = sum(p.is_error for p in self.result.problems)
-        warnings = len(self.result.problems) - errors
+    def _update_title(self, changed: bool = False) -> None:
+        """The title: the file, whether it is saved, and the force's state; narrow, the
+        state goes on the status line under it, with the points total. ``changed``:
+        the document was just changed, so it is called unsaved without comparing its
+        text with the file's (that costs as much as a check in a huge file)."""
         where = shown_path(self.doc.path) or "(not saved yet)"
         text = Text(f"Force editor — {clean(where, oneline=True)}")
-        if self.doc.modified or self.unparsed:
+        if changed or self.doc.modified or self.unparsed:
             text.append("  (unsaved)", style="bold")
-        state = (f"{errors} error{'s' * (errors != 1)}" if errors else "valid") + (
-            f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
-        text.append(f"  {state}")
+        state = self._state()
+        if self.has_class("narrow"):
+            status = Text(f"{points_summary(self.result)} · ", style="bold")
+            status.append(state)
+            status.append(" · p: points and problems", style="dim")
+            self.query_one("#editor-status", Static).update(status)
+        else:
+            text.append(f"  {state}")
         self.query_one("#editor-title", Static).update(text)
 
+    def _state(self) -> str:
+        """The force's errors and warnings ("valid": none), and the typed values not
+        read into it (so it is not called valid while one waits); "checking…" while a
+        deferred check waits."""
+        if self._pending is not None:
+            return "checking…"
+        errors = sum(p.is_error for p in self.result.problems)
+        warnings = len(self.result.problems) - errors
+        unread = len(self.unparsed)
+        parts = [f"{errors} error{'s' * (errors != 1)}"] if errors else []
+        parts += [f"{unread} field{'s' * (unread != 1)} not read"] if unread else []
+        parts += [f"{warnings} warning{'s' * (warnings != 1)}"] if warnings else []
+        return ", ".join(parts) if errors or unread else ", ".join(["valid", *parts])
+
+    def _check(self) -> CheckResult:
+        """Check the document now (a pending deferred check is then moot)."""
+        if self._pending is not None:
+            self._pending.stop()
+            self._pending = None
+        return self.doc.check()
+
+    def _timed(self, start: float) -> None:
+        """The time since ``start`` (:func:`time.perf_counter`) as the last check's."""
+        self.check_seconds = (*self.check_seconds[-1:], time.perf_counter() - start)
+
     def _recheck(self) -> None:
-        """After any change: check, then every panel from the new result."""
-        self.result = self.doc.check()
+        """After any change: check, then every panel from the new result. After two
+        slow checks (:data:`SLOW_CHECK`) the next waits for :data:`CHECK_IDLE` seconds
+        without a change (each change restarts the wait), so typing in a huge force
+        keeps up; the change itself is in the document already."""
+        if len(self.check_seconds) < 2 or min(self.check_seconds) <= SLOW_CHECK:
+            self._refresh_result()
+            return
+        if self._pending is not None:
+            self._pending.stop()
+        self._pending = self.set_timer(CHECK_IDLE, self._refresh_result)
+        self._update_title(changed=True)
+
+    def _refresh_result(self) -> None:
+        """Check, and show the result everywhere (timed: what a key would wait for)."""
+        start = time.perf_counter()
+        self.result = self._check()
         self._place_problems()
         self._relabel()
         self._show_messages()
         self._update_side()
+        self._timed(start)
+
+    def _settle(self) -> None:
+        """Run a deferred check now: whatever decides on the result (save, leave)
+        decides on the document as it is."""
+        if self._pending is not None:
+            self._refresh_result()
 
     async def _rebuild(self, select: tuple[Part, ...]) -> None:
         """After a change of shape: the outline again, then as :meth:`_recheck`."""
         self.template = template_of(self.doc.get("ruleset", registry.DEFAULT))
         self.root = eo.outline(self.doc.data(), self.template)
-        self.result = self.doc.check()
+        start = time.perf_counter()
+        self.result = self._check()
+        self._timed(start)
         self._place_problems()
         self._build_tree(select)
         await self._show(self.query_one("#outline", Tree).cursor_node.data
@@ -447,6 +563,7 @@ class EditorScreen(Screen[bool]):
         """The form holding ``path``, its field focused (if it has one)."""
         parts = parse_path(path) if path else ()
         node, field = eo.owner(self.root, parts)
+        self._open_side(False)
         tree = self.query_one("#outline", Tree)
         tree.move_cursor(self._tree_nodes.get(node.parts, tree.root))
         if node.parts != self._shown:
@@ -457,6 +574,12 @@ class EditorScreen(Screen[bool]):
             tree.focus()
 
     def action_problems(self) -> None:
+        if self.has_class("narrow"):
+            self._open_side(True)
+        self._focus_problems()
+
+    def _focus_problems(self) -> None:
+        """The problems list focused, on its first entry if none is highlighted."""
         problems = self.query_one("#problems", OptionList)
         if problems.highlighted is None and problems.option_count:
             problems.highlighted = 0
@@ -566,9 +689,7 @@ class EditorScreen(Screen[bool]):
                     eo.skeleton_at(self.template, group.parts), dict))):
             self._add_keyed(group, existing)
             return
-        entry = eo.new_entry(group, existing, self.template, self.doc.data())
-        index = self.doc.append(group.path, entry)
-        await self._rebuild((*group.parts, index))
+        await self._rebuild(eo.add_entry(self.doc, group, self.template))
 
     def _add_keyed(self, group: eo.Node, existing: Any) -> None:
         """A new table in a table of tables (a weapon): ask its id first."""
@@ -584,9 +705,7 @@ class EditorScreen(Screen[bool]):
         async def chosen(key: str | None) -> None:
             if key is None:
                 return
-            parts = (*group.parts, key.strip())
-            self.doc.set(join_path(*parts), eo.new_entry(group, None))
-            await self._rebuild(parts)
+            await self._rebuild(eo.add_entry(self.doc, group, self.template, key.strip()))
 
         self.app.push_screen(PromptScreen(f"New entry in {clean(group.label)}: its id",
                                           eo.new_key(group, existing, self.template),
@@ -666,6 +785,7 @@ class EditorScreen(Screen[bool]):
     # --- saving and leaving ----------------------------------------------------
     def action_save(self, then: Callable[[], None] | None = None) -> None:
         """Save; with errors, ask first (``deathzap check`` refuses such a file)."""
+        self._settle()
         if self.result.ok:
             self._write(then)
             return
@@ -700,6 +820,9 @@ class EditorScreen(Screen[bool]):
             then()
 
     def action_leave(self) -> None:
+        if self.has_class("side-open"):
+            self._open_side(False)
+            return
         if isinstance(self.focused, (FieldInput, OptionList)):
             self.query_one("#outline", Tree).focus()
             return
@@ -710,6 +833,7 @@ class EditorScreen(Screen[bool]):
         about unsaved changes or unread typed text. Returns True: the quit is handled
         here (see ``DeathzapApp.action_quit``)."""
         close = self.app.exit if quit_app else self._close
+        self._settle()
         if not self.doc.modified and not self.unparsed:
             close()
             return True
@@ -741,6 +865,18 @@ def problem_text(problems: list[Problem], *, with_path: bool) -> Text:
         text.append(("\n" if n else "") + f"{mark} {clean(where + problem.message)}",
                     style="red" if problem.is_error else "yellow")
     return text
+
+
+def points_summary(result: CheckResult) -> str:
+    """The points total (or the counts) in a few words: the narrow status line."""
+    if not result.ok:
+        return "points not counted"
+    if result.points is not None:
+        return f"{result.points.total} points"
+    if result.loaded is None:
+        return "no points"
+    units, models = result.loaded.counts()
+    return f"{units} unit{'s' * (units != 1)}, {models} model{'s' * (models != 1)}"
 
 
 def points_text(result: CheckResult) -> Text:

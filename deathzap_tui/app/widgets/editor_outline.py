@@ -10,7 +10,8 @@ table of plain values (``melee = { attacks = 1 }``) is shown as fields
 the ruleset's template (:meth:`Ruleset.force_template`, a whole force of one weapon
 and one unit): the entry at the same place in it is the *skeleton* of a table, so a
 unit missing ``move`` still shows a ``move`` field, and "add unit" copies the
-template's unit. Paths are :mod:`deathzap_tui.forcedoc` (problem-style) paths.
+template's unit, or a sibling where the force's checks refuse that copy
+(:func:`add_entry`). Paths are :mod:`deathzap_tui.forcedoc` (problem-style) paths.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deathzap_tui.forcedoc import Part, join_path, parse_path
+from deathzap_tui.forcedoc import CheckResult, ForceDocument, Part, join_path, parse_path
 
 INT, FLOAT, BOOL, TEXT, WORDS, TOML = "int", "float", "bool", "text", "words", "toml"
 """Field kinds: how a field's value is shown and what typed text must be."""
@@ -305,19 +306,34 @@ def entry_label(key: Part, entry: Any) -> str:
         and count != 1 else text
 
 
-def new_entry(group: Node, existing: Any, template: Mapping[str, Any] | None = None,
-              data: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A new entry for ``group``: a copy of its skeleton, its name made unique among
-    ``existing`` (the group's current value) by a number. A skeleton naming an id
+def entry_choices(group: Node, existing: Any, template: Mapping[str, Any] | None = None,
+                  data: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The entries ``group`` (whose value is ``existing``) may get, best guess first,
+    each named apart from the entries of an array by a number: a copy of its skeleton
+    (the template's entry), a copy of its last entry, and the skeleton without the
+    flags some entry already has true (a second ``general``). A skeleton naming an id
     of one of ``template``'s tables of tables that the force (``data``) lacks (the
-    template unit's weapon) would be wrong at once: then the group's last entry is
-    copied instead, if it has one."""
-    base = group.skeleton
-    if isinstance(existing, list) and existing and is_table(existing[-1]) \
-            and template is not None and data is not None \
-            and names_missing_id(base, template, data):
-        base = existing[-1]
-    entry = dict(copy.deepcopy(base) if is_table(base) else {})
+    template unit's weapon) would be wrong at once, so then the last entry comes
+    first. Which one is right is for the checks to say: :func:`add_entry`."""
+    siblings = [e for e in _entries(existing) if is_table(e)]
+    skeleton = group.skeleton if is_table(group.skeleton) else {}
+    choices = [skeleton, *siblings[-1:], _without_shared_flags(skeleton, siblings)]
+    if siblings and template is not None and data is not None \
+            and names_missing_id(skeleton, template, data):
+        choices[:2] = choices[1::-1]
+    named = [_named_apart(dict(copy.deepcopy(c)), existing) for c in choices]
+    return [c for n, c in enumerate(named) if not any(same(c, d) for d in named[:n])]
+
+
+def _entries(value: Any) -> list[Any]:
+    """The entries of a group's value: an array's, or a table of tables' tables."""
+    if isinstance(value, list):
+        return value
+    return list(value.values()) if is_table(value) else []
+
+
+def _named_apart(entry: dict[str, Any], existing: Any) -> dict[str, Any]:
+    """``entry`` with its name numbered if an entry of the array ``existing`` has it."""
     name = entry.get("name")
     if isinstance(name, str) and isinstance(existing, list):
         taken = {e.get("name") for e in existing if is_table(e)}
@@ -327,6 +343,56 @@ def new_entry(group: Node, existing: Any, template: Mapping[str, Any] | None = N
             name = f"{base} {n}"
         entry["name"] = name
     return entry
+
+
+def _without_shared_flags(value: Any, others: list[Any]) -> Any:
+    """``value`` without the keys that are ``true`` in it and at the same place in one
+    of ``others`` (any entry of an array standing for any other): what a force may
+    have once, like a general, is left to the entry that has it."""
+    if is_table(value):
+        out = {}
+        for key, item in value.items():
+            there = [o[key] for o in others if is_table(o) and key in o]
+            if item is True and any(t is True for t in there):
+                continue
+            out[key] = _without_shared_flags(item, there)
+        return out
+    if isinstance(value, list):
+        items = [i for o in others if isinstance(o, list) for i in o]
+        return [_without_shared_flags(v, items) for v in value]
+    return value
+
+
+def add_entry(doc: ForceDocument, group: Node, template: Mapping[str, Any],
+              key: str | None = None) -> tuple[Part, ...]:
+    """Add a new entry to ``group`` in ``doc`` (at ``key`` in a table of tables) and
+    return its parts: the first of :func:`entry_choices` that adds no error the force
+    did not have (tried on a copy of the document), else the first. So a Classic
+    force gets a unit that is not a second general (CL §1), with no ruleset named
+    here: whatever the checks refuse, a choice that avoids it is taken."""
+    existing = doc.get(group.path)
+    choices = entry_choices(group, existing, template, doc.data())
+    before = _errors(doc.check())
+    parts = (*group.parts, key) if key is not None else None
+
+    def put(target: ForceDocument, entry: dict[str, Any]) -> tuple[Part, ...]:
+        if parts is not None:
+            target.set(join_path(*parts), entry)
+            return parts
+        return (*group.parts, target.append(group.path, entry))
+
+    def harmless(entry: dict[str, Any]) -> bool:
+        trial = doc.copy()
+        put(trial, entry)
+        return _errors(trial.check()) <= before
+
+    chosen = choices[0] if len(choices) == 1 else next(filter(harmless, choices), choices[0])
+    return put(doc, chosen)
+
+
+def _errors(result: CheckResult) -> set[tuple[str, str]]:
+    """The errors of a check, by path and message (lines move as the text grows)."""
+    return set() if result.ok else {(p.path, p.message) for p in result.problems}
 
 
 def names_missing_id(value: Any, template: Mapping[str, Any],
@@ -370,16 +436,18 @@ def new_key(group: Node, existing: Any, template: Mapping[str, Any]) -> str:
 
 
 def owner(root: Node, parts: Sequence[Part]) -> tuple[Node, Field | None]:
-    """Where a problem about ``parts`` is shown: at its field if the path names one,
-    else at the deepest table or group holding it (a unit, for a problem on the unit
-    or on a key it lacks)."""
+    """Where a problem about ``parts`` is shown: at its field if the path names one or
+    an item of one (``weapons[0]`` of a ``weapons`` field: a list is typed as one
+    field), else at the deepest table or group holding it (a unit, for a problem on
+    the unit or on a key it lacks)."""
     best = root
     for node in root.walk():
         if len(node.parts) > len(best.parts) and tuple(parts[:len(node.parts)]) == node.parts:
             best = node
     tail = tuple(parts)
+    item_of = tail[:-1] if tail and isinstance(tail[-1], int) else None
     for f in best.fields:
-        if f.parts == tail:
+        if f.parts in (tail, item_of):
             return best, f
     return best, None
 
