@@ -217,7 +217,10 @@ class ForceDocument:
             item = _convert(value, _standard(parts, parent))
             if key not in parent and isinstance(item, (Table, AoT)):
                 self._gap(parent)
+            added = key not in parent
             parent[key] = item
+            if added and isinstance(parent, InlineTable):
+                self._respell(parts[:-1], _padded(parent))
 
     def append(self, path: str, value: Any) -> int:
         """Add ``value`` (a table: a unit, a figure, a profile; or a plain value) to
@@ -252,8 +255,17 @@ class ForceDocument:
                 return False
         elif not isinstance(parent, Mapping) or key not in parent:
             return False
+        padded = isinstance(parent, InlineTable) and _padded(parent)
         del parent[key]
+        if isinstance(parent, InlineTable):
+            self._respell(parts[:-1], padded)
         return True
+
+    def _respell(self, parts: tuple[Part, ...], padded: bool) -> None:
+        """Write the inline table at ``parts`` anew in its own style: tomlkit leaves a
+        key added to or taken from a hand-written one hugging a brace or a comma."""
+        container = self._find(parts[:-1]) if len(parts) > 1 else self._doc
+        container[parts[-1]] = _spelled(self._find(parts), padded)
 
     def _gap(self, container: Any) -> None:
         """A blank line before a ``[table]`` about to be added at the end of the
@@ -357,7 +369,7 @@ def _convert(value: Any, standard: bool) -> Any:
         table = tomlkit.table() if standard else tomlkit.inline_table()
         for key, item in value.items():
             table[key] = _convert(item, standard=False)
-        return table
+        return table if standard else _spelled(table, padded=True)
     if isinstance(value, (list, tuple)) and not hasattr(value, "as_string"):
         if standard and value and all(isinstance(v, Mapping) for v in value):
             tables = tomlkit.aot()
@@ -368,6 +380,24 @@ def _convert(value: Any, standard: bool) -> Any:
         array.extend(_convert(v, standard=False) for v in value)
         return _multiline(array) if any(isinstance(v, Mapping) for v in value) else array
     return value
+
+
+def _padded(table: InlineTable) -> bool:
+    """Whether ``table`` is written ``{ a = 1 }`` (as force files are) rather than
+    ``{a = 1}``; an empty one counts as padded."""
+    text = table.as_string()
+    return text == "{}" or text.startswith("{ ")
+
+
+def _spelled(table: InlineTable, padded: bool) -> InlineTable:
+    """``table`` written anew: ``{ a = 1, b = 2 }``, or ``{a = 1, b = 2}`` unless
+    ``padded``; each key and value as it was written."""
+    items = ", ".join(f"{key.as_string().strip()} = {value.as_string()}"
+                      for key, value in table.value.body if key is not None)
+    if not items:
+        return tomlkit.inline_table()
+    pad = " " if padded else ""
+    return tomlkit.parse(f"x = {{{pad}{items}{pad}}}")["x"]
 
 
 def _multiline(array: Array) -> Array:

@@ -10,12 +10,12 @@ Markdown where it lands in a table.
 
 from __future__ import annotations
 
-import textwrap
 import unicodedata
 from collections.abc import Sequence
 
 from deathzap_tui.app.text import clean
 from deathzap_tui.rules.luck import RollLuck, SideLuck, luck_sentence
+from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.report import GameReport, ScorePoint, UnitTally
 from deathzap_tui.rules.ruleset import SIDES
 from deathzap_tui.rules.steps import DISTINCT, MATCHES, SUCCESSES, TOTAL
@@ -71,10 +71,6 @@ def fit(text: str, width: int, *, right: bool = False) -> str:
         text = out + "…"
     pad = " " * (width - cells(text))
     return pad + text if right else text + pad
-
-
-def side_name(side: str) -> str:
-    return side.capitalize()
 
 
 # --- the chart ------------------------------------------------------------------------
@@ -165,17 +161,17 @@ def _x_labels(plot_width: int, first: int, last: int, turns: bool) -> str:
     place(str(last), plot_width - 1)
     if last > first:
         span = last - first
-        step = 1 if turns else _tick_step(span, plot_width)
+        step = _tick_step(span, plot_width)
         for x in range(first + step - first % step, last, step):
             place(str(x), round((x - first) * (plot_width - 1) / span))
     return "".join(line)
 
 
 def _tick_step(span: int, plot_width: int) -> int:
-    """The smallest of 1, 2, 5, 10, 20, 50... events that puts ticks at least
-    :data:`TICK_GAP` columns apart."""
+    """The smallest of 1, 2, 5, 10, 20, 50... turns or events that puts ticks at least
+    :data:`TICK_GAP` columns apart (the whole ``span`` at most: one tick-less step)."""
     step = 1
-    while step * (plot_width - 1) / span < TICK_GAP:
+    while step < span and step * (plot_width - 1) / span < TICK_GAP:
         step = step * 5 // 2 if str(step).startswith("2") else step * 2
     return step
 
@@ -216,8 +212,6 @@ def one_in(p: float) -> str:
     if p < 1e-12:
         return "under 1 in a trillion"
     return f"1 in {max(1, round(1 / p)):,}"
-
-
 
 
 def outcome_words(roll: RollLuck) -> str:
@@ -294,8 +288,22 @@ def luck_text(report: GameReport, width: int) -> list[str]:
 
 
 def _wrap(line: str, width: int) -> list[str]:
-    indent = " " * (len(line) - len(line.lstrip()) + 2)
-    return textwrap.wrap(line, width, subsequent_indent=indent) or [""]
+    """``line`` wrapped at word breaks into lines of at most ``width`` terminal
+    columns (wide characters count two), continuations indented two more; a word
+    longer than a line is cut."""
+    lead = line[:len(line) - len(line.lstrip())]
+    indent = lead + "  "
+    out: list[str] = []
+    current = lead
+    for word in line.split():
+        joined = current + word if current.isspace() or not current else f"{current} {word}"
+        if cells(joined) <= width or current.isspace() or not current:
+            current = joined
+        else:
+            out.append(current)
+            current = indent + word
+    out.append(current)
+    return [fit(part, width).rstrip() if cells(part) > width else part for part in out]
 
 
 def md_cell(text: object) -> str:

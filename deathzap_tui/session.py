@@ -7,7 +7,7 @@ save is always current and quitting (or being killed) loses nothing committed.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -181,11 +181,13 @@ class Session:
         return [line for _event, notes in self.game.history(last)
                 for line in _visible(notes, viewer)]
 
-    def report(self) -> GameReport:
-        """The end-of-game report of the game as it stands (over or not)."""
+    def report(self, events: Sequence[Event] | None = None) -> GameReport:
+        """The end-of-game report of the game as it stands (over or not), or after
+        ``events`` (its :meth:`Game.events` taken earlier: the report may then be
+        worked out in another thread while the game goes on)."""
         from deathzap_tui.rules.report import build_report
 
-        return build_report(self.game)
+        return build_report(self.game, events)
 
     def last_lines(self, viewer: str | None = None) -> list[str]:
         """The lines of :meth:`narrative` that tell the last event in force: what an

@@ -71,6 +71,26 @@ def test_setting_a_figure_count_in_a_shipped_force() -> None:
     ]
 
 
+
+def test_entries_and_keys_added_to_inline_tables_are_written_as_their_neighbours() -> None:
+    """Force files write inline tables ``{ a = 1 }``: a new profile, a key added to a
+    figure and a key taken from one keep that spelling and every comment."""
+    doc = ForceDocument.from_text(
+        'name = "F"\nprofiles = [\n  { name = "A", shots = 1 },  # first\n'
+        '  { name = "B", shots = 2, rules = ["x"] },\n]\nm = {a = 1}  # tight\n')
+    doc.append("profiles", {"name": "C", "sub": {"q": 1}})
+    doc.set("profiles[0].rules", ["y"])
+    doc.delete("profiles[1].shots")
+    doc.set("m.b", 2)
+    assert doc.text() == (
+        'name = "F"\nprofiles = [\n  { name = "A", shots = 1, rules = ["y"] },  # first\n'
+        '  { name = "B", rules = ["x"] },\n  { name = "C", sub = { q = 1 } },\n]\n'
+        'm = {a = 1, b = 2}  # tight\n')
+    doc.delete("m.a")
+    doc.delete("m.b")
+    assert doc.text().endswith("m = {}  # tight\n")
+
+
 @pytest.mark.parametrize("path", [
     "name", "units[2].figures[0].count", "weapons.spike.shots", "units[0].melee.attacks",
     'weapons."odd key".shots',

@@ -192,6 +192,9 @@ def test_a_report_read_back_from_json_renders_the_same() -> None:
     lambda d: d["luck"]["black"]["luckiest"].update(p_at_least=-0.5),
     lambda d: d["score"].update({"\x1b[2J": 3}),
     lambda d: d["score_over_time"][0].update({"x": 1}),
+    lambda d: d["score_over_time"][-1].update(turn=10 ** 12),
+    lambda d: d["score_over_time"][-1].update(red=10 ** 19),
+    lambda d: d.update(score_over_time=d["score_over_time"] * 60_000),
 ])
 def test_a_report_from_the_wire_with_bad_sides_or_numbers_is_refused(
         spoil: Callable[[dict[str, Any]], object]) -> None:
@@ -202,6 +205,15 @@ def test_a_report_from_the_wire_with_bad_sides_or_numbers_is_refused(
     spoil(data)
     with pytest.raises(ValueError):
         report_from_json(data)
+
+
+def test_the_chart_of_a_huge_but_allowed_game_is_drawn_at_once() -> None:
+    """The largest numbers a report may carry still lay out (ticks are spaced, never
+    one a turn across a billion turns)."""
+    big = report(((0, 0, 0, 0), (10 ** 9, 10 ** 9, 10 ** 9, -(10 ** 9))))
+    for width in (20, 80):
+        lines = vp_chart(big, width, 8)
+        assert all(cells(line) == width for line in lines)
 
 
 def test_a_vanishing_chance_reads_as_under_one_in_a_trillion() -> None:

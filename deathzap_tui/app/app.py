@@ -257,16 +257,15 @@ class DeathzapApp(App[None]):
 
     # --- actions --------------------------------------------------------------
     async def action_quit(self) -> None:
-        """Quit, unless a screen holding unsaved work (the force editor) asks first:
-        its ``ask_before_quit()`` returns True when it has taken the quit over. That
-        screen may be under a dialog of its own (a prompt, a confirmation): the top-most
-        such screen of the stack is asked."""
+        """Quit, unless a screen holding unsaved work (the force editor) is open: then
+        its ``ask_before_quit()`` takes the quit over (it asks, or quits). That screen
+        may be under a dialog of its own (a prompt, a confirmation): the top-most such
+        screen of the stack is asked."""
         for screen in reversed(self.screen_stack):
             ask = getattr(screen, "ask_before_quit", None)
             if ask is not None:
-                if ask():
-                    return
-                break
+                ask()
+                return
         await super().action_quit()
 
     def action_help(self) -> None:

@@ -1,8 +1,9 @@
 """``deathzap edit FILE [--ruleset ID]``: the force editor on one file.
 
 An existing file opens as it is, its problems and all (the editor is where they are
-fixed); only a file that cannot be read as TOML is refused, with its line, as
-``deathzap check`` says it. A missing file starts an empty force of ``--ruleset``.
+fixed). It is refused only if it cannot be read as TOML (with its line, as ``deathzap
+check`` says it) or if ``--ruleset`` names another ruleset than the file's. A missing
+file starts an empty force of ``--ruleset``; an unknown ``--ruleset`` is refused.
 """
 
 from __future__ import annotations

@@ -71,8 +71,8 @@ class Table:
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
         self._aids = itertools.count(1)
         self._seen = seen
-        self._report: tuple[int, dict[str, Any]] | None = None
-        """The last report sent: (length of the log then, its JSON)."""
+        self._report: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+        """The last report asked for: (length of the log then, its JSON to come)."""
 
     # --- actions ----------------------------------------------------------------
     def begin(self, side: str, intent: Mapping[str, Any]) -> int:
@@ -268,20 +268,24 @@ class Table:
         score, never a hidden card), but while the game is on it would tell a player
         what the log knows and the board does not show.
 
-        Built once per length of the log, in a thread from the events in force taken
-        now (a long game's replay takes a second or so, and the other terminals must
-        not wait on it). It carries no list of every roll (``rolls`` is empty): the
-        game-over screen shows each side's luck, luckiest and unluckiest roll, which
-        the luck summary holds, and a long game's rolls would be a big message."""
-        from deathzap_tui.rules.report import build_report
-
+        Built once per length of the log (terminals asking together share one build),
+        in a thread from the events in force taken now: a long game's replay takes a
+        second or so, and the other terminals must not wait on it. It carries no list
+        of every roll (``rolls`` is empty): the game-over screen shows each side's
+        luck, luckiest and unluckiest roll, which the luck summary holds, and a long
+        game's rolls would be a big message."""
         if not self.session.over:
             raise Refused("the report is ready when the game is over")
         size = len(self.game.log)
         if self._report is None or self._report[0] != size:
-            report = await asyncio.to_thread(build_report, self.game, self.game.events())
-            self._report = (size, {**report.to_json(), "rolls": []})
-        return self._report[1]
+            self._report = (size, asyncio.ensure_future(
+                asyncio.to_thread(self._report_json, self.game.events())))
+        # Shielded: one terminal going away must not cancel the build the others share.
+        return await asyncio.shield(self._report[1])
+
+    def _report_json(self, events: list[Event]) -> dict[str, Any]:
+        report = self.session.report(events)
+        return {**report.to_json(), "rolls": []}
 
     def force_names(self) -> dict[str, str]:
         """The two forces' names (public: both players see them on the board)."""
@@ -468,7 +472,7 @@ class Referee:
                 msg = protocol.decode(body)
                 rid = msg.get("id") if type(msg.get("id")) is int else None
                 msg = protocol.check_client(msg)
-                if msg["t"] == "report":
+                if msg["t"] == "report":  # the one request that waits (on a thread)
                     reply = {"report": await self.table.report()}
                 else:
                     reply = self._dispatch(client, msg)

@@ -22,6 +22,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
+from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.steps import (
     DISTINCT,
     MATCHES,
@@ -237,7 +238,7 @@ def _normal(rolls: Sequence[RollLuck]) -> float:
 
 def luck_sentence(luck: SideLuck) -> str:
     """"Red's dice were in the 12th percentile (34 rolls)."" """
-    name = luck.side.capitalize()
+    name = side_name(luck.side)
     if not luck.rolls:
         return f"{name} rolled no judged dice."
     n = min(99, max(1, math.floor(luck.percentile)))

@@ -18,6 +18,12 @@ from deathzap_tui.rules.luck import RollLuck, SideLuck
 from deathzap_tui.rules.report import GameReport, ScorePoint, UnitTally
 from deathzap_tui.rules.ruleset import SIDES
 
+MAX_NUMBER = 10 ** 9
+"""The largest whole number (a score, a count, an event) a report may hold: far past
+any game, small enough for every layout."""
+MAX_ITEMS = 100_000
+"""The most entries a list of a report may hold (points, units, rolls)."""
+
 _POINT_KEYS = ("event", "turn")
 """The keys of a ``score_over_time`` entry that are not a side's score."""
 
@@ -74,8 +80,8 @@ def _point(data: Any) -> ScorePoint:
     score = {k: v for k, v in d.items() if k not in _POINT_KEYS}
     if not set(score) <= set(SIDES):
         raise ValueError(f"score_over_time may only have the sides {', '.join(SIDES)}")
-    if not all(type(v) is int for v in score.values()):
-        raise ValueError("score_over_time: scores must be whole numbers")
+    if not all(type(v) is int and abs(v) <= MAX_NUMBER for v in score.values()):
+        raise ValueError(f"score_over_time: scores must be whole numbers up to {MAX_NUMBER}")
     return ScorePoint(_get(d, "event", int), _get(d, "turn", int), score)
 
 
@@ -116,6 +122,8 @@ def _list(d: Mapping[str, Any], key: str) -> list[Any]:
     value = d.get(key)
     if not isinstance(value, list):
         raise ValueError(f"{key} must be a list")
+    if len(value) > MAX_ITEMS:
+        raise ValueError(f"{key} has more than {MAX_ITEMS} entries")
     return value
 
 
@@ -124,6 +132,8 @@ def _get(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     # bool is an int in Python, never the other way round in the JSON we read.
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
         raise ValueError(f"{key} must be {_kinds(kind)[0].__name__}")
+    if type(value) is int and abs(value) > MAX_NUMBER:
+        raise ValueError(f"{key} is more than {MAX_NUMBER}")
     return value
 
 

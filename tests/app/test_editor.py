@@ -17,21 +17,19 @@ import pytest
 from app_helpers import aiotest
 from textual.widgets import Input
 
+from deathzap_tui import forceoutline as eo
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.screens import editor as editor_module
+from deathzap_tui.app.screens.dialogs import AskScreen, PickScreen, PromptScreen
 from deathzap_tui.app.screens.editor import (
     NARROW,
     SLOW_CHECK,
-    AskScreen,
     EditorScreen,
     FieldInput,
-    PickScreen,
-    PromptScreen,
     editor_app,
     template_of,
 )
 from deathzap_tui.app.screens.start import StartScreen
-from deathzap_tui.app.widgets import editor_outline as eo
 from deathzap_tui.cli import main
 from deathzap_tui.forcedoc import ForceDocument
 from deathzap_tui.forcefile import load_force
@@ -191,6 +189,38 @@ async def test_quit_with_changes_asks_and_can_save(workdir: Path) -> None:
 
 
 @aiotest
+async def test_a_second_ctrl_q_over_the_unsaved_changes_question_asks_no_more(
+        workdir: Path) -> None:
+    path = demo(workdir)
+    before = path.read_text()
+    app = editor_app(ForceDocument.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "enter", *"Vale")           # the force's name
+        await keys(pilot, "ctrl+q")
+        question = app.screen
+        assert isinstance(question, AskScreen)
+        await keys(pilot, "ctrl+q")                   # the question is still the answer
+        assert app.screen is question and len(app.screen_stack) == 3
+        await keys(pilot, "escape")                   # keep editing: asked again next time
+        assert isinstance(app.screen, EditorScreen)
+        await keys(pilot, "ctrl+q")
+        assert isinstance(app.screen, AskScreen) and app.screen is not question
+        await keys(pilot, "d")                        # discard
+        assert not app.is_running
+    assert path.read_text() == before
+
+
+@aiotest
+async def test_an_unchanged_force_quits_at_once(workdir: Path) -> None:
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "ctrl+q")
+        assert not app.is_running
+
+
+@aiotest
 async def test_save_with_errors_asks_first(workdir: Path, capsys: Any) -> None:
     path = demo(workdir)
     original = path.read_text()
@@ -285,6 +315,22 @@ async def test_the_start_screen_opens_the_editor_and_lists_a_new_file(workdir: P
 
 
 @aiotest
+async def test_a_dialog_from_the_start_screen_has_its_own_styles(workdir: Path) -> None:
+    """The dialogs' hint and message classes are styled by dialogs.tcss, not by the
+    editor's styles (not loaded before an editor opens)."""
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "ctrl+e")
+        assert isinstance(app.screen, PickScreen)
+        assert app.screen.query_one(".hint").styles.margin.top == 1
+        await keys(pilot, "enter")                     # a new file: its name
+        assert isinstance(app.screen, PromptScreen)
+        assert app.screen.query_one(".hint").styles.margin.top == 1
+        assert app.screen.query_one("#prompt-error").styles.height.is_auto
+
+
+@aiotest
 async def test_field_inputs_escape_untrusted_text(workdir: Path) -> None:
     path = workdir / "odd.toml"
     path.write_text('name = "[@click=app.quit]x[/] \\u001b]52;c;aGk=\\u0007"\n'
@@ -354,6 +400,20 @@ async def test_a_problem_in_the_list_leads_to_its_field(workdir: Path) -> None:
         assert "ace" in str(screen._rows["units[0].skill"][1].render())
         await keys(pilot, *"basic")
         assert screen.result.ok and "✗" not in str(screen._tree_nodes[("units", 0)].label)
+
+
+@aiotest
+async def test_a_problem_path_that_does_not_parse_leads_to_the_force(workdir: Path) -> None:
+    """Placed and followed alike: such a problem is at the force, not an error."""
+    app = editor_app(ForceDocument.open(demo(workdir)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        await screen.go_to("units[0].skill")
+        assert screen._shown == ("units", 0)
+        await screen.go_to("units[0")
+        await pilot.pause()
+        assert screen._shown == () and editor_module.parts_of("units[0") == ()
 
 
 @pytest.mark.parametrize(("text", "kind", "value"), [

@@ -1,7 +1,7 @@
 """The force editor: a force file of any ruleset, edited field by field, with its
 points (or counts) and its problems kept up to date at every key press.
 
-The screen knows no ruleset. The outline (:mod:`..widgets.editor_outline`) comes
+The screen knows no ruleset. The outline (:mod:`deathzap_tui.forceoutline`) comes
 from the file's own tables and arrays and the ruleset's template
 (:meth:`Ruleset.force_template`), whose entries are the skeletons "add" copies. Every
 change goes through :class:`~deathzap_tui.forcedoc.ForceDocument` (comments and key
@@ -28,22 +28,23 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
+from deathzap_tui import forceoutline as eo
+from deathzap_tui.app.screens.dialogs import AskScreen, PromptScreen
 from deathzap_tui.app.screens.start import shown_path
 from deathzap_tui.app.templates import ruleset_template
 from deathzap_tui.app.text import clean
-from deathzap_tui.app.widgets import editor_outline as eo
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.forcedoc import CheckResult, ForceDocument, Part, join_path, parse_path
 from deathzap_tui.rules import registry
-from deathzap_tui.rules.problems import Problem
+from deathzap_tui.rules.problems import InvalidInput, Problem
 
 APP_DIR = Path(__file__).resolve().parent.parent
 
@@ -100,117 +101,6 @@ def shown_value(value: Any, kind: str) -> str:
     return clean(eo.show(value, kind)).replace("\n", " ")
 
 
-# --- small dialogs ------------------------------------------------------------------
-
-
-class AskScreen(ModalScreen[str | None]):
-    """A question answered by one key; Esc is the last (cancelling) answer."""
-
-    DEFAULT_CSS = """
-    AskScreen { align: center middle; }
-    AskScreen > Vertical { width: 72; height: auto; border: thick $warning;
-                           background: $surface; padding: 1 2; }
-    """
-
-    def __init__(self, title: str, message: str,
-                 choices: list[tuple[str, str, str]]) -> None:
-        """``choices``: (key, value, label); escape answers ``None``."""
-        super().__init__()
-        self.title_text, self.message = title, message
-        self.choices = choices
-
-    def compose(self) -> ComposeResult:
-        keys = "   ".join(f"{key} = {label}" for key, _value, label in self.choices)
-        with Vertical():
-            yield Static(Text(self.title_text, style="bold"))
-            yield Static(Text(clean(self.message)), id="ask-message")
-            yield Static(Text(f"{keys}   esc = back"), classes="hint")
-
-    def on_key(self, event: Any) -> None:
-        for key, value, _label in self.choices:
-            if event.key == key:
-                event.stop()
-                self.dismiss(value)
-                return
-        if event.key == "escape":
-            event.stop()
-            self.dismiss(None)
-
-
-class PromptScreen(ModalScreen[str | None]):
-    """One line of text: Enter takes it (unless ``check`` says what is wrong with
-    it: shown in the prompt, which stays), Esc cancels."""
-
-    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    PromptScreen { align: center middle; }
-    PromptScreen > Vertical { width: 72; height: auto; border: thick $accent;
-                              background: $surface; padding: 1 2; }
-    """
-
-    def __init__(self, title: str, value: str = "", hint: str = "",
-                 check: Callable[[str], str | None] | None = None) -> None:
-        """``check``: why a text is refused, or ``None`` if it is taken."""
-        super().__init__()
-        self.title_text, self.value, self.hint = title, value, hint
-        self.check = check
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text(self.title_text, style="bold"))
-            yield SteadyInput(self.value, id="prompt-input", compact=True)
-            yield Static(id="prompt-error", classes="field-msg")
-            yield Static(Text(f"{self.hint}  Enter = ok, Esc = cancel".strip()),
-                         classes="hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#prompt-error", Static).display = False
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        why = self.check(event.value) if self.check is not None else None
-        if why is None:
-            self.dismiss(event.value)
-            return
-        error = self.query_one("#prompt-error", Static)
-        error.update(Text(f"✗ {clean(why)}", style="bold red"))
-        error.display = True
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class PickScreen(ModalScreen[str | None]):
-    """One of a list: Enter takes the highlighted one, Esc cancels."""
-
-    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    PickScreen { align: center middle; }
-    PickScreen > Vertical { width: 72; height: auto; max-height: 90%;
-                            border: thick $accent; background: $surface; padding: 1 2; }
-    PickScreen OptionList { height: auto; max-height: 20; }
-    """
-
-    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
-        """``choices``: (value, label)."""
-        super().__init__()
-        self.title_text, self.choices = title, choices
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text(self.title_text, style="bold"))
-            yield OptionList(*(Option(Text(clean(label, oneline=True)), id=value)
-                               for value, label in self.choices), compact=True)
-            yield Static(Text("Enter = open, Esc = cancel"), classes="hint")
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
 # --- the editor ---------------------------------------------------------------------
 
 
@@ -250,6 +140,8 @@ class EditorScreen(Screen[bool]):
         self._rows: dict[str, tuple[FieldInput, Static]] = {}
         self._placed: dict[tuple[Part, ...], list[Problem]] = {}
         self._at_field: dict[str, list[Problem]] = {}
+        self._asking_to_leave = False
+        """The "Unsaved changes" question is open (:meth:`ask_before_quit`)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-title", classes="screen-title")
@@ -352,7 +244,11 @@ class EditorScreen(Screen[bool]):
         tree.root.expand()
         while select not in self._tree_nodes:
             select = select[:-1]
-        tree.get_node_at_line(0)  # lays the lines out, so each node knows its line
+        # move_cursor goes to a node's line, which the Tree sets only when it lays its
+        # lines out (when idle, or when asked for a line); Textual documents no way to
+        # lay them out now, and call_after_refresh(move_cursor) would be too late for
+        # the form shown next from the cursor (_rebuild). So ask for a line.
+        tree.get_node_at_line(0)
         tree.move_cursor(self._tree_nodes[select])
 
     def _relabel(self) -> None:
@@ -406,11 +302,7 @@ class EditorScreen(Screen[bool]):
         """Each problem at its field, or at the table (or group) holding its path."""
         self._placed, self._at_field = {}, {}
         for problem in self.result.problems:
-            try:
-                parts = parse_path(problem.path) if problem.path else ()
-            except ValueError:
-                parts = ()
-            node, field = eo.owner(self.root, parts)
+            node, field = eo.owner(self.root, parts_of(problem.path))
             self._placed.setdefault(node.parts, []).append(problem)  # marks the outline
             if field is not None:
                 self._at_field.setdefault(field.path, []).append(problem)
@@ -529,17 +421,15 @@ class EditorScreen(Screen[bool]):
             self._refresh_result()
 
     async def _rebuild(self, select: tuple[Part, ...]) -> None:
-        """After a change of shape: the outline again, then as :meth:`_recheck`."""
+        """After a change of shape: the outline, the tree and the form again (cursor on
+        ``select``), then the check and every panel (:meth:`_refresh_result`)."""
         self.template = template_of(self.doc.get("ruleset", registry.DEFAULT))
         self.root = eo.outline(self.doc.data(), self.template)
-        start = time.perf_counter()
-        self.result = self._check()
-        self._timed(start)
-        self._place_problems()
         self._build_tree(select)
-        await self._show(self.query_one("#outline", Tree).cursor_node.data
-                         if self.query_one("#outline", Tree).cursor_node else ())
-        self._update_side()
+        cursor = self.query_one("#outline", Tree).cursor_node
+        await self._show(cursor.data if cursor is not None and cursor.data is not None
+                         else ())
+        self._refresh_result()
 
     # --- moving about -----------------------------------------------------------
     async def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
@@ -561,8 +451,7 @@ class EditorScreen(Screen[bool]):
 
     async def go_to(self, path: str) -> None:
         """The form holding ``path``, its field focused (if it has one)."""
-        parts = parse_path(path) if path else ()
-        node, field = eo.owner(self.root, parts)
+        node, field = eo.owner(self.root, parts_of(path))
         self._open_side(False)
         tree = self.query_one("#outline", Tree)
         tree.move_cursor(self._tree_nodes.get(node.parts, tree.root))
@@ -802,8 +691,6 @@ class EditorScreen(Screen[bool]):
             [("y", "save", "save anyway")]), answered)
 
     def _write(self, then: Callable[[], None] | None) -> None:
-        from deathzap_tui.rules.problems import InvalidInput
-
         try:
             self.doc.save()
         except (OSError, ValueError) as e:  # InvalidInput is a ValueError
@@ -828,33 +715,46 @@ class EditorScreen(Screen[bool]):
             return
         self.ask_before_quit(quit_app=False)
 
-    def ask_before_quit(self, quit_app: bool = True) -> bool:
-        """Leave the editor (``quit_app``: the app too, as ctrl+q does), asking first
-        about unsaved changes or unread typed text. Returns True: the quit is handled
-        here (see ``DeathzapApp.action_quit``)."""
+    def ask_before_quit(self, quit_app: bool = True) -> None:
+        """Leave the editor (``quit_app``: the app too, as ctrl+q does, see
+        ``DeathzapApp.action_quit``), asking first about unsaved changes or unread typed
+        text. While that question is open, asking again (a second ctrl+q) does nothing:
+        the open question is still the answer to it."""
+        if self._asking_to_leave:
+            return
         close = self.app.exit if quit_app else self._close
         self._settle()
         if not self.doc.modified and not self.unparsed:
             close()
-            return True
+            return
         typed = f" and {len(self.unparsed)} typed value(s) not read" if self.unparsed else ""
 
         def answered(value: str | None) -> None:
+            self._asking_to_leave = False
             if value == "save":
                 self.action_save(then=close)
             elif value == "discard":
                 close()
 
+        self._asking_to_leave = True
         self.app.push_screen(AskScreen(
             "Unsaved changes", f"This force has unsaved changes{typed}.",
             [("s", "save", "save"), ("d", "discard", "discard")]), answered)
-        return True
 
     def _close(self) -> None:
         if self.standalone:
             self.app.exit()
         else:
             self.dismiss(self.saved)
+
+
+def parts_of(path: str) -> tuple[Part, ...]:
+    """A problem's path as parts; ``()`` (the force) for none, or for one that does not
+    parse: such a problem is shown at the force, not at a field it cannot reach."""
+    try:
+        return parse_path(path) if path else ()
+    except ValueError:
+        return ()
 
 
 def problem_text(problems: list[Problem], *, with_path: bool) -> Text:

@@ -12,6 +12,7 @@ where the report can be had instead.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -74,8 +75,6 @@ class ReportText(Widget):
     """Plain lines laid out for the widget's width, again whenever it changes (the
     chart fills the screen's width). No markup: the lines quote force files."""
 
-    DEFAULT_CSS = "ReportText { height: auto; }"
-
     def __init__(self, lay_out: Callable[[int], list[str]], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._lay_out = lay_out
@@ -121,22 +120,26 @@ class GameOverScreen(Screen[None]):
 
     def on_mount(self) -> None:
         session = self.app.session  # type: ignore[attr-defined]
-        if isinstance(session, Session) and len(session.game.log) <= QUICK_EVENTS:
+        if not isinstance(session, Session):  # joined: the referee works it out
+            self.work_out_report(session.report)
+        elif len(session.game.log) <= QUICK_EVENTS:
             self.show_report(session.report())
-        else:
-            self.work_out_report()
+        else:  # the events taken now: an undo may change the game while the worker runs
+            self.work_out_report(partial(session.report, session.game.events()))
 
     @work(thread=True, exclusive=True, group="report")
-    def work_out_report(self) -> None:
-        session = self.app.session  # type: ignore[attr-defined]
+    def work_out_report(self, make: Callable[[], GameReport]) -> None:
         try:
-            report, why = session.report(), ""
+            report, why = make(), ""
         except Refused as exc:  # a joined terminal: the referee could not send it
             report, why = None, str(exc)
         self.app.call_from_thread(self.show_report, report, why)
 
     def show_report(self, report: GameReport | None, why: str = "") -> None:
-        """Show ``report`` (or, without one, why not and where to get it)."""
+        """Show ``report`` (or, without one, why not and where to get it); nothing if
+        the screen has gone meanwhile (an undo, escape)."""
+        if not self.is_attached:
+            return
         status = self.query_one("#report-status", Static)
         if report is None:
             status.update(Text(NO_REPORT.format(why=clean(why, oneline=True) or "no answer")))

@@ -258,7 +258,7 @@ class StartScreen(Screen[None]):
     # --- editing a force file (issue 14) ---------------------------------------
     def action_edit_force(self) -> None:
         """Pick a force file from the forces folder, or name a new one, and edit it."""
-        from deathzap_tui.app.screens.editor import PickScreen
+        from deathzap_tui.app.screens.dialogs import PickScreen
 
         choices = [(NEW_FORCE, "+ a new force file...")]
         choices += [(str(p), f"{p.stem}  ({ruleset_of(p)})") for p in self.files]
@@ -272,7 +272,7 @@ class StartScreen(Screen[None]):
         self.app.push_screen(PickScreen("Edit a force file", choices), picked)
 
     def _new_force(self) -> None:
-        from deathzap_tui.app.screens.editor import PickScreen, PromptScreen
+        from deathzap_tui.app.screens.dialogs import PickScreen, PromptScreen
 
         def named(name: str | None) -> None:
             name = (name or "").strip()
