@@ -27,7 +27,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,21 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
 
 from dz3_fixtures import play_random_action  # noqa: E402
+from timing import timed  # noqa: E402
 
 from deathzap_tui import saves  # noqa: E402
 from deathzap_tui.app.screens.battle import LOG_EVENTS  # noqa: E402
 from deathzap_tui.net.referee import Table, Told  # noqa: E402
 from deathzap_tui.session import Session  # noqa: E402
-
-
-def timed(fn: Callable[[], object], repeat: int) -> float:
-    """Median milliseconds of ``fn`` over ``repeat`` runs."""
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return statistics.median(out)
 
 
 def grow(session: Session, size: int, rnd: random.Random) -> None:

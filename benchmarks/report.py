@@ -17,10 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,21 +25,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
 
 from dz3_fixtures import play_random_action  # noqa: E402
+from timing import timed  # noqa: E402
 
 from deathzap_tui.forcefile import load_force  # noqa: E402
 from deathzap_tui.reporttext import as_text  # noqa: E402
 from deathzap_tui.rules.game import Game  # noqa: E402
 from deathzap_tui.rules.report import build_report  # noqa: E402
-
-
-def timed(fn: Callable[[], object], repeat: int) -> float:
-    """Median milliseconds of ``fn`` over ``repeat`` runs."""
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return statistics.median(out)
 
 
 def main() -> None:

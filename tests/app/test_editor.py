@@ -8,8 +8,10 @@ should; shipped forces round-trip byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,17 @@ SIZE = (120, 40)
 
 def editor(app: Any) -> EditorScreen:
     return next(s for s in app.screen_stack if isinstance(s, EditorScreen))
+
+
+@contextlib.asynccontextmanager
+async def editing(path: Path, ruleset_id: str | None = None, *,
+                  size: tuple[int, int] = SIZE) -> AsyncIterator[tuple[Any, EditorScreen]]:
+    """The editor app on the force file at ``path``, started and settled: its pilot
+    and the editor screen."""
+    app = editor_app(ForceDocument.open(path, ruleset_id))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield pilot, editor(app)
 
 
 def shown_total(screen: EditorScreen) -> int | None:
@@ -122,10 +135,8 @@ BUILDERS = {"deathzap3": build_deathzap3, "plasmashok": build_plasmashok,
 async def test_a_force_built_from_empty_by_keys_passes_check(
         ruleset_id: str, workdir: Path, capsys: Any) -> None:
     path = workdir / "forces" / "built.toml"
-    app = editor_app(ForceDocument.open(path, ruleset_id))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path, ruleset_id) as (pilot, screen):
+        app = pilot.app
         assert shown_total(screen) is None  # no units yet: errors, no points
         totals = await BUILDERS[ruleset_id](pilot, screen)
         assert None not in totals and len(set(totals)) == len(totals), totals  # live
@@ -149,10 +160,8 @@ def demo(workdir: Path) -> Path:
 @aiotest
 async def test_a_bad_value_keeps_the_typed_text_and_says_why(workdir: Path) -> None:
     path = demo(workdir)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         before = screen.doc.text()
         await screen.go_to("units[0].move")
         await keys(pilot, "x")                         # replaces the selected "6"
@@ -177,9 +186,8 @@ async def test_a_bad_value_keeps_the_typed_text_and_says_why(workdir: Path) -> N
 @aiotest
 async def test_quit_with_changes_asks_and_can_save(workdir: Path) -> None:
     path = demo(workdir)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with editing(path) as (pilot, _):
+        app = pilot.app
         await keys(pilot, "enter", *"Vale")           # the force's name
         await keys(pilot, "ctrl+q")
         assert isinstance(app.screen, AskScreen)
@@ -193,9 +201,8 @@ async def test_a_second_ctrl_q_over_the_unsaved_changes_question_asks_no_more(
         workdir: Path) -> None:
     path = demo(workdir)
     before = path.read_text()
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with editing(path) as (pilot, _):
+        app = pilot.app
         await keys(pilot, "enter", *"Vale")           # the force's name
         await keys(pilot, "ctrl+q")
         question = app.screen
@@ -213,9 +220,8 @@ async def test_a_second_ctrl_q_over_the_unsaved_changes_question_asks_no_more(
 
 @aiotest
 async def test_an_unchanged_force_quits_at_once(workdir: Path) -> None:
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with editing(demo(workdir)) as (pilot, _):
+        app = pilot.app
         await keys(pilot, "ctrl+q")
         assert not app.is_running
 
@@ -224,10 +230,8 @@ async def test_an_unchanged_force_quits_at_once(workdir: Path) -> None:
 async def test_save_with_errors_asks_first(workdir: Path, capsys: Any) -> None:
     path = demo(workdir)
     original = path.read_text()
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         await screen.go_to("units[0].figures[1].count")
         await keys(pilot, "0")                        # no figures: an error (DZ3 §2)
         message = str(screen._rows["units[0].figures[1].count"][1].render())
@@ -247,10 +251,8 @@ async def test_save_with_errors_asks_first(workdir: Path, capsys: Any) -> None:
 @aiotest
 async def test_delete_and_new_field(workdir: Path) -> None:
     path = demo(workdir)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         units = len(screen.doc.get("units"))
         await screen.go_to("units[0]")
         await keys(pilot, "d", "y")
@@ -272,9 +274,8 @@ async def test_delete_and_new_field(workdir: Path) -> None:
 async def test_a_shipped_force_saves_byte_for_byte(shipped: Path, workdir: Path) -> None:
     path = workdir / shipped.name
     shutil.copy(shipped, path)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with editing(path) as (pilot, _):
+        app = pilot.app
         await keys(pilot, "ctrl+s")
         assert path.read_bytes() == shipped.read_bytes()
         await keys(pilot, "enter", "Z", "ctrl+s")      # the name field, all replaced
@@ -335,10 +336,7 @@ async def test_field_inputs_escape_untrusted_text(workdir: Path) -> None:
     path = workdir / "odd.toml"
     path.write_text('name = "[@click=app.quit]x[/] \\u001b]52;c;aGk=\\u0007"\n'
                     'ruleset = "deathzap3"\n')
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (_, screen):
         label = str(screen.query_one("#outline").root.label)
         assert "[@click=app.quit]x[/]" in label and "\x1b" not in label
         name = screen.query(FieldInput).first()
@@ -368,10 +366,7 @@ async def test_a_ruleset_without_points_shows_counts_live(name: str, workdir: Pa
     """CH-R4, CL-R6: no points system, so the panel counts units and models."""
     path = workdir / name
     shutil.copy(PROJECT_ROOT / "forces" / name, path)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
         units = len(screen.doc.get("units"))
         await screen.go_to("units[1]")
         await keys(pilot, "d", "y")
@@ -387,10 +382,8 @@ async def test_a_problem_in_the_list_leads_to_its_field(workdir: Path) -> None:
     path = workdir / "broken.toml"
     text = demo(workdir).read_text().replace("skill = \"regular\"", "skill = \"ace\"", 1)
     path.write_text(text)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         (problem,) = screen.result.problems
         assert problem.path == "units[0].skill"
         assert "✗" in str(screen._tree_nodes[("units", 0)].label)
@@ -405,10 +398,7 @@ async def test_a_problem_in_the_list_leads_to_its_field(workdir: Path) -> None:
 @aiotest
 async def test_a_problem_path_that_does_not_parse_leads_to_the_force(workdir: Path) -> None:
     """Placed and followed alike: such a problem is at the force, not an error."""
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(demo(workdir)) as (pilot, screen):
         await screen.go_to("units[0].skill")
         assert screen._shown == ("units", 0)
         await screen.go_to("units[0")
@@ -463,10 +453,7 @@ async def test_an_emptied_field_keeps_its_key_and_retyping_it_is_read(workdir: P
     """Emptying a field never deletes its key (its place and comment would go); typing
     the very text it opened with is read like any other; ctrl+d deletes the field."""
     path = demo(workdir)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
         before = screen.doc.text()
         await screen.go_to("units[0].move")
         await keys(pilot, "backspace")                 # the selected "6" goes
@@ -486,9 +473,8 @@ async def test_an_emptied_field_keeps_its_key_and_retyping_it_is_read(workdir: P
 
 @aiotest
 async def test_ctrl_q_under_a_dialog_of_the_editor_asks_first(workdir: Path) -> None:
-    app = editor_app(ForceDocument.open(workdir / "forces" / "new.toml", "deathzap3"))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with editing(workdir / "forces" / "new.toml", "deathzap3") as (pilot, _):
+        app = pilot.app
         await keys(pilot, "down", "a")                 # the new weapon's id prompt
         prompt = app.screen
         assert isinstance(prompt, PromptScreen)
@@ -500,10 +486,8 @@ async def test_ctrl_q_under_a_dialog_of_the_editor_asks_first(workdir: Path) -> 
 
 @aiotest
 async def test_a_new_id_or_field_is_checked_in_its_prompt(workdir: Path) -> None:
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(demo(workdir)) as (pilot, screen):
+        app = pilot.app
         before = screen.doc.text()
         await screen.go_to("weapons")
         await keys(pilot, "a")
@@ -530,10 +514,8 @@ async def test_a_new_id_or_field_is_checked_in_its_prompt(workdir: Path) -> None
 async def test_changing_the_ruleset_rebuilds_the_outline(workdir: Path) -> None:
     """The outline's template fields are the new ruleset's (PS §9: a unit's base
     cost); the cursor stays in the ruleset field."""
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(demo(workdir)) as (pilot, screen):
+        app = pilot.app
         await screen.go_to("ruleset")
         await keys(pilot, *"plasmashok")
         assert screen.doc.get("ruleset") == "plasmashok"
@@ -633,10 +615,7 @@ async def test_a_unit_added_by_key_keeps_the_force_valid(workdir: Path, name: st
     force's last unit, under a name of its own and never as a second general."""
     path = workdir / name
     shutil.copy(PROJECT_ROOT / "forces" / path.name, path)
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
         units = screen.doc.get("units")
         await screen.go_to("units[0]")
         await keys(pilot, "a")
@@ -672,10 +651,8 @@ def test_editor_snapshot_narrow(snap_compare: Any, workdir: Path) -> None:
 @aiotest
 async def test_at_80x24_the_typed_value_the_total_and_the_problems_stay_in_view(
         workdir: Path) -> None:
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=NARROW_SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(demo(workdir), size=NARROW_SIZE) as (pilot, screen):
+        app = pilot.app
         assert NARROW_SIZE[0] < NARROW and screen.has_class("narrow")
         assert not screen.query_one("#side").display
         status = rendered(screen, "#editor-status")
@@ -713,10 +690,8 @@ async def test_a_problem_on_a_list_item_is_shown_at_the_list_field(workdir: Path
     path.write_text('name = "E"\nruleset = "plasmashok"\n\n[[units]]\nname = "A"\n'
                     'type = "infantry"\ntraining = "regular"\nbase_cost = 5\n'
                     'figures = [{name="x", count=2, weapons=["nope"]}]\n')
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         (problem,) = screen.result.problems
         assert problem.path == "units[0].figures[0].weapons[0]"
         await keys(pilot, "e", "enter")
@@ -742,10 +717,7 @@ def test_owner_places_a_list_item_at_its_field() -> None:
 @aiotest
 async def test_the_title_says_a_typed_value_is_not_read_rather_than_valid(
         workdir: Path) -> None:
-    app = editor_app(ForceDocument.open(demo(workdir)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(demo(workdir)) as (pilot, screen):
         assert rendered(screen, "#editor-title").endswith("  valid")
         await screen.go_to("units[0].move")
         await keys(pilot, "x")
@@ -787,10 +759,8 @@ async def test_a_huge_force_is_checked_once_the_typing_pauses(
     monkeypatch.setattr(editor_module, "CHECK_IDLE", 1.0)  # a pause no key press takes
     path = workdir / "huge.toml"
     path.write_text(huge_force())
-    app = editor_app(ForceDocument.open(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = editor(app)
+    async with editing(path) as (pilot, screen):
+        app = pilot.app
         field = "units[0].figures[1].count"
         await screen.go_to(field)
         await keys(pilot, "0")                        # the second check: still at once

@@ -15,6 +15,7 @@ from fixtures_common import (  # noqa: F401 (re-exported for the tests)
     draw,
     given_dice,
     notes,
+    play_random_action,
     random_answer,
     roll_for_me,
 )
@@ -24,7 +25,7 @@ from deathzap_tui.rules.commandhand import RULESET
 from deathzap_tui.rules.commandhand.model import Figure, Force, Unit, Weapon
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import DiceRequest, Refused
+from deathzap_tui.rules.steps import DiceRequest
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 
@@ -90,32 +91,6 @@ def pass_window(game: Game) -> None:
 def narrative(game: Game) -> list[str]:
     """Every ``ctx.say`` line of every effective event, in order."""
     return [n.text for _e, res in game.replay(effective(game.log)) for n in res.ctx.notes]
-
-
-def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
-                       dice: Callable[[DiceRequest], Any] = roll_for_me) -> bool:
-    """A random legal intent, every step answered at random (``dice`` for dice). With
-    ``by_side`` the intent is played ``by`` its side, as a networked player would."""
-    options = list(RULESET.intents(game.state))
-    if not options:
-        return False
-    rnd.shuffle(options)
-    for opt in options:
-        action = game.begin(opt.intent, (opt.side or "") if by_side else "")
-        res = action.resolution
-        for _ in range(200):
-            if res.done:
-                break
-            step = res.step
-            try:
-                res.answer(dice(step) if isinstance(step, DiceRequest)
-                           else random_answer(step, rnd))
-            except Refused:
-                continue
-        if res.done:
-            game.commit(action)
-            return True
-    return False
 
 
 def play_random_game(game: Game, rnd: random.Random, max_actions: int = 3000,

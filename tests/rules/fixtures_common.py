@@ -10,7 +10,7 @@ from typing import Any
 
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Resolution
+from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused, Resolution
 
 DiceSource = Callable[[DiceRequest], Any]
 """Answers a dice request: ``lambda step: ROLL`` or faces from a fixed sequence."""
@@ -131,3 +131,30 @@ def rolled(res: Resolution, key: str) -> tuple[DiceRequest, Dice]:
             assert isinstance(step, DiceRequest) and isinstance(answer, Dice)
             return step, answer
     raise KeyError(key)
+
+
+def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
+                       dice: Callable[[DiceRequest], Any] = roll_for_me,
+                       skip: tuple[str, ...] = ()) -> bool:
+    """A random legal intent of any ruleset (none of the intent groups in ``skip``),
+    every step answered at random (``dice`` for dice). With ``by_side`` the intent is
+    played ``by`` its side, as a networked player would. False when nothing could be
+    played."""
+    options = [o for o in game.ruleset.intents(game.state) if o.group not in skip]
+    rnd.shuffle(options)
+    for opt in options:
+        action = game.begin(opt.intent, (opt.side or "") if by_side else "")
+        res = action.resolution
+        for _ in range(200):
+            if res.done:
+                break
+            step = res.step
+            try:
+                res.answer(dice(step) if isinstance(step, DiceRequest)
+                           else random_answer(step, rnd))
+            except Refused:
+                continue
+        if res.done:
+            game.commit(action)
+            return True
+    return False

@@ -8,13 +8,12 @@ import random
 from pathlib import Path
 
 import pytest
-from fixtures_common import random_answer, roll_for_me
+from fixtures_common import play_random_action
 
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import END
-from deathzap_tui.rules.steps import DiceRequest, Refused
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 PAIRS = {
@@ -33,29 +32,10 @@ def new_game(ruleset: str, seed: int) -> Game:
 
 
 def play_random(game: Game, rnd: random.Random, actions: int) -> None:
-    """Up to ``actions`` random legal intents (never ending the game by agreement),
-    every question answered at random and every die rolled by the game."""
+    """Up to ``actions`` random legal intents, never ending the game by agreement."""
     for _ in range(actions):
-        options = [o for o in game.ruleset.intents(game.state) if o.group != END]
-        if game.ruleset.is_over(game.state) or not options:
-            return
-        rnd.shuffle(options)
-        for option in options:
-            action = game.begin(option.intent)
-            res = action.resolution
-            for _ in range(300):
-                if res.done:
-                    break
-                step = res.step
-                try:
-                    res.answer(roll_for_me(step) if isinstance(step, DiceRequest)
-                               else random_answer(step, rnd))
-                except Refused:
-                    continue
-            if res.done:
-                game.commit(action)
-                break
-        else:
+        if game.ruleset.is_over(game.state) or not play_random_action(game, rnd,
+                                                                      skip=(END,)):
             return
 
 
