@@ -45,6 +45,21 @@ def test_dt_bare_melee_and_grenade_dt_s5_s7(capsys) -> None:
     assert out["hits"] == [0.25, 0.75, 0.0]  # lands short, or one hit (app reading 12)
 
 
+def test_dt_r1_8_plus_to_hit_is_a_6_then_a_4_plus_not_impossible(capsys) -> None:
+    """DT-R1 (seed double-tap-2.1.txt, Modifiers: "If you need to roll a 7+ or higher
+    to succeed, then a roll of 6+ followed by 4+ is a success."): 2 attacks needing 8+
+    each hit 1 in 12, so the hits are Binomial(2, 1/12), not [1, 0, 0]."""
+    out = run_json(capsys, ["odds", "--ruleset", "double-tap", "--attacks", "2",
+                            "--hit=-4", "--block", "0"])
+    p = 1 / 6 * 3 / 6
+    assert out["hits"] == pytest.approx([(1 - p) ** 2, 2 * p * (1 - p), p * p], abs=1e-12)
+    assert main(["odds", "--ruleset", "double-tap", "--attacks", "2", "--hit=-4",
+                 "--block", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "2 attacks at -4: needs 8+ (a 6, then 4+)" in text
+    assert "cannot succeed" not in text
+
+
 @pytest.mark.parametrize("attacks,hits,killed", [("0", [1.0], 0.0),
                                                  ("1", [0.5, 0.5], 0.25)])
 def test_dt_bare_grenade_of_fewer_tests_app_reading_12(capsys, attacks, hits, killed
@@ -61,7 +76,7 @@ def test_dt_text_says_what_the_numbers_are(capsys) -> None:
     text = capsys.readouterr().out
     assert "Shooting (DT §4)\n  3 attacks at -3: needs 7+ (a 6, then 4+)" in text
     assert "Target 2 tests at +0: needs 4+; each success cancels one" in text
-    assert "Blocks at -4: cannot succeed (DT-R1)" in text
+    assert "Blocks at -4: needs 8+ (a 6, then 4+)" in text  # DT-R1
     assert "Tough with 2 wound markers: killed at the 3rd (DT §7)" in text
     assert "Wounds are failed blocks" in text
     for title in ("\nHits\n", "\nWounds\n", "\nCasualties\n"):

@@ -1,5 +1,5 @@
 """Double Tap exact odds (DT §1, §4-§7): enumeration of every die in exact fractions
-(the 7+ second die, 8+ that cannot succeed, cancelling, blocks, Tough, Regeneration,
+(the second die at 7+ or higher, DT-R1, cancelling, blocks, Tough, Regeneration,
 morale) and the facts contract stage by stage."""
 
 from __future__ import annotations
@@ -33,13 +33,15 @@ EXACT = 1e-12
 @cache
 def one_test(modifier: int) -> Fraction:
     """P(one quality test succeeds), every face of the die and of the second die at
-    7+ (DT §1): 4+ shifted by the modifier, a 1 always fails, 8+ never (DT-R1)."""
+    7+ or higher (DT §1, DT-R1: seed "If you need to roll a 7+ or higher to succeed,
+    then a roll of 6+ followed by 4+ is a success."): 4+ shifted by the modifier, a 1
+    always fails."""
     need = 4 - modifier
     wins = Fraction(0)
     for face in FACES:
-        if need >= 8 or face == 1:
+        if face == 1:
             continue
-        if need == 7:
+        if need >= 7:
             wins += sum(Fraction(1, 36) for second in FACES if face == 6 and second >= 4)
         elif face >= need:
             wins += Fraction(1, 6)
@@ -115,10 +117,11 @@ CASES = [
     Attack(attacks=3),
     Attack(attacks=3, hit=1, block=-1),
     Attack(attacks=2, hit=-3, block=0),                 # 7+ to hit: a 6 then a 4+
-    Attack(attacks=2, hit=-4),                          # 8+: cannot succeed (DT-R1)
+    Attack(attacks=2, hit=-4),                          # 8+: a 6 then a 4+ (DT-R1)
+    Attack(attacks=3, hit=-6, block=0),                 # 10+: the same (DT-R1)
     Attack(attacks=3, hit=3, block=3),                  # 2+ still fails on a 1
     Attack(attacks=3, hit=1, block=-3),                 # 7+ blocks
-    Attack(attacks=2, hit=1, block=-5),                 # 8+ blocks: every block fails
+    Attack(attacks=2, hit=1, block=-5),                 # 9+ blocks: 1 in 12 (DT-R1)
     Attack(attacks=4, hit=0, block=1, cancel_dice=2),   # dodge
     Attack(attacks=3, hit=1, cancel_dice=2, cancel_modifier=-2),  # dodge a camo unit
     Attack(attacks=2, hit=0, cancel_dice=1, cancel_modifier=-3),  # 7+ reaction
@@ -141,7 +144,7 @@ def test_dt_odds_match_every_die_dt_s4_s6_s7(attack) -> None:
     same(attack_odds(attack), oracle(attack))
 
 
-@pytest.mark.parametrize("attack", CASES[7:16], ids=repr)
+@pytest.mark.parametrize("attack", CASES[8:17], ids=repr)
 def test_dt_odds_given_the_rolls_so_far_match_every_die(attack) -> None:
     """Each known roll conditions the rest (the odds panel after every roll)."""
     for s in range(attack.attacks + 1):
@@ -154,14 +157,16 @@ def test_dt_odds_given_the_rolls_so_far_match_every_die(attack) -> None:
 
 
 def test_dt_one_failed_block_kills_tough_takes_three_dt_s4_s7() -> None:
-    plain = Attack(attacks=1, hit=6, block=-5)  # 2+ to hit, every block fails
-    assert attack_odds(plain).casualties[1] == pytest.approx(5 / 6)
+    """2+ to hit (5/6); blocks at 9+ still hold 1 in 12 (DT-R1), so fail 11/12."""
+    hit_fail = 5 / 6 * 11 / 12
+    plain = Attack(attacks=1, hit=6, block=-5)
+    assert attack_odds(plain).casualties[1] == pytest.approx(hit_fail)
     tough = Attack(attacks=2, hit=6, block=-5, tough=0)
     assert attack_odds(tough).casualties[1] == 0.0  # 2 failed blocks: 2 markers
     assert attack_odds(Attack(attacks=2, hit=6, block=-5, tough=1)).casualties[1] == (
-        pytest.approx(25 / 36))
+        pytest.approx(hit_fail ** 2))
     regen = Attack(attacks=1, hit=6, block=-5, regeneration=True)
-    assert attack_odds(regen).casualties[1] == pytest.approx(5 / 6 * 2 / 3)
+    assert attack_odds(regen).casualties[1] == pytest.approx(hit_fail * 2 / 3)
 
 
 def test_dt_a_regenerated_tough_unit_dies_at_its_next_failed_block_dt_s7() -> None:
@@ -197,7 +202,7 @@ def test_dt_large_attacks_stay_distributions() -> None:
 
 @pytest.mark.parametrize("modifier,words", [
     (0, "+0: needs 4+"), (1, "+1: needs 3+"), (5, "+5: needs 2+"),
-    (-3, "-3: needs 7+ (a 6, then 4+)"), (-4, "-4: cannot succeed (DT-R1)")])
+    (-3, "-3: needs 7+ (a 6, then 4+)"), (-4, "-4: needs 8+ (a 6, then 4+)")])  # DT-R1
 def test_dt_modifier_words_dt_s1(modifier, words) -> None:
     assert modifier_words(modifier) == words
 

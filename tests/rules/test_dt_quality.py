@@ -1,5 +1,6 @@
 """Double Tap quality tests (DT §1, DT-R1): the target at every modifier, a natural 1,
-the 7+ second die, 8+ impossible, counts of successes, and generated dice."""
+the second die at 7+ or higher (8+ and beyond too, DT-R1), counts of successes, and
+generated dice."""
 
 from __future__ import annotations
 
@@ -54,12 +55,33 @@ def test_dt_s1_7_plus_without_a_six_asks_no_second_die() -> None:
     assert n == 0
 
 
-@pytest.mark.parametrize("modifier", [-4, -5, -7])
-def test_dt_r1_8_plus_cannot_succeed_and_nothing_is_rolled(modifier: int) -> None:
-    n, steps, text = run_test(3, modifier, {})
-    assert (n, steps) == (0, [])
-    assert "cannot succeed (DT-R1)" in text
-    assert tables.p_quality(modifier) == 0
+@pytest.mark.parametrize(("modifier", "target"), [(-4, 8), (-5, 9), (-7, 11)])
+def test_dt_r1_8_plus_or_higher_is_still_a_6_then_a_4_plus(modifier: int,
+                                                           target: int) -> None:
+    """DT-R1 (seed double-tap-2.1.txt, Modifiers: "If you need to roll a 7+ or higher
+    to succeed, then a roll of 6+ followed by 4+ is a success."): 8+, 9+ ... are asked
+    as 7+ is, never impossible: the sixes, then their second dice at 4+; 1 chance in 12
+    a test."""
+    n, steps, text = run_test(4, modifier, {"q": "6 6 6 5", "q.second": "4 3 6"})
+    assert [(s.key, s.count, s.target) for s in steps] == [("q", 4, 6), ("q.second", 3, 4)]
+    assert n == 2
+    assert f"needing {target}+, each 6 must be followed by a 4+ (DT §1, DT-R1)" in text
+    assert "cannot succeed" not in text
+    assert tables.quality_target(modifier) == target
+    assert tables.p_quality(modifier) == pytest.approx(1 / 12)
+
+
+def test_dt_r1_8_plus_second_dice_are_generated_like_the_first() -> None:
+    """DT-R1: both rolls of a test at 8+ come from the game's dice when asked to roll;
+    each second die is rolled only for a six."""
+    for seed in range(1, 40):
+        n, steps, text = run_test(12, -4, {}, ROLL, seed=seed)
+        if len(steps) == 2:
+            break
+    else:
+        pytest.fail("no six in 39 seeds of 12 dice")
+    assert [(s.key, s.target) for s in steps] == [("q", 6), ("q.second", 4)]
+    assert "second dice:" in text and 0 <= n <= steps[1].count
 
 
 def test_dt_s1_a_count_of_successes_is_accepted() -> None:
@@ -85,10 +107,10 @@ def test_dt_s1_generated_dice_are_deterministic_by_seed() -> None:
 
 def test_dt_s1_words_say_the_modifiers_and_the_number_needed() -> None:
     assert [tables.need_text(m) for m in (2, 0, -3, -4, -9)] == [
-        "2+", "4+", "7+ (a 6, then 4+)", "cannot succeed (DT-R1)", "cannot succeed (DT-R1)"]
+        "2+", "4+", "7+ (a 6, then 4+)", "8+ (a 6, then 4+)", "13+ (a 6, then 4+)"]
     assert why_words([(-3, "flashed, hacked")]) == ("-3 flashed, hacked; needs 7+ (a 6, "
                                                     "then 4+)")
-    assert why_words([(-4, "worse")]) == "-4 worse; cannot succeed (DT-R1)"
+    assert why_words([(-4, "worse")]) == "-4 worse; needs 8+ (a 6, then 4+)"  # DT-R1
     assert why_words([(-1, "in cover"), (1, "shooting down"), (0, "Rifle at 5\"")],
                      "Rifle") == "Rifle; -1 in cover, +1 shooting down; needs 4+"
     assert why_words([], "block") == "block; no modifier; needs 4+"

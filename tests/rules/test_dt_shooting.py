@@ -158,14 +158,20 @@ def test_dt_s7_a_hacked_shooter_is_at_minus_1_once_and_flashed_at_minus_2() -> N
 
 
 def test_dt_r1_a_shot_at_7_plus_and_at_8_plus() -> None:
-    """DT §1, DT-R1: Sniper Rifle at 5" (-1), in cover (-1), flashed (-2): 8+, no dice;
-    without the flash but hacked: 7+, the sixes rolled again."""
+    """DT §1, DT-R1: Sniper Rifle at 5" (-1), in cover (-1), flashed (-2): 8+, still a
+    6 then a 4+ (seed double-tap-2.1.txt, Modifiers: "If you need to roll a 7+ or
+    higher to succeed, then a roll of 6+ followed by 4+ is a success."); without the
+    flash but hacked: 7+, the sixes rolled again."""
     s = duel("sniper-rifle")
     s.unit("red.0").flashed_until = "black"
-    run = play(s, "red.0", "hold", {"distance.black.0": 5, "cover.black.0": "yes"}, ROLL)
-    assert not run.dice()
-    assert "cannot succeed (DT-R1)" in run.text
-    assert run.ctx.facts["attack"]["hits"] == 0
+    run = play(s, "red.0", "hold", {"distance.black.0": 5, "cover.black.0": "yes",
+                                    "hit.1": "6 6", "hit.1.second": "4 1",
+                                    "block.black.0": "1"})
+    assert (hit_target(run), run.step("hit.1.second").target) == (6, 4)
+    assert "needing 8+, each 6 must be followed by a 4+ (DT §1, DT-R1)" in run.text
+    assert "cannot succeed" not in run.text
+    assert run.ctx.facts["attack"]["hits"] == 1
+    assert run.state.unit("black.0").figures[0].alive is False
     s.unit("red.0").flashed_until = ""
     s.unit("red.0").hacked = True
     run = play(s, "red.0", "hold", {"distance.black.0": 5, "cover.black.0": "yes",

@@ -23,7 +23,7 @@ def _signed(n: int) -> str:
 
 _QUALITY_ROWS = [["modifier", "needs", "chance"]] + [
     [_signed(m) if m else "none", t.need_text(m), f"{t.p_quality(m):.0%}"]
-    for m in range(2, t.QUALITY - t.IMPOSSIBLE - 1, -1)]
+    for m in range(2, t.QUALITY - t.TWO_DICE - 2, -1)]
 
 
 _WEAPON_ROWS = [["weapon", "pts", "attacks", "range bands", "max"]] + [
@@ -52,12 +52,13 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "Almost every roll is a quality test: one die, a success on "
      f"{t.QUALITY}+. Modifiers move the number needed: +1 makes the test easier "
      "(3+), -1 harder (5+). A roll of 1 always fails, however good the modifiers.\n"
-     f"Needing 7+, a 6 must be followed by a {t.SECOND_DIE}+ on a second die. "
-     f"DT-R1: needing {t.IMPOSSIBLE}+ or more, the test cannot succeed and nothing "
-     "is rolled; needing 2+ or less, a 1 still fails.\n"
+     f"Needing {t.TWO_DICE}+, a 6 must be followed by a {t.SECOND_DIE}+ on a second "
+     f"die. DT-R1: the seed says \"7+ or higher\", so needing {t.TWO_DICE + 1}+, "
+     f"{t.TWO_DICE + 2}+ or more is still a 6 then a {t.SECOND_DIE}+ (1 in 12), never "
+     "impossible; needing 2+ or less, a 1 still fails.\n"
      + columns(_QUALITY_ROWS) + "\n"
-     "App reading: a test of several dice at 7+ is asked as one roll for the 6s, "
-     "then the 6s are rolled again for the second die.\n"
+     "App reading: a test of several dice at 7+ or higher is asked as one roll for "
+     "the 6s, then the 6s are rolled again for the second die.\n"
      "A model sees only through the front half of its base; the players judge "
      "line of sight, and questions about it say so."),
     ("Set-up and markers (DT §2)",
@@ -226,7 +227,8 @@ HELP_SECTIONS: list[tuple[str, str]] = [
      "Gear, and count for several alike units (see forces/dt-*.toml)."),
     ("Rulings (DT-R1..DT-R4)",
      "Where the seed is unclear the app decides as follows:\n"
-     f"  DT-R1: needing {t.IMPOSSIBLE}+ cannot succeed; needing 2+ still fails on a 1.\n"
+     f"  DT-R1: needing {t.TWO_DICE + 1}+ or higher is a 6 then a {t.SECOND_DIE}+, as 7+;\n"
+     "         needing 2+ still fails on a 1.\n"
      "  DT-R2: best/worst bands are +1/-1 to hit, none outside them, no shots\n"
      "         beyond maximum range; every unit has a melee weapon.\n"
      "  DT-R3: a unit reacts at most once to each enemy action.\n"

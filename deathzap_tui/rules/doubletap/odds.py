@@ -3,7 +3,7 @@ Pure stdlib, no I/O.
 
 **Hits** (DT §1, §4, §6): the attacker takes one quality test per attack at its
 to-hit modifier ``hit``, so its successes are ``S ~ Binomial(attacks, p(hit))``, where
-``p`` is :func:`tables.p_quality` (a 6 then a 4+ at 7+, nothing at 8+: DT-R1). A
+``p`` is :func:`tables.p_quality` (a 6 then a 4+ at 7+ or higher, DT-R1: 1 in 12). A
 target that reacts by dodging takes 2 tests, by shooting or melee 1 test, at its
 modifier ``cancel_modifier``: ``C ~ Binomial(cancel_dice, p(cancel_modifier))``, each
 success cancelling one of the attacker's (app reading 7), so the hits are ``H =
@@ -307,11 +307,10 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
 
 # --------------------------------------------------------------------------- words
 def modifier_words(modifier: int) -> str:
-    """``+1: needs 3+``, ``-3: needs 7+ (a 6, then 4+)``, ``-4: cannot succeed
-    (DT-R1)``: the modifier, then what a test at it needs (:func:`tables.need_text`)."""
-    need = tables.need_text(modifier)
-    impossible = tables.quality_target(modifier) >= tables.IMPOSSIBLE
-    return f"{modifier:+d}: {need if impossible else 'needs ' + need}"
+    """``+1: needs 3+``, ``-3: needs 7+ (a 6, then 4+)``, ``-4: needs 8+ (a 6, then
+    4+)`` (DT-R1): the modifier, then what a test at it needs
+    (:func:`tables.need_text`)."""
+    return f"{modifier:+d}: needs {tables.need_text(modifier)}"
 
 
 def _why(parts: Sequence[str]) -> str:

@@ -21,15 +21,16 @@ deathzap odds --ruleset double-tap --attacks 3 --hit +1 --block 0 \\
 deathzap odds --ruleset double-tap --grenade --hit 0 --block 0 [...]
 
 MOD is a modifier to the 4+ of a quality test (DT §1): +1 needs 3+, -3 needs 7+ (a 6
-then a 4+), -4 or less cannot succeed (DT-R1). The attacker takes --attacks tests at
---hit; the target's --cancel-dice tests at --cancel-modifier (2 dodging, 1 reacting
-by shooting or melee: DT §6) each cancel one success; it blocks each hit at --block
-and is killed if any block fails (DT §4); --tough W: a Tough target with W wound
-markers, killed at the 3rd; --regeneration: a kill undone on 5+ (DT §7). A target
-hit and not killed tests morale at --morale: stunned after melee, else it falls back
-(DT §5). Wounds are failed blocks. --grenade: a frag grenade thrown at the target,
---attacks tests (default 2) at --hit: with no success it lands short, else the target
-(under the blast) takes one automatic hit, never cancelled (app reading 12)."""
+then a 4+), -4 or less needs 8+ or higher: still a 6 then a 4+, 1 in 12 (DT-R1). The
+attacker takes --attacks tests at --hit; the target's --cancel-dice tests at
+--cancel-modifier (2 dodging, 1 reacting by shooting or melee: DT §6) each cancel
+one success; it blocks each hit at --block and is killed if any block fails (DT §4);
+--tough W: a Tough target with W wound markers, killed at the 3rd; --regeneration: a
+kill undone on 5+ (DT §7). A target hit and not killed tests morale at --morale:
+stunned after melee, else it falls back (DT §5). Wounds are failed blocks.
+--grenade: a frag grenade thrown at the target, --attacks tests (default 2) at
+--hit: with no success it lands short, else the target (under the blast) takes one
+automatic hit, never cancelled (app reading 12)."""
 
 SIGNED = ("hit", "block", "cancel_modifier", "morale")
 """The flags that are modifiers, not counts: the command accepts them below 0."""

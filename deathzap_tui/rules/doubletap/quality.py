@@ -7,9 +7,9 @@ from ("-1 in cover, +1 shooting down").
 
 Dice luck (the end-of-game report): every Double Tap roll with a target is rolled by
 the side it helps, each success for the roller (DT §1: hit, cancel, dodge, detect and
-throw tests, blocks, morale; DT-R1: a 7+ test's second dice too; DT §7: a hack, the
-poison cure, Regeneration), so each keeps the usual reading (``luck=None``: more
-successes are better for its ``side``). The one roll of faces, the markers' D3
+throw tests, blocks, morale; DT-R1: the second dice of a test at 7+ or higher too;
+DT §7: a hack, the poison cure, Regeneration), so each keeps the usual reading
+(``luck=None``: more successes are better for its ``side``). The one roll of faces, the markers' D3
 (DT §2), has no side and is not judged.
 """
 
@@ -31,12 +31,10 @@ def total(mods: Sequence[tuple[int, str]]) -> int:
 
 def why_words(mods: Sequence[tuple[int, str]], head: str = "") -> str:
     """``head`` then the modifiers and the number needed (:func:`tables.need_text`):
-    "Pistol at 12\": -1 in cover; needs 5+", "...; needs 7+ (a 6, then 4+)"."""
+    "Pistol at 12\": -1 in cover; needs 5+", "...; needs 8+ (a 6, then 4+)"."""
     parts = ", ".join(f"{value:+d} {words}" for value, words in mods if value)
     text = "; ".join(filter(None, (head, parts or "no modifier")))
-    modifier = total(mods)
-    needs = "" if tables.quality_target(modifier) >= tables.IMPOSSIBLE else "needs "
-    return f"{text}; {needs}{tables.need_text(modifier)}"
+    return f"{text}; needs {tables.need_text(total(mods))}"
 
 
 def quality_test(ctx: Context, key: str, count: int, modifier: int, purpose: str,
@@ -44,24 +42,21 @@ def quality_test(ctx: Context, key: str, count: int, modifier: int, purpose: str
     """``count`` quality tests at ``modifier`` (DT §1, DT-R1); returns the successes.
 
     One request of ``count`` dice at :func:`tables.quality_target` (a count of
-    successes is accepted). Needing 7+, the dice are asked at 6+ and each six rolls
-    again at 4+ (key ``<key>.second``). Needing 8+ or more nothing is rolled: no test
-    can succeed. A natural 1 always fails: the target is never below 2+."""
+    successes is accepted). Needing 7+ or higher (8+, 9+ ... too: DT-R1), the dice are
+    asked at 6+ and each six rolls again at 4+ (key ``<key>.second``). A natural 1
+    always fails: the target is never below 2+."""
     if count <= 0:
         return 0
     target = tables.quality_target(modifier)
-    if target >= tables.IMPOSSIBLE:
-        ctx.say(f"{purpose}: {plural(count, 'test')} needing {target}+ cannot succeed "
-                "(DT-R1): no dice are rolled.")
-        return 0
-    first = 6 if target == 7 else target
+    two_dice = tables.two_dice(modifier)
+    first = 6 if two_dice else target
     d = yield DiceRequest(key, count, purpose, first, why, rule, side)
     successes = d.count(first)
-    if target != 7:
+    if not two_dice:
         ctx.say(f"{purpose}: {dice_text(d, first)} ({rule}).")
         return successes
-    ctx.say(f"{purpose}: {dice_text(d, first)}; needing 7+, each 6 must be followed by a "
-            f"{tables.SECOND_DIE}+ (DT §1).")
+    ctx.say(f"{purpose}: {dice_text(d, first)}; needing {target}+, each 6 must be "
+            f"followed by a {tables.SECOND_DIE}+ (DT §1{'' if target == 7 else ', DT-R1'}).")
     if not successes:
         return 0
     second = yield DiceRequest(f"{key}.second", successes, f"{purpose}: second dice",

@@ -14,36 +14,40 @@ RULESET_ID = "double-tap"
 QUALITY = 4
 """DT §1: a quality test succeeds on 4+ before modifiers."""
 SECOND_DIE = 4
-"""DT §1: needing 7+, a 6 must be followed by a 4+ on a second die."""
-IMPOSSIBLE = 8
-"""DT-R1: needing 8+ or more cannot succeed."""
+"""DT §1: needing 7+ or higher, a 6 must be followed by a 4+ on a second die."""
+TWO_DICE = 7
+"""DT §1, DT-R1: from this number up ("7+ or higher": 8+, 9+ ... too) a test is a 6
+then a 4+ on a second die; never impossible (seed "Modifiers": "If you need to
+roll a 7+ or higher to succeed, then a roll of 6+ followed by 4+ is a success")."""
 
 
 def quality_target(modifier: int) -> int:
     """The number a quality test needs with ``modifier`` (+1 makes it easier): 4+ less
-    the modifier, never below 2+ (a natural 1 always fails, DT §1, DT-R1); 7 means a 6
-    then a 4+, :data:`IMPOSSIBLE` or more cannot succeed."""
+    the modifier, never below 2+ (a natural 1 always fails, DT §1, DT-R1); from
+    :data:`TWO_DICE` up it is a 6 then a 4+ (DT-R1)."""
     return max(2, QUALITY - modifier)
 
 
+def two_dice(modifier: int) -> bool:
+    """Whether a test at ``modifier`` needs 7+ or higher: a 6, then a second die
+    (DT §1, DT-R1)."""
+    return quality_target(modifier) >= TWO_DICE
+
+
 def p_quality(modifier: int) -> float:
-    """The chance one quality test with ``modifier`` succeeds (DT §1, DT-R1)."""
-    target = quality_target(modifier)
-    if target >= IMPOSSIBLE:
-        return 0.0
-    if target == 7:
+    """The chance one quality test with ``modifier`` succeeds (DT §1, DT-R1): 1 in 12
+    at 7+ or higher."""
+    if two_dice(modifier):
         return (1 / 6) * ((7 - SECOND_DIE) / 6)
-    return (7 - target) / 6
+    return (7 - quality_target(modifier)) / 6
 
 
 def need_text(modifier: int) -> str:
     """What one quality test at ``modifier`` needs, in words: "4+", "7+ (a 6, then
-    4+)" (DT §1), "cannot succeed (DT-R1)". Every view of a target number uses it."""
+    4+)", "9+ (a 6, then 4+)" (DT §1, DT-R1). Every view of a target number uses it."""
     target = quality_target(modifier)
-    if target >= IMPOSSIBLE:
-        return "cannot succeed (DT-R1)"
-    if target == 7:
-        return f"7+ (a 6, then {SECOND_DIE}+)"
+    if two_dice(modifier):
+        return f"{target}+ (a 6, then {SECOND_DIE}+)"
     return f"{target}+"
 
 
