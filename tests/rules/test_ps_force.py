@@ -4,10 +4,12 @@ text formatted from the tables."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 from ps_fixtures import MELEE_TABLE, force_data
 
 from deathzap_tui.forcefile import force_from_text, load_force
@@ -538,6 +540,28 @@ def test_ps_shipped_ps_forces_load_cleanly_ps_s9(path: Path) -> None:
     unlocked, used = force_points(loaded.force)
     assert used <= unlocked  # PS §9
     assert all(u.melee is not None for u in units)  # PS-R1: every unit can fight
+
+
+def test_ps_s9_iron_choir_comment_says_force_points_are_errors() -> None:
+    """PS §9 (seed deathzap-plasmashok.txt: "Each infantry or beast unit you take
+    unlocks 1 force point. For 1 force point you can add a light vehicle or big beast
+    unit to your force. For 2 force points you can add 1 monster or vehicle unit"):
+    the file's comment calls the limit an error, and it is one: the Iron Choir's three
+    infantry units unlock its light vehicle and vehicle exactly; without one of them,
+    `check` refuses the force."""
+    path = FORCES / "ps-iron-choir.toml"
+    text = path.read_text()
+    header = " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
+    assert "Force points are errors too" in header and "warned about" not in header
+    data = tomllib.loads(text)
+    assert force_points(parse_force(data)) == (3, 3)
+    infantry = next(i for i, u in enumerate(data["units"]) if u["type"] == "infantry")
+    del data["units"][infantry]
+    with pytest.raises(InvalidInput) as exc:
+        force_from_text(tomli_w.dumps(data), path.name)
+    assert [p.message for p in exc.value.problems] == [
+        "the light vehicle, big beast, vehicle and monster units need 3 force points, "
+        "but the infantry and beast units unlock only 2 (PS §9)"]
 
 
 def test_ps_shipped_ps_forces_cover_the_rules_ps_s2_s9() -> None:
