@@ -127,3 +127,15 @@ def test_check_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     missing = str(tmp_path / "nope.toml")
     assert main(["check", missing]) == 1
     assert f"{missing}: no such file" in capsys.readouterr().out
+
+
+def test_check_and_points_count_one_in_the_singular(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26: "1 units"."""
+    with mock.patch("deathzap_tui.forcefile.LoadedForce.counts", return_value=(1, 1)):
+        assert main(["check", MORTAN]) == 0
+        assert ", 1 unit, 1 model, 327 points" in capsys.readouterr().out
+        with mock.patch("deathzap_tui.rules.deathzap3.plugin.Deathzap3.points",
+                        return_value=None):
+            assert main(["points", MORTAN]) == 0
+    assert "no points system: 1 unit, 1 model." in capsys.readouterr().out

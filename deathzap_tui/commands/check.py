@@ -12,6 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.forcefile import load_force
+    from deathzap_tui.rules.narration import plural
     from deathzap_tui.rules.problems import InvalidInput, Problem
 
     def show(problem: Problem, source: str) -> str:
@@ -29,16 +30,16 @@ def run(args: argparse.Namespace) -> int:
             for problem in e.problems:
                 print(show(problem, e.source))
             errors = sum(p.is_error for p in e.problems)
-            print(f"{e.source}: {errors} error{'s' if errors != 1 else ''}")
+            print(f"{e.source}: {plural(errors, 'error')}")
             status = 1
             continue
         for problem in loaded.warnings:
             print(show(problem, loaded.source))
         units, models = loaded.counts()
         report = loaded.ruleset.points(loaded.force)
-        points = f", {report.total} points" if report else ""
+        points = f", {plural(report.total, 'point')}" if report else ""
         warned = len(loaded.warnings)
-        print(f"{loaded.source}: OK: {loaded.name} ({loaded.ruleset.id}), {units} units, "
-              f"{models} models{points}"
-              + (f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""))
+        print(f"{loaded.source}: OK: {loaded.name} ({loaded.ruleset.id}), "
+              f"{plural(units, 'unit')}, {plural(models, 'model')}{points}"
+              + (f", {plural(warned, 'warning')}" if warned else ""))
     return status

@@ -203,6 +203,7 @@ def _split(spec: str) -> tuple[str, str]:
 def _unit(spec: str, flag: str) -> tuple[Any, Any, Any]:
     """``FILE:UNIT`` -> (force, unit, ruleset); UNIT is a name or a 1-based index."""
     from deathzap_tui.forcefile import load_force
+    from deathzap_tui.rules.narration import plural
 
     path, name = _split(spec)
     if not path:
@@ -215,7 +216,8 @@ def _unit(spec: str, flag: str) -> tuple[Any, Any, Any]:
         i = int(wanted)
         if 1 <= i <= len(units):
             return loaded.force, units[i - 1], loaded.ruleset
-        raise UsageError(f"{path} has {len(units)} units, no unit {i}; units: {listing}")
+        raise UsageError(f"{path} has {plural(len(units), 'unit')}, no unit {i}; "
+                         f"units: {listing}")
     matches = [u for u in units if u.name == wanted] or [
         u for u in units if u.name.casefold() == wanted.casefold()]
     if len(matches) == 1:

@@ -95,11 +95,13 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
+    from deathzap_tui.rules.narration import plural
+
     title = f"{loaded.name}  ({loaded.ruleset.title}, {loaded.source})"
     if report is None:
         units, models = loaded.counts()
         lines = [title, f"{loaded.ruleset.title} has no points system: "
-                 f"{units} units, {models} models."]
+                 f"{plural(units, 'unit')}, {plural(models, 'model')}."]
         counts = [[label, str(n)] for label, n in loaded.ruleset.force_counts(loaded.force)]
         if counts:
             lines += ["", "Counts:", *("  " + row for row in _table(counts))]

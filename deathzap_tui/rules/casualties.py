@@ -56,12 +56,15 @@ def credit_kills(ctx: Context, to: str, finishers: Iterable[str | None]) -> None
 
 def pick_casualty(state: Any, unit: Any, key: str, number: int, of: int, name: str,
                   rule: str, kind: Callable[[Any], Hashable], label: Callable[[Any], str],
-                  cost: Callable[[Any], tuple[int, ...]]) -> Gen:
+                  cost: Callable[[Any], tuple[int, ...]], doomed: bool | None = None) -> Gen:
     """The figure of ``unit`` that casualty ``number`` of ``of`` removes (``None``
     when no figure is left). Figures of the same ``kind`` are interchangeable: when
     all living ones are alike the last is taken without a question, otherwise the
-    owner picks one of each kind (shown by ``label``). ``name`` is the unit's name
-    in the question, ``key`` the question's key.
+    owner picks one of each kind (shown by ``label``). Nor is there a choice when
+    the unit is ``doomed``, every living figure to go whichever goes first (by
+    default: when the casualties still to come, this one included, are as many as
+    the living figures). ``name`` is the unit's name in the question, ``key`` the
+    question's key.
 
     The question's default (what Enter answers) is the kind whose loss ``cost``
     rates lowest, the first in force order on a tie. Each ruleset's ``cost`` ranks
@@ -75,8 +78,13 @@ def pick_casualty(state: Any, unit: Any, key: str, number: int, of: int, name: s
         kinds.setdefault(kind(f), f)
     if len(kinds) == 1:
         return living[-1]
+    default = min(kinds.values(), key=cost)
+    if doomed is None:
+        doomed = of - number + 1 >= len(living)
+    if doomed:  # all go: in the order the defaults would have taken them
+        return default
     choice = yield Question(
         key, f"{name} loses a figure ({number} of {of}): which one?",
         tuple(Choice(f.id, label(f)) for f in kinds.values()),
-        rule=rule, side=unit.side, default=min(kinds.values(), key=cost).id)
+        rule=rule, side=unit.side, default=default.id)
     return state.figure(choice)[1]

@@ -27,6 +27,11 @@ def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def is_are(n: int) -> str:
+    """The verb after :func:`plural`: "1 point is", "2 points are"."""
+    return "is" if n == 1 else "are"
+
+
 def possessive(name: str) -> str:
     """"Red Squad's", "Red Wardens'": a name ending in s takes the apostrophe alone."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"

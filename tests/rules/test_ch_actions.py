@@ -271,3 +271,27 @@ def test_all_seven_actions_are_offered_ch_s3() -> None:
     assert seen == {"run", "charge", "fight", "walk-shoot", "aimed", "disengage",
                     "recharge"}
     assert act is not None
+
+
+def test_a_unit_wiped_out_is_not_asked_which_figure_ch_s4_issue_26() -> None:
+    """4 kills on 4 figures of two kinds: all go whichever goes first, so the owner
+    is not asked four times (issue 26); the Sergeant (most shots) goes last."""
+    g = on_table()
+    draw(g, "2H")
+    steps = activate(g, "red.0", "walk-shoot", {
+        "shoot.target": "black.1", "shoot.range": "near", "shoot.cover": "open",
+        "shoot.1.damage": "4 5 6 4"})
+    assert not [k for k in keys(steps) if ".kill." in k]
+    assert g.state.unit("black.1").figures_left == 0
+    lost = [n for n in notes(g) if "Black Others loses" in n]
+    assert len(lost) == 4 and "Sergeant" in lost[-1]
+
+
+def test_a_unit_not_wiped_out_still_chooses_ch_s4_issue_26() -> None:
+    g = on_table()
+    draw(g, "2H")
+    steps = activate(g, "red.0", "walk-shoot", {
+        "shoot.target": "black.1", "shoot.range": "near", "shoot.cover": "open",
+        "shoot.1.damage": "4 5 6 1"})
+    assert [k for k in keys(steps) if ".kill." in k] == [
+        "shoot.1.kill.1", "shoot.1.kill.2", "shoot.1.kill.3"]

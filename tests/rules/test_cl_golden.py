@@ -31,7 +31,7 @@ def play_scripted_game() -> Session:
     session = Session.new(FORCES / "cl-red-dawn-irregulars.toml",
                           FORCES / "cl-black-maw-brood.toml", seed=2026,
                           options={"game": "advanced"}, save_path="cl-golden")
-    play_random_game(session.game, random.Random(59), max_actions=2000,
+    play_random_game(session.game, random.Random(60), max_actions=2000,
                      dice=given_dice(157), defaults=0.8)
     return session
 

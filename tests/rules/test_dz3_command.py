@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from dz3_fixtures import act, battle, draw
 
@@ -65,3 +67,18 @@ def test_leaders_own_unit_needs_no_distance_question() -> None:
     g = battle()
     steps = act(g, cmd("red.0"), dice="3")
     assert not any(s.key == "command.within" for s in steps)
+
+
+@pytest.mark.parametrize(("points", "words"), [(1, "1 command point is lost"),
+                                               (2, "2 command points are lost")])
+def test_a_leaders_command_points_lost_with_the_unit_in_good_english_dz3_r14(
+        points: int, words: str) -> None:
+    """Issue 26: "1 command point are lost"."""
+    from deathzap_tui.rules.deathzap3.common import unit_gone
+    from deathzap_tui.rules.steps import Context
+
+    ctx = Context(copy.deepcopy(battle().state))
+    unit = ctx.state.unit("red.0")
+    unit.figures[0].command = points
+    unit_gone(ctx, unit, "destroyed")
+    assert any(words in note.text for note in ctx.notes)

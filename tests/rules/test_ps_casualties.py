@@ -148,3 +148,29 @@ def test_ps_s5_generated_choices_replay_deterministically() -> None:
     b = Resolution(s, make)
     b.replay(a.res.answers)
     assert b.done and b.ctx.state == a.state
+
+
+def test_ps_s5_a_unit_wiped_out_is_not_asked_which_model_issue_26() -> None:
+    """Every model goes whichever goes first: no "which one?" (issue 26)."""
+    s = squad_and([unit("Targets", "infantry", 2, "basic-rifle",
+                        extra=(Model("Gunner", ("heavy-weapon",)),))])
+    s.unit("black.0").pending = 3
+    run = bracket_end(s)
+    assert not [k for k in run.asked if k.startswith("casualty.")]
+    assert run.state.unit("black.0").figures_left == 0
+    assert run.state.lost["black"] == 23 + 7 + 7  # every model's cost all the same
+
+
+def test_ps_s5_multi_wound_models_left_wounded_are_still_asked_issue_26() -> None:
+    """Two models of 6 wounds (PS §5 step 5): 10 wounds kill one and wound the other,
+    so which survives is the owner's choice; 12 wounds kill both: no question."""
+    def walkers(pending: int) -> Any:
+        s = squad_and([unit("Walkers", "light-vehicles", 1,
+                            extra=(Model("Gunwalker", ("heavy-weapon",)),))])
+        s.unit("black.0").pending = pending
+        return bracket_end(s)
+
+    assert "casualty.black.0.1" in walkers(10).asked
+    wiped = walkers(12)
+    assert not [k for k in wiped.asked if k.startswith("casualty.")]
+    assert wiped.state.unit("black.0").figures_left == 0

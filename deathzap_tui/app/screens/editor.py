@@ -44,6 +44,7 @@ from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.forcedoc import CheckResult, ForceDocument, Part, join_path, parse_path
 from deathzap_tui.rules import registry
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.problems import InvalidInput, Problem
 
 APP_DIR = Path(__file__).resolve().parent.parent
@@ -772,11 +773,11 @@ def points_summary(result: CheckResult) -> str:
     if not result.ok:
         return "points not counted"
     if result.points is not None:
-        return f"{result.points.total} points"
+        return plural(result.points.total, "point")
     if result.loaded is None:
         return "no points"
     units, models = result.loaded.counts()
-    return f"{units} unit{'s' * (units != 1)}, {models} model{'s' * (models != 1)}"
+    return f"{plural(units, 'unit')}, {plural(models, 'model')}"
 
 
 def points_text(result: CheckResult) -> Text:

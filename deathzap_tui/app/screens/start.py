@@ -20,6 +20,7 @@ from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.ruleset import OptionSpec
 
 NEW_FORCE = "new"
@@ -174,8 +175,8 @@ class StartScreen(Screen[None]):
             self.saves = []
         for info in self.saves:
             text = Text(f"{clean(info.red, oneline=True)} vs {clean(info.black, oneline=True)}")
-            text.append(f"\n  {clean(info.path.stem, oneline=True)} · {info.events} events",
-                        style="dim")
+            text.append(f"\n  {clean(info.path.stem, oneline=True)} · "
+                        f"{plural(info.events, 'event')}", style="dim")
             if info.problem:
                 text.append(f"\n  {clean(info.problem, oneline=True)}", style="red")
             opts.add_option(Option(text, disabled=bool(info.problem)))
@@ -215,7 +216,7 @@ class StartScreen(Screen[None]):
             return False
         force = loaded.force
         units = len(getattr(force, "units", ()))
-        text = Text(f"{clean(getattr(force, 'name', ''), oneline=True)} — {units} units")
+        text = Text(f"{clean(getattr(force, 'name', ''), oneline=True)} — {plural(units, 'unit')}")
         try:
             report = loaded.ruleset.points(force)
             if report is not None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.distributions import binomial_pmf, carried_weapons, p_success
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.odds import Odds
 
 D6 = [0.0] + [1 / 6] * 6
@@ -258,6 +259,7 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
                  f"{where}, {cover} (CH §4)"]
         title += [f"  {a.label}: {_dice(a.dice)} at {a.to_damage}+"
                   + (", Explosive D6 each" if a.explosive else "") for a in attacks]
-    title.append(f"Target: {tgt.shields} shields, {tgt.figures} figures; no saves, no "
+    title.append(f"Target: {plural(tgt.shields, 'shield')}, {plural(tgt.figures, 'figure')}; "
+                 "no saves, no "
                  "morale (CH §4)")
     return attack_odds(attacks, tgt), title

@@ -42,6 +42,7 @@ from deathzap_tui.rules.deathzap3.common import (
     Gen,
     ask_yes_no,
     dice_text,
+    is_are,
     plural,
     uname,
     unit_gone,
@@ -178,7 +179,8 @@ def remove_casualties(ctx: Context, target: UnitState, n: int, key: str) -> Gen:
         removed += 1
         lost = ""
         if victim.leader and victim.command:
-            lost = f"; its {plural(victim.command, 'command point')} are lost (DZ3-R14)"
+            lost = (f"; its {plural(victim.command, 'command point')} "
+                    f"{is_are(victim.command)} lost (DZ3-R14)")
         if victim.leader:
             victim.command = 0
         ctx.say(f"Casualty: {uname(state, target)} loses {victim.name}{lost} "

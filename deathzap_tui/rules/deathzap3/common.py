@@ -10,7 +10,7 @@ from deathzap_tui.rules.narration import (  # shared words, re-exported for DZ3 
 )
 from deathzap_tui.rules.narration import Gen as Gen
 from deathzap_tui.rules.narration import ask_yes_no as ask_yes_no
-from deathzap_tui.rules.narration import card_label, plural, side_name
+from deathzap_tui.rules.narration import card_label, is_are, plural, side_name
 from deathzap_tui.rules.narration import dice_text as dice_text
 from deathzap_tui.rules.narration import faces_text as faces_text
 from deathzap_tui.rules.ruleset import other_side
@@ -32,7 +32,8 @@ def unit_gone(ctx: Context, unit: UnitState, how: str) -> None:
     unit.token = False
     for f in unit.figures:
         if f.alive and f.leader and f.command:
-            ctx.say(f"{f.name}'s {plural(f.command, 'command point')} are lost with the "
+            ctx.say(f"{f.name}'s {plural(f.command, 'command point')} "
+                    f"{is_are(f.command)} lost with the "
                     f"unit (DZ3-R14).")
         f.command = 0 if f.leader else f.command
     disengage(state, unit)

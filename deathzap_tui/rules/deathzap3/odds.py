@@ -53,6 +53,7 @@ from deathzap_tui.rules.distributions import (
     carried_weapons,
     p_success,
 )
+from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.odds import Odds
 
 PER_ATTACK = "per-attack"
@@ -613,11 +614,12 @@ def target_line(target: Target, skill: str, *, leader_near: bool, option: str,
     comes from a leader of the unit's own (DZ3 §11)."""
     who = f"{name}, " if name else ""
     if target.vehicle:
-        return (f"Target: {who}a {skill} vehicle, {target.shields} shields, save "
+        return (f"Target: {who}a {skill} vehicle, {plural(target.shields, 'shield')}, save "
                 f"{target.save}+ (damage table, DZ3 §9)")
     leader = ("its own leader (+1 morale, DZ3 §11)" if own_leader
               else "a friendly leader within 6\"" if leader_near else "no leader near")
-    return (f"Target: {who}{target.figures} {skill} figures, {target.shields} shields, "
+    return (f"Target: {who}{plural(target.figures, f'{skill} figure')}, "
+            f"{plural(target.shields, 'shield')}, "
             f"save {target.save}+, morale {target.morale}+, {leader}; morale {option} "
             "(DZ3-R11)")
 

@@ -50,12 +50,14 @@ def _label(state: State, f: FigureState) -> str:
     return f"{f.name} ({', '.join(guns)}; {f.cost} pts)" if guns else f"{f.name} ({f.cost} pts)"
 
 
-def _pick(ctx: Context, unit: UnitState, key: str, number: int, of: int, rule: str) -> Gen:
+def _pick(ctx: Context, unit: UnitState, key: str, number: int, of: int, rule: str,
+          doomed: bool | None = None) -> Gen:
     """The model the owner picks (the cheapest kind by default), ``None`` if none is
-    left."""
+    left; no question when the unit is ``doomed`` (see :func:`pick_casualty`)."""
     state: State = ctx.state
     return (yield from pick_casualty(state, unit, key, number, of, uname(state, unit), rule,
-                                     _kind, lambda f: _label(state, f), lambda f: (f.cost,)))
+                                     _kind, lambda f: _label(state, f), lambda f: (f.cost,),
+                                     doomed))
 
 
 def _kill(ctx: Context, unit: UnitState, figure: FigureState) -> None:
@@ -112,8 +114,11 @@ def _wound(ctx: Context, unit: UnitState, sources: list[str | None]) -> Gen:
         if figure is None:
             picks += 1
             fresh = -(-left // per_model)
+            # The last model picked may only be wounded: which kind lives matters
+            # unless the wounds left kill every model (PS §5 step 5).
             figure = yield from _pick(ctx, unit, f"casualty.{unit.id}.{picks}", picks,
-                                      picks - 1 + min(fresh, unit.figures_left), "PS §5")
+                                      picks - 1 + min(fresh, unit.figures_left), "PS §5",
+                                      doomed=left >= unit.figures_left * per_model)
         taken = min(left, per_model - figure.wounds)
         figure.wounds += taken
         left -= taken

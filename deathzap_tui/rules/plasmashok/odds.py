@@ -280,7 +280,7 @@ def _in_blast(settings: Mapping[str, Any], weapon: Any, models: int) -> int:
                          "--in-blast N, the target's models within "
                          f"{tables.RADIUS_REACH}\" of it (PS §5, Radius)")
     if not 1 <= int(blast) <= models:
-        raise ValueError(f"--in-blast {blast}: the target has {models} models")
+        raise ValueError(f"--in-blast {blast}: the target has {plural(models, 'model')}")
     return int(blast)
 
 
@@ -390,7 +390,8 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
                          f"it ({stats.name}: {stats.wounds}, PS §2); leave it out")
     models = _setting(settings, "models", len(tunit.figures))
     if not 1 <= models <= len(tunit.figures):
-        raise ValueError(f"--models {models}: {tunit.name} has {len(tunit.figures)} models")
+        raise ValueError(f"--models {models}: {tunit.name} has "
+                         f"{plural(len(tunit.figures), 'model')}")
     spec = (models, stats.wounds, _setting(settings, "wounded", 0),
             _setting(settings, "pending", 0))
     if settings.get("special_combat"):
