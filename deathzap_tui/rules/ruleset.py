@@ -284,7 +284,10 @@ class Ruleset(ABC):
     def quick_resolution(self, kind: str, attacker: tuple[Any, int],
                          target: tuple[Any, int] | None, seed: int) -> Resolution:
         """One attack or test outside a game: ``attacker``/``target`` are
-        ``(force, unit index)``. Raises ``Refused`` saying why not."""
+        ``(force, unit index)``; the target is ``None`` for a test the unit takes on its
+        own. The resolution's state holds the two units alone, the attacker as
+        ``red.0`` and the target as ``black.0`` (:mod:`.quick`). Raises ``Refused``
+        saying why not."""
         raise Refused(f"{self.title} offers no quick resolution")
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
@@ -327,16 +330,16 @@ class PackageRuleset(Ruleset):
     ``docs/architecture.md``): ``force`` (``parse_force``, ``force_warnings``, and
     ``force_counts`` if it has any), ``options`` (``OPTION_SPECS``), ``state``
     (``new_state``), ``engine`` (``resolution``), ``help`` (``HELP_SECTIONS``),
+    ``quick`` (``KINDS``, ``quick_resolution``: quick resolution outside a game),
     ``odds`` (``odds_cli``, ``odds_from_facts``) and ``oddscli`` (``odds_arguments``,
-    ``odds_numbers``); the odds modules are optional (no module: no odds). A ruleset
+    ``odds_numbers``); the quick and odds modules are optional (no module: none). A ruleset
     with points has ``points`` (``points_report``; no module: no points); ``engine``
     (``intents``) and ``view`` (``board_view``) serve a game without hidden
     information: every viewer is offered and shown the same.
 
     Each method below delegates to its module, imported on first use (so listing the
     rulesets stays cheap). A subclass sets :attr:`package` and writes out what is its
-    own: a viewer-dependent intents or view (hidden hands), odds of an attack, quick
-    resolution.
+    own: a viewer-dependent intents or view (hidden hands), odds of an attack.
     """
 
     package: str
@@ -397,6 +400,16 @@ class PackageRuleset(Ruleset):
                 raise
             return None
         return getattr(found, name, None)
+
+    def quick_kinds(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.optional_part("quick", "KINDS") or ())
+
+    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
+                         target: tuple[Any, int] | None, seed: int) -> Resolution:
+        make = self.optional_part("quick", "quick_resolution")
+        if make is None:
+            return super().quick_resolution(kind, attacker, target, seed)
+        return make(kind, attacker, target, seed)
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         odds_from_facts = self.optional_part("odds", "odds_from_facts")

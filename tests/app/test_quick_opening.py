@@ -12,6 +12,7 @@ from textual.widgets import Select
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.screens.quick import QuickResolveScreen
 from deathzap_tui.paths import PROJECT_ROOT
+from deathzap_tui.rules import registry
 
 
 def _prompts(screen: QuickResolveScreen, select: str) -> list[str]:
@@ -24,8 +25,8 @@ def _values(screen: QuickResolveScreen, select: str) -> list[object]:
 
 @aiotest
 async def test_opens_on_a_ruleset_with_quick_resolution(workdir, demo_paths) -> None:
-    # A Command Hand force sorts first in forces/; Command Hand offers no quick
-    # resolution, so the screen opens on the two Deathzap 3 demos instead.
+    # A Command Hand force sorts first in forces/; the screen opens on the two demos
+    # of the default ruleset (Deathzap 3) all the same.
     shutil.copy(PROJECT_ROOT / "forces" / "ch-cinder-collective.toml", workdir / "forces")
     app = DeathzapApp(Launch("resolve"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -37,7 +38,10 @@ async def test_opens_on_a_ruleset_with_quick_resolution(workdir, demo_paths) -> 
         assert screen.query_one("#kind", Select).value == "shoot"
         assert _values(screen, "#kind") == ["shoot", "melee", "morale"]
         sources = _prompts(screen, "#attacker-source")
-        assert not any("Command Hand" in s for s in sources)
+        # Every ruleset offers quick resolution (issue 26), so a unit of each may be
+        # typed in.
+        assert all(any(registry.get(rid).title in s for s in sources)
+                   for rid in registry.ids())
         units = _prompts(screen, "#target-unit")
         assert units and all(". " in u and ".0" not in u for u in units)
         title = str(screen.query_one(".screen-title").render())

@@ -38,11 +38,14 @@ def test_kinds_offered() -> None:
 def test_shooting_uses_the_game_pipeline_dz3_s6() -> None:
     res = RULESET.quick_resolution("shoot", (MORTAN.force, 1), (VANTA.force, 1), seed=3)
     keys = run(res, {"shoot.cover.black.0": "hard"})
-    assert "shoot.cover.black.0" in keys and any(k.endswith(".hit") for k in keys)
+    assert "shoot.cover.black.0" in keys and "shoot.target" not in keys
+    assert any(k.endswith(".hit") for k in keys)
     assert any("fires" in n.text for n in res.ctx.notes)
 
 
 def _as_they_stand(res, acting_figures: int, shields: int, target_figures: int) -> None:
+    assert res.step.key == "quick.standing" and res.step.default == "full"
+    res.answer("set")
     assert res.step.key == "quick.acting.figures" and res.step.default == res.step.maximum
     res.answer(acting_figures)
     assert res.step.key == "quick.target.shields" and res.step.default == res.step.maximum
@@ -51,11 +54,18 @@ def _as_they_stand(res, acting_figures: int, shields: int, target_figures: int) 
     res.answer(target_figures)
 
 
+def test_two_units_at_full_strength_take_one_key_before_the_cover_issue_26() -> None:
+    """One key says both units stand as in their files; the target picked is not asked
+    again, so the shooting's first question is the cover (DZ3 §6)."""
+    res = RULESET.quick_resolution("shoot", (MORTAN.force, 1), (VANTA.force, 1), seed=3)
+    res.answer("full")
+    assert res.step.key == "shoot.cover.black.0"
+    assert res.ctx.notes[0].text.startswith("As they stand: Squad 2 7/7 figures")
+
+
 def test_melee_dice_are_figures_times_attacks_dz3_s7() -> None:
     res = RULESET.quick_resolution("melee", (MORTAN.force, 0), (VANTA.force, 1), seed=3)
     _as_they_stand(res, 7, 2, 3)
-    assert res.step.key == "melee.target"
-    res.answer("black.0")
     assert isinstance(res.step, DiceRequest) and res.step.count == 7  # 7 cultists x MA 1
 
 
@@ -67,7 +77,6 @@ def test_the_units_are_set_as_they_stand_at_the_table_dz3_s6_s7() -> None:
     target = res.ctx.state.units["black"][0]
     assert (target.shields, target.figures_left) == (0, 2)
     assert any(n.text.startswith("As they stand:") for n in res.ctx.notes)
-    res.answer("black.0")
     assert res.step.count == 4  # 4 figures left x MA 1
 
 
@@ -78,7 +87,9 @@ def test_a_crippled_vehicle_gun_is_asked_and_hits_on_6_dz3_s9() -> None:
     while not res.done:
         step = res.step
         seen.append(step)
-        if step.key == "quick.acting.gun_crippled":
+        if step.key == "quick.standing":
+            res.answer("set")
+        elif step.key == "quick.acting.gun_crippled":
             res.answer("yes")
         else:
             res.answer(ROLL if isinstance(step, DiceRequest) else step.default)

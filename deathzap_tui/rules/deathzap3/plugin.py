@@ -3,8 +3,8 @@
 Thin by design: each method delegates to the module that holds that part of the
 rules, imported on first use; the delegations every Deathzap-family plugin shares
 (force, options, state, engine and its intents, view, points, help, odds CLI) come
-from :class:`~deathzap_tui.rules.ruleset.PackageRuleset`. Its own: quick resolution
-and the odds of an attack (which read the game's morale option).
+from :class:`~deathzap_tui.rules.ruleset.PackageRuleset`. Its own: the odds of an
+attack (which read the game's morale option).
 """
 
 from __future__ import annotations
@@ -13,24 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.ruleset import PackageRuleset
-from deathzap_tui.rules.steps import Resolution
 
 
 class Deathzap3(PackageRuleset):
     id = "deathzap3"
     title = "Deathzap 3"
     package = "deathzap_tui.rules.deathzap3"
-
-    def quick_kinds(self) -> tuple[tuple[str, str], ...]:
-        from deathzap_tui.rules.deathzap3.quick import KINDS
-
-        return KINDS
-
-    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
-                         target: tuple[Any, int] | None, seed: int) -> Resolution:
-        from deathzap_tui.rules.deathzap3.quick import quick_resolution
-
-        return quick_resolution(kind, attacker, target, seed)
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         from deathzap_tui.rules.deathzap3.odds import odds_from_facts

@@ -1,0 +1,93 @@
+"""Quick resolve in Plasmashok: one unit's special combat, shooting or melee attack,
+with the wounds it causes coming off as at the end of a bracket, or a morale test,
+outside any game, through the real :mod:`.combat`, :mod:`.melee`, :mod:`.casualties`
+and :mod:`.morale` code on a two-unit state (see :mod:`deathzap_tui.rules.quick`).
+Nothing is saved.
+
+How the units stand is asked first: one key for two units at full strength, else
+the models each has left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deathzap_tui.rules import quick
+from deathzap_tui.rules.narration import Gen
+from deathzap_tui.rules.plasmashok import casualties, combat, melee, morale
+from deathzap_tui.rules.plasmashok.state import State, new_state
+from deathzap_tui.rules.steps import Context, Question, Resolution, refuse_if
+
+KINDS: tuple[tuple[str, str], ...] = (
+    ("shoot", "Shooting attack"),
+    ("melee", "Melee attack"),
+    ("special", "Special combat (psychic, hacking...)"),
+    ("morale", "Morale test after casualties"),
+)
+PHASES = {"shoot": "shooting", "melee": "melee", "special": "special", "morale": "morale"}
+"""The phase (PS §3) the quick state stands in, by kind."""
+KNOWN = quick.at_target("target.", "melee.target", "special.target")
+"""Every weapon group fires at (and a melee or special attack aims at) the target
+picked (PS §4-§6)."""
+REFUSALS = {"shoot": combat.shoot_refusal, "special": combat.special_refusal,
+            "melee": melee.fight_refusal}
+
+
+def quick_resolution(kind: str, attacker: tuple[Any, int],
+                     target: tuple[Any, int] | None, seed: int) -> Resolution:
+    """A resolution of ``kind`` (see :data:`KINDS`): the attacker's unit attacks the
+    target's; for ``morale`` the attacker's unit tests alone."""
+    red, black = quick.pair(kind, KINDS, attacker, target, alone_kinds=("morale",))
+    state = new_state(red, black, {}, seed)
+    state.stage, state.turn, state.step = "battle", 1, PHASES[kind]
+    state.bracket = state.unit(quick.ACTING).training
+    state.edges = {"red": "south", "black": "north"}
+    if kind == "melee":
+        state.unit(quick.ACTING).engaged = [quick.OTHER]
+        state.unit(quick.OTHER).engaged = [quick.ACTING]
+    if kind in REFUSALS:
+        refuse_if(REFUSALS[kind](state, quick.ACTING))
+
+    def make(ctx: Context) -> Gen:
+        st: State = ctx.state
+        unit = st.unit(quick.ACTING)
+        if kind == "morale":
+            yield from _morale_only(ctx, unit)
+            return
+        other = st.unit(quick.OTHER)
+        yield from standing(ctx, unit, other)
+        attack = (combat.shoot if kind == "shoot" else combat.special if kind == "special"
+                  else melee.fight)(ctx, unit.id)
+        yield from quick.preset(attack, KNOWN)
+        yield from casualties.end_of_bracket(ctx)
+
+    return Resolution(state, make)
+
+
+def standing(ctx: Context, acting: Any, target: Any) -> Gen:
+    """The models each unit has left (PS §2: a unit's size follows them)."""
+    yield from quick.as_they_stand([
+        (quick.figures_left(acting, "quick.acting.figures", "PS §2", "models"),
+         lambda n: quick.keep_first(acting, n)),
+        (quick.figures_left(target, "quick.target.figures", "PS §2", "models"),
+         lambda n: quick.keep_first(target, n)),
+    ])
+    ctx.say(f"As they stand: {acting.name} {acting.figures_left}/{len(acting.figures)} "
+            f"models; {target.name} {target.figures_left}/{len(target.figures)} models.")
+
+
+def _morale_only(ctx: Context, unit: Any) -> Gen:
+    """PS §7 on its own: the models left and the casualties this turn, then the
+    test."""
+    total = len(unit.figures)
+    if total > 1:
+        left = yield Question("morale.figures", f"How many models of {unit.name} are left "
+                              f"(of {total})? The first ones in its force file are kept.",
+                              minimum=1, maximum=total - 1, rule="PS §7", side=unit.side,
+                              default=total - 1)
+        quick.keep_first(unit, left)
+    lost = total - unit.figures_left
+    unit.lost_turn = yield Question(
+        "morale.lost", f"How many models has {unit.name} lost this turn?", minimum=1,
+        maximum=max(lost, 1), rule="PS §7", side=unit.side, default=max(lost, 1))
+    yield from morale.morale_phase(ctx)

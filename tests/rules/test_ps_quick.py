@@ -1,0 +1,58 @@
+"""Plasmashok quick resolve (issue 26): shooting, melee and special combat with the
+wounds coming off as at the end of a bracket, and the morale test (PS §3-§7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fixtures_common import answer_all
+
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Refused
+
+FORCES = Path(__file__).resolve().parents[2] / "forces"
+CHOIR = load_force(FORCES / "ps-iron-choir.toml")
+SWARM = load_force(FORCES / "ps-verdant-swarm.toml")
+RULESET = CHOIR.ruleset
+WARDENS = (CHOIR.force, 0)  # elite infantry, special combat 1
+HOUNDS = (SWARM.force, 0)
+
+
+def test_kinds() -> None:
+    assert [k for k, _ in RULESET.quick_kinds()] == ["shoot", "melee", "special", "morale"]
+
+
+def test_shooting_defence_dice_by_cover_and_range_ps_s5() -> None:
+    """Infantry defence 2, +2 hard cover, +1 per full 6" (13": 2)."""
+    res = RULESET.quick_resolution("shoot", WARDENS, HOUNDS, seed=2)
+    seen = answer_all(res, {"quick.standing": "full", "cover.black.0": "hard",
+                            "distance.black.0": 13}, dice=ROLL)
+    defence = next(s for s in seen if isinstance(s, DiceRequest) and s.key == "defence.1")
+    assert defence.count == 6
+    assert "target.advanced-rifle" not in [s.key for s in seen]  # the target was picked
+
+
+def test_special_combat_wounds_come_off_at_the_end_of_the_bracket_ps_s3_s4() -> None:
+    res = RULESET.quick_resolution("special", WARDENS, HOUNDS, seed=2)
+    res.answer("full")
+    assert (res.step.key, res.step.count) == ("special.attack", 1)
+    res.answer(Dice(faces=(6,)))
+    assert res.step.count == 2  # the Hounds' special combat 0 + 2
+    res.answer(Dice(faces=(1, 2)))
+    assert res.done and res.ctx.state.unit("black.0").figures_left == 7
+
+
+def test_a_unit_without_special_combat_is_refused_ps_s4() -> None:
+    with pytest.raises(Refused, match="has no special combat"):
+        RULESET.quick_resolution("special", (CHOIR.force, 1), HOUNDS, seed=1)
+
+
+def test_morale_routs_d3_more_when_the_casualties_are_higher_ps_s7() -> None:
+    res = RULESET.quick_resolution("morale", WARDENS, None, seed=2)
+    seen = answer_all(res, {"morale.figures": 2, "morale.lost": 3,
+                            "morale.red.0.left": Dice(faces=(1,)),
+                            "morale.red.0.lost": Dice(faces=(6,)),
+                            "morale.red.0.rout": Dice(faces=(3,))}, dice=ROLL)
+    assert [s.key for s in seen][:2] == ["morale.figures", "morale.lost"]
+    assert res.ctx.state.unit("red.0").figures_left == 0  # 2 left, D3 (3 -> 2) rout

@@ -1,0 +1,138 @@
+"""Quick resolution for every ruleset (issue 26): the plugin part (``quick.py``),
+every kind reaching a result from the shipped forces, and the shared helpers that
+keep it to a few keys (rules/quick.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fixtures_common import answer_all
+
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules import quick, registry
+from deathzap_tui.rules.steps import ROLL, Choice, Context, Question, Refused, Resolution
+
+FORCES = Path(__file__).resolve().parents[2] / "forces"
+PAIRS = {
+    "deathzap3": ("mortans-men.toml", "demo-vanta-syndicate.toml"),
+    "command-hand": ("ch-cinder-collective.toml", "ch-ironbark-rangers.toml"),
+    "classic": ("cl-black-maw-brood.toml", "cl-red-dawn-irregulars.toml"),
+    "plasmashok": ("ps-iron-choir.toml", "ps-verdant-swarm.toml"),
+    "double-tap": ("dt-rustmoth-gang.toml", "dt-kestrel-cell.toml"),
+}
+"""Two shipped forces of each ruleset."""
+CASES = [(rid, kind) for rid in registry.ids() for kind, _ in registry.get(rid).quick_kinds()]
+
+
+def _forces(rid: str):
+    attacker, target = (load_force(FORCES / name) for name in PAIRS[rid])
+    assert attacker.ruleset.id == target.ruleset.id == rid
+    return attacker, target
+
+
+def _first_able(rid: str, kind: str) -> Resolution:
+    """The kind's resolution for the first unit of either force that may do it, at the
+    other force's first unit."""
+    one, two = _forces(rid)
+    reasons = []
+    for attacker, target in ((one, two), (two, one)):
+        for i in range(len(attacker.force.units)):
+            try:
+                return attacker.ruleset.quick_resolution(kind, (attacker.force, i),
+                                                         (target.force, 0), seed=5)
+            except Refused as exc:
+                reasons.append(str(exc))
+    raise AssertionError(f"no unit of {PAIRS[rid]} may do {kind}: {reasons}")
+
+
+def test_every_ruleset_offers_quick_resolution() -> None:
+    assert set(PAIRS) == set(registry.ids())
+    for rid in registry.ids():
+        kinds = registry.get(rid).quick_kinds()
+        assert kinds and all(kind and label for kind, label in kinds), rid
+
+
+@pytest.mark.parametrize(("rid", "kind"), CASES)
+def test_every_kind_reaches_a_result_without_asking_the_target(rid, kind) -> None:
+    """Defaults and generated dice take each kind to its end; the target picked is
+    never asked again, and the unit ids of the quick state are the contract's."""
+    res = _first_able(rid, kind)
+    state = res.ctx.state
+    assert state.unit(quick.ACTING).side == "red" and state.unit(quick.OTHER).side == "black"
+    seen = answer_all(res, {}, dice=ROLL)
+    assert res.done and res.ctx.notes
+    asked_target = [s.key for s in seen if isinstance(s, Question)
+                    and quick.OTHER in {c.value for c in s.choices}
+                    and "target" in s.key]
+    assert asked_target == []
+
+
+@pytest.mark.parametrize("rid", sorted(PAIRS))
+def test_unknown_kinds_and_missing_units_are_refused_by_name(rid) -> None:
+    attacker, target = _forces(rid)
+    ruleset = attacker.ruleset
+    with pytest.raises(Refused, match="unknown kind 'dance'"):
+        ruleset.quick_resolution("dance", (attacker.force, 0), (target.force, 0), seed=1)
+    with pytest.raises(Refused, match="no unit 99"):
+        ruleset.quick_resolution(ruleset.quick_kinds()[0][0], (attacker.force, 0),
+                                 (target.force, 99), seed=1)
+    with pytest.raises(Refused, match="pick the target"):
+        ruleset.quick_resolution(ruleset.quick_kinds()[0][0], (attacker.force, 0), None,
+                                 seed=1)
+
+
+def _asking(*keys: str):
+    def make(ctx: Context):
+        for key in keys:
+            ctx.facts[key] = yield Question(key, key, (Choice(quick.OTHER, "them"),
+                                                       Choice("hold", "hold")),
+                                            default="hold")
+    return make
+
+
+def test_preset_answers_the_known_questions_and_asks_the_rest() -> None:
+    known = quick.at_target("shoot.target", "target.")
+    res = Resolution(_State(), lambda ctx: quick.preset(_asking(
+        "shoot.target", "target.gun", "cover", "targets")(ctx), known))
+    assert res.step.key == "cover"  # the two target questions were answered
+    res.answer("hold")
+    assert res.step.key == "targets"  # a key that only begins like one is asked
+    res.answer("hold")
+    assert res.ctx.facts == {"shoot.target": quick.OTHER, "target.gun": quick.OTHER,
+                             "cover": "hold", "targets": "hold"}
+
+
+def test_preset_asks_when_the_known_answer_is_not_allowed() -> None:
+    def make(ctx: Context):
+        ctx.facts["a"] = yield Question("shoot.target", "?", (Choice("x", "x"),), default="x")
+
+    res = Resolution(_State(), lambda ctx: quick.preset(make(ctx),
+                                                        quick.at_target("shoot.target")))
+    assert res.step.key == "shoot.target"
+
+
+def test_as_they_stand_takes_one_key_for_full_strength() -> None:
+    set_to: list[int] = []
+    ask = Question("n", "how many?", minimum=0, maximum=5, default=5)
+
+    def make(ctx: Context):
+        ctx.facts["set"] = yield from quick.as_they_stand([(ask, set_to.append), (None, print)])
+
+    res = Resolution(_State(), make)
+    assert res.step.key == "quick.standing" and res.step.default == quick.FULL
+    res.answer(quick.FULL)
+    assert res.done and res.ctx.facts["set"] is False and set_to == []
+    res = Resolution(_State(), make)
+    res.answer(quick.SET)
+    res.answer(3)
+    assert res.done and set_to == [3]
+
+
+def test_nothing_to_ask_asks_nothing() -> None:
+    res = Resolution(_State(), lambda ctx: quick.as_they_stand([(None, print)]))
+    assert res.done
+
+
+class _State:
+    rng = None
