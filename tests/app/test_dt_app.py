@@ -68,7 +68,8 @@ def dt_session(red: Path, black: Path, save: str = "dt") -> Session:
 def table_answer(state: Any, step: Step) -> Answer:
     """How the players answer when nobody is scripted (generated dice, defaults), but
     with reactions and markers: the side asked always reacts, with its units' last
-    offered reaction (shoot, melee or dodge) for every other unit (DT §6); the markers
+    offered reaction (shoot, melee or dodge) for every other unit, chosen in force
+    order (DT §6); the markers
     as :data:`MARKERS` (a side that may not seize one is not offered: nobody)."""
     if isinstance(step, Question) and step.choices:
         values = [c.value for c in step.choices]
@@ -77,8 +78,11 @@ def table_answer(state: Any, step: Step) -> Answer:
             return wanted if wanted in values else "none"
         if step.key.startswith("react."):
             return "yes"
+        if step.key.startswith("reactor."):  # the first unit left of an even index
+            return next((v for v in values[1:] if int(v.rsplit(".", 1)[1]) % 2 == 0),
+                        "none")
         if step.key.startswith("reaction.") and step.key.count(".") == 2:
-            return values[-1] if int(step.key.rsplit(".", 1)[1]) % 2 == 0 else "none"
+            return values[-1]
     return auto_answer(step)
 
 
@@ -249,7 +253,8 @@ async def test_dt_whole_game_from_the_start_screen(dt_paths) -> None:
 
         # Red's first turn: Tech Imre holds and fires; Black reacts (DT §6).
         await pick_action(pilot, "red.3", "hold")
-        reactions = {"react.black": "yes", "reaction.black.1": "shoot"}.get
+        reactions = {"react.black": "yes", "reactor.black.1": "black.1",
+                     "reaction.black.1": "shoot"}.get
 
         def react(step: Step) -> Answer | None:
             return reactions(step.key)
@@ -258,8 +263,10 @@ async def test_dt_whole_game_from_the_start_screen(dt_paths) -> None:
         assert step.side == "black"
         assert who_line(app) == "BLACK answers  ⇄ RED hands over to BLACK"
         assert "Does Black react to Red Tech Imre's Hold" in screen_text(app)
-        await answer_by_keys(pilot, react, until="reaction.black.0")
+        await answer_by_keys(pilot, react, until="reactor.black.1")
         assert who_line(app) == "BLACK answers"  # the same player goes on
+        assert "Which Black unit reacts" in screen_text(app)  # one choice of the units
+        await answer_by_keys(pilot, react, until="reaction.black.1")
         assert "Move" in screen_text(app) and "Dodge" in screen_text(app)
         await answer_by_keys(pilot, react, until="doctor.red.3")
         assert who_line(app) == "RED answers  ⇄ BLACK hands over to RED"

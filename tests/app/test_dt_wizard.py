@@ -22,7 +22,8 @@ from deathzap_tui.rules.steps import Answer, Step
 
 SMALL = (80, 24)
 LARGE = (120, 40)
-DODGE = {"react.black": "yes", "reaction.black.0": "dodge", "hit.1": "556"}
+DODGE = {"react.black": "yes", "reactor.black.1": "black.0", "reaction.black.0": "dodge",
+         "hit.1": "556"}
 """Black reacts; Boss Karn, the target, dodges; Red's Carbine rolls 5 5 6: three
 successes for the dodge to cancel."""
 
@@ -88,13 +89,15 @@ async def test_dt_reaction_questions_and_exact_odds_after_the_dodge(dt_paths) ->
         await pilot.press("escape")  # back to Red's own question: Red's screen
         assert screen.resolution.step.key == "down.black.0"
         assert who_line(app) == "RED answers"
-        await answer_by_keys(pilot, scripted, until="reaction.black.0")
+        await answer_by_keys(pilot, scripted, until="reactor.black.1")
         assert who_line(app) == "BLACK answers"
         text = screen_text(app)
-        assert "Black Boss Karn: react to Red Tech Imre's Hold" in text
+        assert "Which Black unit reacts to Red Tech Imre's Hold" in text
         assert "Only a unit that can see it may react" in text
+        await answer_by_keys(pilot, scripted, until="reaction.black.0")
+        assert "Black Boss Karn: react to Red Tech Imre's Hold" in screen_text(app)
         # The target, in the open, may move or dodge: it has no ranged weapon (DT §6).
-        assert [c.value for c in screen.resolution.step.choices] == ["none", "move", "dodge"]
+        assert [c.value for c in screen.resolution.step.choices] == ["move", "dodge"]
         await answer_by_keys(pilot, scripted, until="hit.1")
         assert "Black reacts: Black Boss Karn dodges (DT §6)." in \
             [n.text for n in screen.resolution.ctx.notes]

@@ -149,7 +149,7 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
                     if step is None and screen._mine():
                         await pilots[who].press("ctrl+s")
                     elif isinstance(step, Question | DiceRequest):
-                        if step.key.startswith(("react.", "reaction.")):
+                        if step.key.startswith(("react.", "reactor.", "reaction.")):
                             # Each player at its own terminal: never a hand-over.
                             await pilots[who].pause()
                             assert "⇄" not in str(screen.query_one("#wiz-who").render())
@@ -175,15 +175,16 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
                 await red_pilot.pause(0.02)
 
         # Round 1, Red's turn: Tech Imre fires at Boss Karn; Black reacts (DT §6).
-        await act("red", "red.3", "hold", {"react.black": "yes", "reaction.black.1": "shoot"})
+        await act("red", "red.3", "hold", {"react.black": "yes", "reactor.black.1": "black.1",
+                                           "reaction.black.1": "shoot"})
         said = red.narrative()
         assert "Black reacts: Black Gunner Mott shoots (DT §6)." in said
-        black_keys = {"react.black", "reaction.black.0", "reaction.black.1",
-                      "reaction.black.1.distance", "reaction.black.5", "block.black.0",
+        black_keys = {"react.black", "reactor.black.1", "reaction.black.1",
+                      "reaction.black.1.distance", "reactor.black.2", "block.black.0",
                       "hit.2"}
         assert black_keys <= set(answered["black"])
-        assert {f"black:{k}" for k in black_keys if k.startswith("reaction.")} <= \
-            set(no_hand_over)
+        asked = {k for k in black_keys if k.startswith(("reactor.", "reaction."))}
+        assert {f"black:{k}" for k in asked} <= set(no_hand_over)
         assert not black_keys & set(answered["red"])
         assert {"weapon", "distance.black.0", "doctor.red.3", "hit.1"} <= set(answered["red"])
         assert refused == ["react.black"]  # Red's terminal could not answer it
@@ -194,10 +195,12 @@ async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_cli
         # Black's turn: Gunner Mott fires at Sergeant Vey, who dodges (app reading 7).
         answered = {"red": [], "black": []}
         refused.clear()
-        await act("black", "black.1", "hold", {"react.red": "yes", "reaction.red.0": "dodge"})
+        await act("black", "black.1", "hold", {"react.red": "yes", "reactor.red.1": "red.0",
+                                               "reaction.red.0": "dodge"})
         assert "Red reacts: Red Sergeant Vey dodges (DT §6)." in black.narrative()
-        assert {"react.red", "reaction.red.0", "reaction.red.4"} <= set(answered["red"])
-        assert not {k for k in answered["black"] if k.startswith(("react.", "reaction."))}
+        assert {"react.red", "reactor.red.1", "reaction.red.0", "reactor.red.2"} <= \
+            set(answered["red"])
+        assert not {k for k in answered["black"] if k.startswith("react")}
         assert refused == ["react.red"]
         assert "doctor.red.0" in answered["red"]  # Medic Hale near the target? (DT §7)
 

@@ -119,6 +119,17 @@ def unit_intents(game: Game) -> list[tuple[str, str]]:
             if o.group == UNIT]
 
 
+def reacting(side: str, how: Mapping[str, str]) -> dict[str, str]:
+    """The answers of ``side`` reacting to an enemy action (DT §6, app reading 6): yes,
+    then each unit of ``how`` (unit -> its reaction) chosen in turn, with its reaction;
+    the next choice of a unit takes its default (none more)."""
+    answers = {f"react.{side}": "yes"}
+    for n, (unit_id, reaction) in enumerate(how.items(), 1):
+        answers[f"reactor.{side}.{n}"] = unit_id
+        answers[f"reaction.{unit_id}"] = reaction
+    return answers
+
+
 Scripted = tuple[str, str | tuple[str, ...], Mapping[str, Any]]
 """One scripted activation: a unit, its action (or actions, the first one it may take
 is taken), and answers by question key."""

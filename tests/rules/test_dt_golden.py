@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
-from dt_fixtures import FORCES, face, given_dice, play_script
+from dt_fixtures import FORCES, face, given_dice, play_script, reacting
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -33,8 +33,6 @@ GOLDEN = ROOT / "tests" / "golden" / "dt_game.txt"
 DICE = 455
 SETUP = {"deploy.8": "reserve:black.3", "markers": face(5)}
 """Black Stalker Vess (Ambush) waits in reserve; three markers."""
-REACT = {"react.black": "yes"}
-RED_REACTS = {"react.red": "yes"}
 FIGHT = ("recover", "charge")
 FIGHT_OR_SHOOT = ("recover", "charge", "hold")
 SHOOT = ("recover", "hold")
@@ -48,20 +46,20 @@ TURNS = {
     (1, "red"): [
         ("red.4", "spot", {"target": "black.1"}),
         ("red.3", "hold", {"split.black.0": 0, "split.black.1": 3, "distance.black.1": 15,
-                           **REACT, "reaction.black.1": "shoot",
+                           **reacting("black", {"black.1": "shoot"}),
                            "reaction.black.1.distance": 15}),
         ("red.4", "hack", {"target": "black.2"}),
         ("red.0", "advance", {"split.black.0": 0, "split.black.2": 2,
-                              "distance.black.2": 20, "cover.black.2": "yes", **REACT,
-                              "reaction.black.2": "dodge"}),
+                              "distance.black.2": 20, "cover.black.2": "yes",
+                              **reacting("black", {"black.2": "dodge"})}),
         ("red.1", "hold", {"split.black.0": 2, "distance.black.0": 30}),
     ],
     (1, "black"): [
         ("black.2", "hold", {"weapon": "grenade", "grenade": "frag", "target": "red.3",
-                             **RED_REACTS, "reaction.red.3": "dodge"}),
-        ("black.0", "charge", {"target": "red.0", **RED_REACTS, "reaction.red.0": "melee"}),
-        ("black.5", "charge", {"target": "red.2", **RED_REACTS, "reaction.red.2": "dodge"}),
-        ("black.4", "charge", {"target": "red.4", **RED_REACTS, "reaction.red.4": "melee"}),
+                             **reacting("red", {"red.3": "dodge"})}),
+        ("black.0", "charge", {"target": "red.0", **reacting("red", {"red.0": "melee"})}),
+        ("black.5", "charge", {"target": "red.2", **reacting("red", {"red.2": "dodge"})}),
+        ("black.4", "charge", {"target": "red.4", **reacting("red", {"red.4": "melee"})}),
     ],
     (2, "red"): [
         ("red.4", FIGHT, {}),
@@ -72,13 +70,13 @@ TURNS = {
     (2, "black"): [
         ("black.3", "hold", {"split.red.0": 0, "split.red.2": 0}),
         ("black.2", ("detect", "hold"), {}),
-        ("black.0", FIGHT, {**RED_REACTS, "reaction.red.0": "melee"}),
+        ("black.0", FIGHT, {**reacting("red", {"red.0": "melee"})}),
         ("black.5", FIGHT, {}),
     ],
     (3, "red"): [
         ("red.4", ("recover", "hack"), {"target": "black.0"}),
-        ("red.0", FIGHT_OR_SHOOT, {**REACT, "reaction.black.0": "melee"}),
-        ("red.1", SHOOT, {**REACT, "reaction.black.3": "shoot"}),
+        ("red.0", FIGHT_OR_SHOOT, {**reacting("black", {"black.0": "melee"})}),
+        ("red.1", SHOOT, {**reacting("black", {"black.3": "shoot"})}),
     ],
     (3, "black"): [
         ("black.3", SHOOT, {}),

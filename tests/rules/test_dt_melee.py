@@ -95,15 +95,19 @@ def test_dt_r11_the_charged_unit_reacts_only_by_dodging_or_melee() -> None:
     """App reading 11, DT §4: the defender may dodge or attack in melee; the other
     enemy, not in contact, may move, dodge or shoot."""
     s = state_of([unit("Brawler")], [unit("Target", "pistol"), unit("Other", "pistol")])
-    run = play(s, "red.0", "charge", {"target": "black.0", "react.black": "yes"}, ROLL)
+    run = play(s, "red.0", "charge", {
+        "target": "black.0", "react.black": "yes", "reactor.black.1": "black.0",
+        "reaction.black.0": "dodge", "reactor.black.2": "black.1", "reaction.black.1": "move"},
+        ROLL)
     target, other = run.step("reaction.black.0"), run.step("reaction.black.1")
-    assert [c.value for c in target.choices] == ["none", "dodge", "melee"]
-    assert [c.value for c in other.choices] == ["none", "move", "dodge", "shoot"]
+    assert [c.value for c in target.choices] == ["dodge", "melee"]
+    assert [c.value for c in other.choices] == ["move", "dodge", "shoot"]
 
 
 def test_dt_s6_melee_reaction_cancels_melee_successes() -> None:
     run = play(brawl(), "red.0", "charge", {
-        "target": "black.0", "react.black": "yes", "reaction.black.0": "melee",
+        "target": "black.0", "react.black": "yes", "reactor.black.1": "black.0",
+        "reaction.black.0": "melee",
         "hit.1": "6 6", "cancel.black.0": "5", "block.black.0": "6", "morale.black.0": "6"})
     fact = run.ctx.facts["attacks"][0]
     assert fact["cancel"] == {"kind": "melee", "dice": 1, "modifier": 0}
@@ -113,7 +117,8 @@ def test_dt_s6_melee_reaction_cancels_melee_successes() -> None:
 
 def test_dt_facts_stages_of_a_charge_with_a_dodge() -> None:
     seen = stages(brawl(), "red.0", "charge", {
-        "target": "black.0", "react.black": "yes", "reaction.black.0": "dodge",
+        "target": "black.0", "react.black": "yes", "reactor.black.1": "black.0",
+        "reaction.black.0": "dodge",
         "hit.1": "6 6", "cancel.black.0": "6 1", "block.black.0": "6",
         "morale.black.0": "6"})
     assert seen == [("hit.1", "black.0", "hit"), ("cancel.black.0", "black.0", "cancel"),

@@ -73,7 +73,8 @@ def test_dt_monte_carlo_shooting_dodged_tough_regeneration_agrees_dt_s4_s6_s7() 
     with a wound marker already, which dodges (2 tests): blocks at -2 (5+)."""
     red = Unit("Gunner", ("smg", "knife"), ("fire-ammo",))
     black = Unit("Brute", ("knife",), ("tough", "regeneration"))
-    answers = {"distance.black.0": 12, "react.black": "yes", "reaction.black.0": "dodge"}
+    answers = {"distance.black.0": 12, "react.black": "yes", "reactor.black.1": "black.0",
+               "reaction.black.0": "dodge"}
 
     def wounded(state: State) -> None:
         state.unit("black.0").wounds = 1  # test poke: one wound marker already
@@ -89,7 +90,7 @@ def test_dt_monte_carlo_melee_answered_in_kind_agrees_dt_s4_s5_s6() -> None:
     back in melee (1 test cancelling); failing morale after melee hits stuns it."""
     red = Unit("Blade", ("sword", "knife"))
     black = Unit("Guard", ("knife",), ("armored",))
-    answers = {"react.black": "yes", "reaction.black.0": "melee"}
+    answers = {"react.black": "yes", "reactor.black.1": "black.0", "reaction.black.0": "melee"}
     kills, hits, broke, fact = runs(red, black, "charge", answers, 7000)
     want = Attack(kind="melee", attacks=6, block=1, cancel_dice=1)
     assert odds_from_facts(fact) == attack_odds(want)

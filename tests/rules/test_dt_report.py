@@ -101,7 +101,8 @@ def test_dt_s7_regeneration_on_5_plus_undoes_the_kill_not_the_damage(regen: str,
 def test_dt_s6_a_shot_backs_leftover_success_is_the_reactors_kill() -> None:
     s = state_of([unit("Gunner", "rifle")], [unit("A", "pistol")])
     run = play(s, "red.0", "hold", {
-        "react.black": "yes", "reaction.black.0": "shoot", "reaction.black.0.distance": 10,
+        "react.black": "yes", "reactor.black.1": "black.0", "reaction.black.0": "shoot",
+        "reaction.black.0.distance": 10,
         "hit.1": "1 1", "cancel.black.0": "5", "block.red.0.black.0": "2"})
     assert run.ctx.harms == [Harm("red.0", "black.0", damage=1, kills=1)]
 
@@ -109,7 +110,8 @@ def test_dt_s6_a_shot_backs_leftover_success_is_the_reactors_kill() -> None:
 def test_dt_s6_action_and_reaction_kill_each_other_each_credited() -> None:
     s = state_of([unit("Gunner", "rifle")], [unit("Target"), unit("Sniper", "pistol")])
     run = play(s, "red.0", "hold", {
-        "split.black.0": 2, "react.black": "yes", "reaction.black.1": "shoot",
+        "split.black.0": 2, "react.black": "yes", "reactor.black.1": "black.1",
+        "reaction.black.1": "shoot",
         "hit.1": "6 6", "block.black.0": "1 1", "hit.2": "6", "block.red.0.black.1": "1"})
     assert run.ctx.harms == [Harm("black.0", "red.0", damage=2, kills=1),
                              Harm("red.0", "black.1", damage=1, kills=1)]
@@ -119,6 +121,7 @@ def test_dt_s6_a_melee_reaction_wounding_the_actor_credits_the_reactor() -> None
     s = state_of([unit("Hacker", rules=("hacker", "tough"))], [unit("Guard"), unit("Far")])
     engage(s, "red.0", "black.0")
     run = play(s, "red.0", "hack", {"target": "black.1", "react.black": "yes",
+                                    "reactor.black.1": "black.0",
                                     "reaction.black.0": "melee", "hack.black.1": "2",
                                     "hit.1": "5", "block.red.0.black.0": "1",
                                     "morale.red.0.reactions": "6"})
@@ -126,7 +129,8 @@ def test_dt_s6_a_melee_reaction_wounding_the_actor_credits_the_reactor() -> None
 
 
 def test_dt_s6_a_dodge_cancelling_every_success_leaves_no_harm() -> None:
-    run = play(duel(), "red.0", "hold", {"react.black": "yes", "reaction.black.0": "dodge",
+    run = play(duel(), "red.0", "hold", {"react.black": "yes", "reactor.black.1": "black.0",
+                                         "reaction.black.0": "dodge",
                                          "hit.1": "6 1", "cancel.black.0": "5 1"})
     assert run.ctx.harms == []
 
@@ -233,7 +237,8 @@ def test_dt_r1_a_7_plus_tests_first_and_second_dice_are_both_judged() -> None:
 
 
 def test_dt_s6_dodge_and_shot_back_cancel_tests_are_the_reactors() -> None:
-    run = play(duel(), "red.0", "hold", {"react.black": "yes", "reaction.black.0": "dodge",
+    run = play(duel(), "red.0", "hold", {"react.black": "yes", "reactor.black.1": "black.0",
+                                         "reaction.black.0": "dodge",
                                          "hit.1": "6 1", "cancel.black.0": "5 1"})
     judged(run.step("cancel.black.0"), "5 1", "black", 3 / 4)
 

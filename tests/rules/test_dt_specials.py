@@ -125,11 +125,13 @@ def test_dt_s7_the_first_blast_question_names_no_other_unit() -> None:
 def test_dt_s6_a_dodge_does_not_cancel_a_grenade_it_moves_2_per_success() -> None:
     s = grenadier("A")
     engage(s, "red.0", "black.0")
-    run = play(s, "red.0", "hold", {"react.black": "yes", "reaction.black.0": "dodge"})
+    run = play(s, "red.0", "hold", {"react.black": "yes", "reactor.black.1": "black.0",
+                                    "reaction.black.0": "dodge"})
     assert "weapon" not in run.asked  # in contact: no throw
     s = grenadier("A")
     run = play(s, "red.0", "hold", throw(
-        "frag", throw="6 6", **{"react.black": "yes", "reaction.black.0": "dodge",
+        "frag", throw="6 6", **{"react.black": "yes", "reactor.black.1": "black.0",
+                                "reaction.black.0": "dodge",
                                 "cancel.black.0": "5 6", "blast.1": "black.0",
                                 "block.black.0": "1"}))
     assert 'dodges up to 4"' in run.text
@@ -140,7 +142,8 @@ def test_dt_s6_a_dodge_does_not_cancel_a_grenade_it_moves_2_per_success() -> Non
 
 def test_dt_facts_stages_of_a_frag_grenade() -> None:
     seen = stages(grenadier("A"), "red.0", "hold", throw(
-        "frag", throw="6 1", **{"react.black": "yes", "reaction.black.0": "dodge",
+        "frag", throw="6 1", **{"react.black": "yes", "reactor.black.1": "black.0",
+                                "reaction.black.0": "dodge",
                                 "cancel.black.0": "1 1", "blast.1": "black.0",
                                 "block.black.0": "6", "morale.black.0": "6"}))
     assert seen == [("throw", "black.0", "hit"), ("cancel.black.0", "black.0", "cancel"),
@@ -150,7 +153,7 @@ def test_dt_facts_stages_of_a_frag_grenade() -> None:
 
 def test_dt_s7_a_camouflaged_thrower_loses_its_marker() -> None:
     run = play(grenadier("A", rules=("camouflage",)), "red.0", "hold",
-               throw("smoke", throw="1 1", **{"react.black": "yes",
+               throw("smoke", throw="1 1", **{"react.black": "yes", "reactor.black.1": "black.0",
                                                "reaction.black.0": "dodge"}))
     assert not run.state.unit("red.0").camo
     assert 'dodges 2" (not attacked)' in run.text
@@ -242,7 +245,8 @@ def test_dt_s7_cloak_puts_the_marker_back_without_reactions() -> None:
 def test_dt_s5_recover_clears_the_stun_the_enemy_may_react() -> None:
     s = state_of([unit("Dazed")], [unit("A", "pistol")])
     s.unit("red.0").stunned = True
-    run = play(s, "red.0", "recover", {"react.black": "yes", "reaction.black.0": "shoot",
+    run = play(s, "red.0", "recover", {"react.black": "yes", "reactor.black.1": "black.0",
+                                       "reaction.black.0": "shoot",
                                        "hit.1": "6", "block.red.0.black.0": "6",
                                        "morale.red.0.reactions": "1"})
     assert "recovers: it is no longer stunned" in run.text

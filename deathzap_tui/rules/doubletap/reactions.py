@@ -1,13 +1,15 @@
 """Double Tap reactions (DT §6, DT-R3; app readings 6 and 7).
 
 Once an action and its attacks are declared, and before any die is rolled, the other
-side says whether it reacts (``react.<side>``) and then, unit by unit, how
-(``reaction.<unit>``): each unit at most once per enemy action (DT-R3), never a
-stunned one (DT §5), and a unit in base contact only with the acting unit it touches,
-only by dodging or in melee (DT §6). A shooting reaction asks its weapon, distance
-and cover under ``reaction.<unit>.<stem>``. A camouflaged acting unit may first lose
-its marker to the reacting side's Sixth Sense (``sense.<actor>``), and may be the
-target of a detect reaction (DT §7: detect "when acting or reacting").
+side says whether it reacts (``react.<side>``), then which of its units react, one
+at a time (``reactor.<side>.<n>``: one of the units that may still react, or none
+more), and how each does (``reaction.<unit>``): each unit at most once per enemy
+action (DT-R3), never a stunned one (DT §5), and a unit in base contact only with
+the acting unit it touches, only by dodging or in melee (DT §6). A shooting reaction
+asks its weapon, distance and cover under ``reaction.<unit>.<stem>``. A camouflaged
+acting unit may first lose its marker to the reacting side's Sixth Sense
+(``sense.<actor>``), and may be the target of a detect reaction (DT §7: detect "when
+acting or reacting").
 
 The action and its reactions are simultaneous: the detect reactions are rolled first
 (:func:`detect`, ``detect.<actor>.<unit>``); then the action's attacks, each
@@ -110,9 +112,11 @@ def options(state: State, unit: UnitState, actor: UnitState) -> tuple[str, ...]:
 
 
 def ask(plan: Plan) -> Gen:
-    """The reactions to ``plan`` (app reading 6): the reacting side's yes/no, then one
-    question per unit that may react, then each shooting reaction's weapon, distance
-    and cover. Returns the :class:`Reaction` list (the units that react, in order)."""
+    """The reactions to ``plan`` (app reading 6): the reacting side's yes/no; then,
+    one at a time, which of the units that may still react does (or none more), and
+    how, with a shooting reaction's weapon, distance and cover. Only the units that
+    react are asked about, each once (DT-R3). Returns the :class:`Reaction` list (the
+    units that react, in the order chosen)."""
     state, actor = plan.state, plan.unit
     side = other_side(actor.side)
     yield from _sense(plan, side)
@@ -123,15 +127,15 @@ def ask(plan: Plan) -> Gen:
                                   f"{plan.words}?", "DT §6", side, default="no")):
         return []
     out: list[Reaction] = []
-    for unit, opts in able:
-        name = uname(state, unit)
+    while able:
+        picked = yield from _next_reactor(plan, side, able, len(out))
+        if picked is None:
+            break
+        able.remove(picked)
+        unit, opts = picked
         choice = yield Question(
-            f"reaction.{unit.id}", f"{name}: react to {plan.words}? Only a unit that can see "
-            "it may react (DT §6); once per enemy action (DT-R3).",
-            (Choice(NONE, "No reaction"), *(Choice(o, LABELS[o]) for o in opts)),
-            rule="DT §6, DT-R3", side=side, default=NONE)
-        if choice == NONE:
-            continue
+            f"reaction.{unit.id}", f"{uname(state, unit)}: react to {plan.words} how?",
+            tuple(Choice(o, LABELS[o]) for o in opts), rule="DT §6", side=side)
         reaction = Reaction(unit, choice)
         out.append(reaction)
         yield from _declare(plan, reaction)
@@ -143,6 +147,24 @@ def ask(plan: Plan) -> Gen:
     for reaction in out:
         yield from _link(plan, reaction)
     return out
+
+
+def _next_reactor(plan: Plan, side: str, able: list[tuple[UnitState, tuple[str, ...]]],
+                  chosen: int) -> Gen:
+    """Which of the units in ``able`` (those that may still react) reacts next, or
+    ``None`` for no more; ``chosen`` units have reacted already (DT §6, DT-R3)."""
+    state = plan.state
+    first = f"Which {side_name(side)} unit reacts to {plan.words}?"
+    more = f"Does another {side_name(side)} unit react to {plan.words}?"
+    answer = yield Question(
+        f"reactor.{side}.{chosen + 1}",
+        f"{more if chosen else first} Only a unit that can see it may react (DT §6); "
+        "once per enemy action (DT-R3).",
+        (Choice(NONE, "No more reactions" if chosen else "None after all"),
+         *(Choice(u.id, uname(state, u), ", ".join(LABELS[o].split(" (")[0] for o in opts))
+           for u, opts in able)),
+        rule="DT §6, DT-R3", side=side, default=NONE)
+    return next((pair for pair in able if pair[0].id == answer), None)
 
 
 def _sense(plan: Plan, side: str) -> Gen:
