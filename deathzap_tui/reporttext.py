@@ -18,7 +18,7 @@ from deathzap_tui.rules.luck import RollLuck, SideLuck, luck_sentence
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.report import GameReport, ScorePoint, UnitTally
 from deathzap_tui.rules.ruleset import SIDES
-from deathzap_tui.rules.steps import DISTINCT, MATCHES, SUCCESSES, TOTAL
+from deathzap_tui.rules.steps import D3_VALUE, DAMAGE, DISTINCT, MATCHES, SUCCESSES, TOTAL
 
 MARKERS = {"red": "R", "black": "B"}
 """The chart's marker for each side's score."""
@@ -215,12 +215,17 @@ def one_in(p: float) -> str:
 
 
 def outcome_words(roll: RollLuck) -> str:
-    """What the roll's measure came to ("4 successes", "a total of 9")."""
+    """What the roll's measure came to ("4 successes", "a total of 9", "a D3 of 2",
+    "3 damage let through")."""
     n = roll.outcome
     if roll.measure == SUCCESSES:
         return f"{n} success{'es' if n != 1 else ''}"
     if roll.measure == TOTAL:
         return f"a total of {n}"
+    if roll.measure == D3_VALUE:
+        return f"a D3 of {n}" if roll.dice == 1 else f"D3s totalling {n}"
+    if roll.measure == DAMAGE:
+        return f"{n} damage let through"
     if roll.measure == DISTINCT:
         return f"{n} different face{'s' if n != 1 else ''}"
     if roll.measure == MATCHES:

@@ -17,11 +17,22 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from deathzap_tui.rules.steps import D3_VALUE, DiceRequest, Luck
+
 D3 = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 """A D3 read from one D6 face: 1-2 is 1, 3-4 is 2, 5-6 is 3 (Plasmashok's rout,
 Double Tap's objective markers)."""
 D3_WORDS = "one D6 read as a D3: 1-2 is 1, 3-4 is 2, 5-6 is 3"
 """:data:`D3` in words, for the dice request that rolls one."""
+
+
+def d3_request(key: str, purpose: str, rule: str, side: str | None = None, *,
+               more: bool = True) -> DiceRequest:
+    """Ask for one D6 read as a :data:`D3`. Every D3 is asked through this, so the
+    report judges it for ``side`` by its D3 value, ``more`` of it better or not
+    (:data:`~deathzap_tui.rules.steps.D3_VALUE`): a 1 and a 2 are the same D3, so
+    either is 1 chance in 3 of doing no better, never 1 in 6."""
+    return DiceRequest(key, 1, purpose, None, D3_WORDS, rule, side, Luck(D3_VALUE, more))
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15

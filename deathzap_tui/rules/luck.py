@@ -2,8 +2,9 @@
 
 Each judged roll (see :class:`~deathzap_tui.rules.steps.Luck`) gets the exact
 probability of doing at least as well with fair dice, from the exact distribution of
-its measure (a binomial for successes, the dice-sum distribution for a total, the
-occupancy distribution for distinct faces and matches).
+its measure (a binomial for successes, the dice-sum distribution for a total, of D3s
+for dice read as D3s, the occupancy distribution for distinct faces, matches and
+damage let through).
 
 A player's luck sums one number per roll: its *mid-rank* ``P(worse) + P(same) / 2``,
 which is 1/2 on average for any roll, whatever its distribution, so a roll of one die
@@ -22,8 +23,11 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
+from deathzap_tui.rules.dice import D3
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.steps import (
+    D3_VALUE,
+    DAMAGE,
     DISTINCT,
     MATCHES,
     SUCCESSES,
@@ -34,6 +38,10 @@ from deathzap_tui.rules.steps import (
     Luck,
     luck_of,
 )
+
+D3_SIDES = 3
+"""A D6 read as a :data:`~deathzap_tui.rules.dice.D3` is a fair three-sided die: each
+of 1, 2, 3 comes from two faces."""
 
 EXACT_WORK = 500_000
 """The most steps (sums kept x outcomes of the next roll) the exact percentile may
@@ -100,9 +108,11 @@ class SideLuck:
     """"exact" or "normal" (how :attr:`percentile` was computed); "none" with no
     judged roll."""
     luckiest: RollLuck | None = None
-    """The roll least likely to go as well (lowest ``p_at_least``)."""
+    """The roll least likely to go as well (lowest ``p_at_least``, the chance the
+    report prints for it)."""
     unluckiest: RollLuck | None = None
-    """The roll most likely to have gone better (lowest mid-rank)."""
+    """The roll least likely to go as badly (lowest ``p_at_most``, the chance the
+    report prints for it): both extremes are picked by the tail that is shown."""
 
     def to_json(self) -> dict[str, object]:
         return {"rolls": self.rolls, "dice": self.dice,
@@ -120,9 +130,11 @@ def outcome_distribution(request: DiceRequest, luck: Luck) -> tuple[Fraction, ..
         return _binomial(n, Fraction(max(0, min(6, 7 - (target or 7))), 6))
     if luck.measure == TOTAL:
         return _dice_sum(n)
+    if luck.measure == D3_VALUE:
+        return _dice_sum(n, D3_SIDES)
     if luck.measure == DISTINCT:
         return _distinct_pmf(n)
-    if luck.measure == MATCHES:
+    if luck.measure in (MATCHES, DAMAGE):
         return _matches_pmf(n, tuple(sorted(luck.against)))
     raise ValueError(f"no distribution for the measure {luck.measure!r}")
 
@@ -140,9 +152,11 @@ def measure_of(dice: Dice, request: DiceRequest, luck: Luck) -> int | None:
         return None
     if luck.measure == TOTAL:
         return sum(dice.faces)
+    if luck.measure == D3_VALUE:
+        return sum(D3[face] for face in dice.faces)
     if luck.measure == DISTINCT:
         return len(set(dice.faces))
-    if luck.measure == MATCHES:
+    if luck.measure in (MATCHES, DAMAGE):
         shown = set(dice.faces)
         return sum(1 for face in luck.against if face in shown)
     raise ValueError(f"no measure {luck.measure!r}")
@@ -194,7 +208,7 @@ def side_luck(side: str, rolls: Sequence[RollLuck]) -> SideLuck:
     percentile, method = (exact, "exact") if exact is not None else (_normal(rolls), "normal")
     return SideLuck(side, len(rolls), sum(r.dice for r in rolls), percentile, method,
                     min(rolls, key=lambda r: r.p_at_least),
-                    min(rolls, key=lambda r: r.rank))
+                    min(rolls, key=lambda r: r.p_at_most))
 
 
 def _exact_percentile(rolls: Sequence[RollLuck]) -> float | None:
@@ -259,13 +273,13 @@ def _binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
 
 
 @lru_cache(maxsize=256)
-def _dice_sum(n: int) -> tuple[Fraction, ...]:
-    """Exact P(total = t) of n dice, t = 0..6n."""
+def _dice_sum(n: int, sides: int = 6) -> tuple[Fraction, ...]:
+    """Exact P(total = t) of n fair dice of ``sides`` faces 1..sides, t = 0..n*sides."""
     ways = [1]
     for _ in range(n):
-        ways = [sum(ways[t - f] for f in range(1, 7) if 0 <= t - f < len(ways))
-                for t in range(len(ways) + 6)]
-    return tuple(Fraction(w, 6 ** n) for w in ways)
+        ways = [sum(ways[t - f] for f in range(1, sides + 1) if 0 <= t - f < len(ways))
+                for t in range(len(ways) + sides)]
+    return tuple(Fraction(w, sides ** n) for w in ways)
 
 
 @lru_cache(maxsize=256)

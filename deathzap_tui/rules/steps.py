@@ -78,6 +78,13 @@ DISTINCT = "distinct"
 MATCHES = "matches"
 """A :class:`Luck` measure: how many of the ``against`` dice show a face this roll
 also shows (dice that block or match other dice)."""
+DAMAGE = "damage"
+"""A :class:`Luck` measure counted as :data:`MATCHES`, each matched ``against`` die a
+point of damage let through (a die doing more damage listed that many times)."""
+D3_VALUE = "d3"
+"""A :class:`Luck` measure: the sum of the faces each read as a D3 (1-2 is 1, 3-4 is
+2, 5-6 is 3: :data:`~deathzap_tui.rules.dice.D3`), so faces giving the same D3 are
+judged alike."""
 UNJUDGED = "unjudged"
 """A :class:`Luck` measure: no face is better than another for the roller (a table
 of effects, a distance of no consequence); the report leaves the roll out."""
@@ -93,7 +100,8 @@ class Luck:
     measure: str
     more: bool = True
     against: tuple[int, ...] = ()
-    """For :data:`MATCHES`: the faces of the dice this roll is matched against."""
+    """For :data:`MATCHES` and :data:`DAMAGE`: the faces of the dice this roll is
+    matched against."""
     target: int | None = None
     """For :data:`SUCCESSES` on a roll of faces: the N+ a die must reach to count
     (e.g. a morale die that recovers on 4+ and otherwise sets a distance)."""

@@ -12,8 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deathzap_tui.rules import luck
+from deathzap_tui.rules.dice import D3, d3_request
 from deathzap_tui.rules.luck import judge, luck_sentence, outcome_distribution, side_luck
 from deathzap_tui.rules.steps import (
+    D3_VALUE,
+    DAMAGE,
     DISTINCT,
     MATCHES,
     SUCCESSES,
@@ -104,6 +107,7 @@ def test_rolls_of_nobody_faces_without_a_reading_and_unjudged_ones_are_left_out(
 @pytest.mark.parametrize("rule", [
     Luck(TOTAL), Luck(TOTAL, more=False), Luck(DISTINCT), Luck(DISTINCT, more=False),
     Luck(MATCHES, against=(1, 1, 4)), Luck(MATCHES, more=False, against=(2, 6, 6, 6, 3)),
+    Luck(DAMAGE, more=False, against=(4, 5, 5)), Luck(D3_VALUE), Luck(D3_VALUE, more=False),
 ])
 def test_faces_measures_match_brute_force(count: int, rule: Luck) -> None:
     request = roll(count, rule=rule)
@@ -130,7 +134,8 @@ def test_successes_match_brute_force(count: int, target: int) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(count=st.integers(1, 12), target=st.integers(1, 7),
-       measure=st.sampled_from([SUCCESSES, TOTAL, DISTINCT, MATCHES]), more=st.booleans(),
+       measure=st.sampled_from([SUCCESSES, TOTAL, DISTINCT, MATCHES, DAMAGE, D3_VALUE]),
+       more=st.booleans(),
        against=st.lists(st.integers(1, 6), max_size=8).map(tuple))
 def test_every_roll_averages_a_mid_rank_of_one_half(count: int, target: int, measure: str,
                                                    more: bool,
@@ -217,6 +222,77 @@ def test_the_luckiest_and_unluckiest_rolls_are_named() -> None:
     result = side_luck("black", [r for r in (lucky, unlucky) if r])
     assert result.luckiest is lucky and result.unluckiest is unlucky
     assert result.rolls == 2 and result.dice == 6
+
+
+def test_both_extremes_are_picked_by_the_chance_that_is_printed() -> None:
+    """Issue 25: the luckiest roll is the one least likely to go as well (its printed
+    P(at least as well)), the unluckiest the one least likely to go as badly (its
+    printed P(no better)), not the lowest mid-rank. One die at 4+ failing (mid-rank
+    1/4, 1 in 2 to do as badly) against 3 successes of 8 dice at 4+ (mid-rank 65/256,
+    just above 1/4, but 93/256, about 1 in 3, to do as badly): the second is the
+    unluckier."""
+    flanking = judge(roll(1, 4), Dice(faces=(2,)), 1)
+    melee = judge(roll(8, 4), Dice(faces=(1, 1, 2, 2, 3, 4, 5, 6)), 2)
+    assert flanking is not None and melee is not None
+    assert flanking.rank < melee.rank  # what the old choice went by
+    assert (flanking.p_at_most, melee.p_at_most) == (pytest.approx(1 / 2),
+                                                     pytest.approx(93 / 256))
+    assert side_luck("red", [flanking, melee]).unluckiest is melee
+    assert side_luck("red", [melee, flanking]).unluckiest is melee
+    # The same for the luckiest, by its own tail: one die at 4+ hitting (1 in 2 to
+    # do as well, mid-rank 3/4) against 5 successes of 8 (93/256, mid-rank 191/256).
+    hit = judge(roll(1, 4), Dice(faces=(5,)), 3)
+    five = judge(roll(8, 4), Dice(faces=(1, 1, 2, 4, 5, 6, 6, 6)), 4)
+    assert hit is not None and five is not None and hit.rank > five.rank
+    assert side_luck("red", [hit, five]).luckiest is five
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(2, 6), st.integers(0, 2**31)),
+                min_size=1, max_size=8))
+def test_the_extremes_are_the_rarest_by_their_printed_tails(
+        rolls: list[tuple[int, int, int]]) -> None:
+    """Issue 25, over any rolls: no judged roll is rarer than the luckiest by
+    P(at least as well), nor rarer than the unluckiest by P(no better)."""
+    judged = []
+    for n, (count, target, seed) in enumerate(rolls, 1):
+        faces = tuple(1 + (seed >> (3 * i)) % 6 for i in range(count))
+        j = judge(roll(count, target), Dice(faces=faces), n)
+        if j is not None:
+            judged.append(j)
+    if not judged:
+        return
+    result = side_luck("red", judged)
+    assert result.luckiest is not None and result.unluckiest is not None
+    assert result.luckiest.p_at_least == min(r.p_at_least for r in judged)
+    assert result.unluckiest.p_at_most == min(r.p_at_most for r in judged)
+
+
+@pytest.mark.parametrize("more", [True, False])
+@pytest.mark.parametrize("face", range(1, 7))
+def test_a_d3_read_from_a_d6_is_judged_by_its_d3_value(face: int, more: bool) -> None:
+    """Issue 25: a D6 read as a D3 (rules/dice.py ``D3``: 1-2 is 1, 3-4 is 2, 5-6 is
+    3) is judged by the D3 it gives: faces giving the same D3 are alike, and a D3 of 1
+    when fewer is better is 1 chance in 3 to do as well, never 1 in 6 (PS §7's rout,
+    DT §2's markers)."""
+    request = d3_request("k", "a D3", "PS §7", "red", more=more)
+    judged = judge(request, Dice(faces=(face,)), 1)
+    assert judged is not None and judged.measure == D3_VALUE
+    assert judged.outcome == D3[face]
+    as_well = (4 - D3[face]) / 3 if more else D3[face] / 3
+    assert judged.p_at_least == pytest.approx(as_well)
+    twin = next(f for f in range(1, 7) if f != face and D3[f] == D3[face])
+    again = judge(request, Dice(faces=(twin,)), 1)
+    assert again is not None and (again.rank, again.p_at_least) == (judged.rank,
+                                                                    judged.p_at_least)
+
+
+def test_two_d3s_are_judged_by_their_sum() -> None:
+    """Two D3s totalling 6 (faces 5 and 6): 1 chance in 9 (both a 3)."""
+    request = roll(2, rule=Luck(D3_VALUE))
+    judged = judge(request, Dice(faces=(5, 6)), 1)
+    assert judged is not None and judged.outcome == 6
+    assert judged.p_at_least == pytest.approx(1 / 9)
 
 
 def test_no_judged_roll_is_the_50th_percentile() -> None:

@@ -14,6 +14,8 @@ import pytest
 from ps_combat_fixtures import Run, drive, engage, keep, state_of, unit
 from test_ps_golden import play_scripted_game
 
+from deathzap_tui.reporttext import outcome_words
+from deathzap_tui.rules.dice import D3
 from deathzap_tui.rules.luck import RollLuck, judge
 from deathzap_tui.rules.plasmashok.casualties import deal_wounds, end_of_bracket
 from deathzap_tui.rules.plasmashok.combat import shoot, special
@@ -23,7 +25,17 @@ from deathzap_tui.rules.plasmashok.morale import morale_phase
 from deathzap_tui.rules.plasmashok.state import State
 from deathzap_tui.rules.plasmashok.tables import Melee
 from deathzap_tui.rules.report import build_report
-from deathzap_tui.rules.steps import MATCHES, SUCCESSES, TOTAL, Context, Dice, DiceRequest, Harm
+from deathzap_tui.rules.steps import (
+    D3_VALUE,
+    DAMAGE,
+    MATCHES,
+    SUCCESSES,
+    TOTAL,
+    Context,
+    Dice,
+    DiceRequest,
+    Harm,
+)
 
 
 def shooting(unit_id: str = "red.0") -> Any:
@@ -195,8 +207,9 @@ def test_ps_s5_step_4_size_dice_are_judged_by_the_damage_they_let_through() -> N
     2 (5/6)^5 - (4/6)^5."""
     luck = judged(rifles_at_targets(), "size.1")
     assert luck is not None
-    assert (luck.side, luck.measure, luck.more, luck.outcome) == ("black", MATCHES, False, 1)
+    assert (luck.side, luck.measure, luck.more, luck.outcome) == ("black", DAMAGE, False, 1)
     assert luck.p_at_least == pytest.approx((2 * 5 ** 5 - 4 ** 5) / 6 ** 5)
+    assert outcome_words(luck) == "1 damage let through"  # not "1 match"
 
 
 def test_ps_s5_step_4_the_size_measure_is_the_damage_of_each_group() -> None:
@@ -256,7 +269,7 @@ def test_ps_s6_end_of_melee_dice_are_better_high_for_each_side() -> None:
 def test_ps_s7_morale_left_die_high_casualty_and_rout_dice_low() -> None:
     """PS §7 for the testing unit: the models-left die better high (1: every face does
     as well), the casualties die better low (2: 2/6 do as well), the D3 die better low
-    (3: 3/6)."""
+    by its D3 value (a 3 is a D3 of 2: the faces 1-4 do as well, 4/6)."""
     s = state_of([unit("Alpha")], [unit("Targets")], step="morale")
     alpha = s.unit("red.0")
     alpha.figures[0].alive = alpha.figures[1].alive = False
@@ -265,8 +278,28 @@ def test_ps_s7_morale_left_die_high_casualty_and_rout_dice_low() -> None:
                                   "morale.red.0.rout": "3"})
     rolls = [judged(run, f"morale.red.0.{k}") for k in ("left", "lost", "rout")]
     assert [(r.side, r.measure, r.more) for r in rolls if r] == [
-        ("red", TOTAL, True), ("red", TOTAL, False), ("red", TOTAL, False)]
-    assert [r.p_at_least for r in rolls if r] == pytest.approx([1, 2 / 6, 3 / 6])
+        ("red", TOTAL, True), ("red", TOTAL, False), ("red", D3_VALUE, False)]
+    assert [r.p_at_least for r in rolls if r] == pytest.approx([1, 2 / 6, 4 / 6])
+
+
+@pytest.mark.parametrize("face", range(1, 7))
+def test_ps_s7_the_rout_die_is_judged_as_the_d3_it_gives(face: int) -> None:
+    """PS §7 (seed deathzap-plasmashok.txt, morale phase: "If the result for casualties
+    is higher a further D3 models rout"): the rout die is one D6 read as a D3
+    (1-2 is 1, 3-4 is 2, 5-6 is 3), so it is judged by that D3, fewer routing being
+    better: a 1 and a 2 both rout one model, 1 chance in 3 to do as well, never 1 in
+    6; a 6 is certain to be matched."""
+    s = state_of([unit("Alpha")], [unit("Targets")], step="morale")
+    alpha = s.unit("red.0")
+    alpha.figures[0].alive = alpha.figures[1].alive = False
+    alpha.lost_turn = 2
+    run = drive(s, morale_phase, {"morale.red.0.left": "1", "morale.red.0.lost": "6",
+                                  "morale.red.0.rout": str(face)})
+    luck = judged(run, "morale.red.0.rout")
+    assert luck is not None and luck.outcome == D3[face]
+    assert luck.p_at_least == pytest.approx(D3[face] / 3)
+    assert luck.p_at_most == pytest.approx(1 - (D3[face] - 1) / 3)
+    assert outcome_words(luck) == f"a D3 of {D3[face]}"
 
 
 # --- the golden game --------------------------------------------------------------------

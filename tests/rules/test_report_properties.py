@@ -11,9 +11,11 @@ import pytest
 from fixtures_common import play_random_action
 
 from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules.dice import D3_WORDS
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import END
+from deathzap_tui.rules.steps import D3_VALUE, DiceRequest, luck_of
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
 PAIRS = {
@@ -75,3 +77,25 @@ def test_an_undo_takes_its_event_out_of_the_report(ruleset: str) -> None:
         pytest.skip("no legal intent left")
     game.undo()
     assert build_report(game).to_json() == before
+
+
+def test_every_d3_of_every_ruleset_is_judged_by_its_d3_value() -> None:
+    """Issue 25: any D6 read as a D3 (rules/dice.py ``D3``; PS §7's rout, DT §2's
+    markers) is asked through ``d3_request``, so the report judges it by the D3 it
+    gives, in every ruleset: no module words a D3 request itself, and every D3 asked
+    in random games of every ruleset is measured as a D3."""
+    rules = FORCES.parent / "deathzap_tui" / "rules"
+    wording = [p.relative_to(rules) for p in rules.rglob("*.py")
+               if "D3_WORDS" in p.read_text() and p.name != "dice.py"]
+    assert wording == []
+    seen = set()
+    for ruleset in PAIRS:
+        for seed in (1, 2, 3):
+            game = new_game(ruleset, seed)
+            play_random(game, random.Random(seed), 250)
+            for _, res in game.replay(game.events()):
+                for step in res.asked:
+                    if isinstance(step, DiceRequest) and step.why == D3_WORDS:
+                        assert luck_of(step).measure == D3_VALUE, (ruleset, step)
+                        seen.add((ruleset, step.side is not None))
+    assert ("double-tap", False) in seen and ("plasmashok", True) in seen

@@ -6,7 +6,7 @@ down, the narration saying where it may go (app readings 2 and 3)."""
 
 from __future__ import annotations
 
-from deathzap_tui.rules.dice import D3, D3_WORDS
+from deathzap_tui.rules.dice import D3, d3_request
 from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.common import uname
 from deathzap_tui.rules.doubletap.state import MarkerState, State, UnitState
@@ -14,7 +14,7 @@ from deathzap_tui.rules.doubletap.turn import begin_battle
 from deathzap_tui.rules.narration import Gen, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.setup import base_line_rolloff, roll_off
-from deathzap_tui.rules.steps import Choice, Context, DiceRequest, Question
+from deathzap_tui.rules.steps import Choice, Context, Question
 
 RESERVE = "reserve:"
 """A deployment answer ``"reserve:red.2"``: the Ambush unit is kept in reserve."""
@@ -91,8 +91,7 @@ def markers(ctx: Context) -> Gen:
     roll-off says who places the first; the sides alternate, outside the deployment
     zones and over 9" apart. They start neutral. Then round 1 begins."""
     state: State = ctx.state
-    d = yield DiceRequest("markers", 1, "Objective markers: one die read as D3", None,
-                          D3_WORDS, "DT §2")
+    d = yield d3_request("markers", "Objective markers: one die read as D3", "DT §2")
     count = D3[d.faces[0]]
     ctx.say(f"Rolled {d.faces[0]}: {plural(count, 'objective marker')} (DT §2).")
     first = yield from roll_off(ctx, "the higher roll places the first marker", "DT §2")

@@ -16,8 +16,9 @@ Dice luck (the end-of-game report judges each roll for the side rolling it):
 - the defence dice by how many attack dice they block (PS §5 step 2: more is better
   for the target): ``MATCHES`` against every attack die at this target;
 - the size dice by the damage they let through (PS §5 step 4: less is better for
-  the target): ``MATCHES`` against the strength dice, each counted ``damage`` times
-  so that the measure is the damage dealt;
+  the target): ``DAMAGE``, counted as matches against the strength dice, each
+  counted ``damage`` times so that the measure is the damage dealt (and the report
+  says "damage let through", not "matches");
 - shield saves as usual: more successes are better for the target (PS §5 step 5).
 
 Facts for the odds panel
@@ -49,7 +50,7 @@ from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.casualties import deal_wounds, wounded
 from deathzap_tui.rules.plasmashok.common import uname
 from deathzap_tui.rules.plasmashok.state import State, UnitState
-from deathzap_tui.rules.steps import MATCHES, UNJUDGED, Context, DiceRequest, Luck
+from deathzap_tui.rules.steps import DAMAGE, MATCHES, UNJUDGED, Context, DiceRequest, Luck
 
 BLIND = Luck(UNJUDGED)
 """How the attacker's attack and strength dice (PS §4, §5 steps 1 and 3) are judged:
@@ -242,11 +243,12 @@ def _size_dice(ctx: Context, target: UnitState, attack: Attack, rule: str) -> Ge
 
 def _damage_luck(strength: list[list[int]], groups: list[dict[str, Any]]) -> Luck:
     """How the size dice are judged (PS §5 step 4): by the damage of the strength
-    dice they match, each strength die counted its group's ``damage`` times, fewer
-    being better for the target rolling them."""
+    dice they match, each strength die counted its group's ``damage`` times: the
+    damage let through (:data:`~deathzap_tui.rules.steps.DAMAGE`), less being better
+    for the target rolling them."""
     against = tuple(f for faces, group in zip(strength, groups, strict=True)
                     for f in faces for _ in range(group["damage"]))
-    return Luck(MATCHES, more=False, against=against)
+    return Luck(DAMAGE, more=False, against=against)
 
 
 def _blocking(defence: tuple[int, ...], attack_faces: list[list[int]], weapons: list[str],

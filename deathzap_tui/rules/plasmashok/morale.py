@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deathzap_tui.rules.dice import D3, D3_WORDS
+from deathzap_tui.rules.dice import D3, d3_request
 from deathzap_tui.rules.narration import Gen, plural
 from deathzap_tui.rules.plasmashok import casualties
 from deathzap_tui.rules.plasmashok.common import uname
@@ -26,7 +26,8 @@ def morale_phase(ctx: Context) -> Gen:
 
     Dice luck, for the unit's side that rolls all three: the die for the models left
     is better high, the die for the casualties better low (a higher casualty product
-    routs), and the D3 die better low (fewer models rout)."""
+    routs), and the D3 die better low (fewer models rout), judged by its D3 value: a 1
+    and a 2 rout the same one model."""
     state: State = ctx.state
     for unit in testing(state):
         name = uname(state, unit)
@@ -47,9 +48,8 @@ def morale_phase(ctx: Context) -> Gen:
         if flee <= stay:
             ctx.say(f"{head}: it carries on (PS §7).")
             continue
-        d3 = yield DiceRequest(f"morale.{unit.id}.rout", 1, f"{name}: D3 models rout",
-                               None, D3_WORDS, "PS §7", unit.side,
-                               luck=Luck(TOTAL, more=False))
+        d3 = yield d3_request(f"morale.{unit.id}.rout", f"{name}: D3 models rout",
+                              "PS §7", unit.side, more=False)
         count = D3[d3.faces[0]]
         ctx.say(f"{head}: the casualties are higher; the D3 die shows {d3.faces[0]}, so "
                 f"{plural(count, 'more model')} {'routs' if count == 1 else 'rout'} (PS §7).")
