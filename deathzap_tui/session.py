@@ -1,7 +1,9 @@
 """A game as the app and the CLI hold it: one :class:`Game` bound to its save.
 
 Every event is written to the save before the call that caused it returns, so the
-save is always current and quitting (or being killed) loses nothing committed.
+save is always current and quitting (or being killed) loses nothing committed. The
+action in progress is kept beside it (:mod:`.inflight`) as it is answered, so that
+quitting mid-action, a crash or a dropped link loses nothing of it either.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from deathzap_tui import savecache, saves
 from deathzap_tui.forcefile import load_force
+from deathzap_tui.inflight import FileStore, InFlight, InFlightError, InFlightStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
@@ -41,9 +44,17 @@ class Session:
     same seed still deal differently.
     """
 
-    def __init__(self, game: Game, path: Path | None) -> None:
+    def __init__(self, game: Game, path: Path | None, *,
+                 in_flight: InFlightStore | None = None) -> None:
+        """``in_flight``: where the action in progress is kept (default: beside the
+        save; none for a session without one)."""
         self.game = game
         self.path = path
+        self.in_flight = in_flight if in_flight is not None else \
+            FileStore(path) if path is not None else None
+        self._kept = True
+        """Whether :attr:`in_flight` may hold a record (one from an earlier sitting,
+        until the first event or cancel clears it)."""
         self._files: Any = None
         """A running hash of the save's files as this session has written them (read
         when first needed), and the journal's length: what a cache is made from."""
@@ -127,14 +138,16 @@ class Session:
         if self.over:
             # A finished game is one self-contained file again (to keep or send).
             self.save()
-            return
-        # One journal line per event: constant cost however long the game (issue 11).
-        self._hash_files()
-        line = saves.append_event(self.path, len(game.log) - 1, event)
-        self._files.update(line)
-        self._journal_bytes += len(line)
-        if len(game.log) % savecache.WRITE_EVERY == 0:
-            self.keep_cache()
+        else:
+            # One journal line per event: constant cost however long the game (issue 11).
+            self._hash_files()
+            line = saves.append_event(self.path, len(game.log) - 1, event)
+            self._files.update(line)
+            self._journal_bytes += len(line)
+            if len(game.log) % savecache.WRITE_EVERY == 0:
+                self.keep_cache()
+        # The action committed (or any event: the game moved past it) is in the log.
+        self.keep_action(None)
 
     # --- the facade ---------------------------------------------------------
     @property
@@ -158,6 +171,53 @@ class Session:
 
     def redo(self, by: str = "") -> Event:
         return self.game.redo(by)
+
+    def keep_action(self, action: Action | None) -> None:
+        """Keep ``action`` (begun, partly answered) beside the save as it stands now,
+        durably before returning, so that a later sitting resumes it at the same step
+        (:meth:`kept_action`); ``None``: there is none any more (cancelled). Each
+        answer or step back is kept by calling this again; committing, or any other
+        event, forgets it. Raises ``OSError`` if it cannot be written."""
+        if self.in_flight is None:
+            return
+        if action is None:
+            if self._kept:
+                self.in_flight.clear()
+                self._kept = False
+            return
+        self.in_flight.store(InFlight.of(action.intent, action.by,
+                                         action.resolution.answers, self.game.log))
+        self._kept = True
+
+    def kept_action(self) -> tuple[Action | None, str]:
+        """The action kept by :meth:`keep_action` in an earlier sitting, begun again
+        and fed its answers (generated dice come again from the same RNG state, so
+        they are the same dice), and "". ``None`` if there is none; and if a record
+        was there but no longer fits the game (the log moved on, it no longer
+        replays, it cannot be read), it is dropped and the message says so, and why."""
+        if self.in_flight is None:
+            return None, ""
+        what = ""
+        try:
+            record = self.in_flight.load()
+        except InFlightError as exc:
+            why = f"its record cannot be read ({exc})"
+        else:
+            if record is None:
+                return None, ""
+            what = f" ({record.intent.get('type', 'an action')})"
+            why = record.stale_for(self.game.log)
+            if not why:
+                try:
+                    action = self.begin(record.intent, record.by)
+                    action.resolution.replay(record.answers_in())
+                    return action, ""
+                except Exception as exc:  # Refused, or answers the rules cannot take
+                    why = f"it no longer replays ({exc})"
+        self.in_flight.clear()
+        self._kept = False
+        return None, (f"The action in progress when this game was last open{what} "
+                      f"was dropped: {why}.")
 
     @property
     def can_undo(self) -> bool:

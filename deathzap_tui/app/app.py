@@ -89,7 +89,9 @@ class DeathzapApp(App[None]):
             self._hold_or_watch(self.session, self.lock)
         # Pushed rather than returned from get_default_screen: Textual 8.2 gives the
         # default screen no result callback, so it could not be switched away later.
-        self.push_screen(self.first_screen())
+        first = self.first_screen()
+        self.push_screen(first)
+        self.reopen_action(first)
         if self.greeting is not None:
             from deathzap_tui.app.screens.since import SinceScreen
 
@@ -126,7 +128,31 @@ class DeathzapApp(App[None]):
         from deathzap_tui.app.screens.battle import BattleScreen
 
         self._hold_or_watch(session)
-        self._replace_all(BattleScreen())
+        battle = BattleScreen()
+        self._replace_all(battle)
+        self.reopen_action(battle)
+
+    def reopen_action(self, screen: Screen) -> None:
+        """On a battle screen of a save this app writes, open the wizard on the action
+        kept in progress when the game was last open (quit, crash or dropped link
+        mid-action: ``Session.kept_action``), at the same step with the same answers
+        and dice; say so when a kept action no longer fits the game and was dropped."""
+        from deathzap_tui.app.screens.battle import BattleScreen
+
+        kept = getattr(self.session, "kept_action", None)
+        if not isinstance(screen, BattleScreen) or kept is None or self.lock is None \
+                or not self.lock.held:
+            return
+        action, message = kept()
+        if message:
+            self.notify(message, markup=False, severity="warning", timeout=10)
+        if action is None:
+            return
+        option = next((o for o in self.session.intents()  # type: ignore[union-attr]
+                       if dict(o.intent) == dict(action.intent)), None)
+        screen.open_wizard(started=(action, action.resolution),
+                           label=option.label if option else str(action.intent.get("type")),
+                           side=option.side if option else None)
 
     # --- one writer per save (issue 5) ------------------------------------------
     def hold(self, session: Any, lock: SaveLock | None = None, *,

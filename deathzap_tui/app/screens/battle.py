@@ -237,7 +237,7 @@ class BattleScreen(Screen[None]):
                   started=started, intent_label=label, unit_names=self.unit_names(),
                   dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
                   context=self.view.prompt if self.view else "", on_close=self._wizard_done,
-                  acting_side=side)
+                  acting_side=side, keep=getattr(self.session, "keep_action", None))
         # One wizard per battle screen, installed so that Textual keeps it when it is
         # popped: restarting it is much cheaper than mounting and removing a new one.
         if self._wizard is None:

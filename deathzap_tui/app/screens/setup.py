@@ -150,7 +150,7 @@ class SetupScreen(Screen[None]):
         self._redraw()
         self.app.push_screen(
             WizardScreen(title="Set-up", begin=begin, started=(action, action.resolution),
-                         intent_label=option.label,
+                         intent_label=option.label, keep=session.keep_action,
                          dice_mode=self.app.dice_mode),  # type: ignore[attr-defined]
             self._done)
 

@@ -4,7 +4,9 @@ engine's steps one at a time.
 It is handed a ``begin(intent) -> (token, Resolution)`` callback, so the same screen
 serves a game (token = ``game.Action``), the set-up and a quick resolve outside any
 game. It dismisses with the token once the player confirms the finished resolution,
-or ``None`` if they cancel: cancelling never touches the game.
+or ``None`` if they cancel: cancelling never touches the game. Given ``keep`` (the
+session's ``keep_action``), it keeps the action in progress with the save after
+every change (``None``: there is none), so that quitting or a crash loses none of it.
 """
 
 from __future__ import annotations
@@ -199,7 +201,8 @@ class WizardScreen(Screen[Any]):
               unit_names: Mapping[str, str] | None = None,
               dice_mode: str = "physical", context: str = "",
               ruleset: Any = None, on_close: Callable[[Any], None] | None = None,
-              records: bool = True, acting_side: str | None = None) -> None:
+              records: bool = True, acting_side: str | None = None,
+              keep: Callable[[Any], None] | None = None) -> None:
         """(Re)start the wizard on a new action. The battle screen keeps one wizard
         installed and restarts it for every action: removing a popped screen costs
         Textual two more layouts of the screen below (on top of mounting a new one),
@@ -221,6 +224,10 @@ class WizardScreen(Screen[Any]):
         self.acting_side = acting_side
         """The side taking the action (its :class:`IntentOption`'s ``side``): a first
         step for the other side hands the keys over from it."""
+        self.keep = keep
+        """Keeps the action in progress (the token) with the save; ``None``: nothing is
+        kept (a quick resolve, an unsaved game, a table whose referee keeps it)."""
+        self._asking_to_quit = False
         self.asked: list[Step] = []
         self.chosen_unit: str | None = None
         self.pick: _Pick | None = None
@@ -229,6 +236,9 @@ class WizardScreen(Screen[Any]):
         the player's highlight)."""
         if started is not None:
             self.token, self.resolution = started
+            # A resumed action comes with its answered steps (a remote one without).
+            self.asked = list(getattr(self.resolution, "asked", ()))
+            self._keep()
         if self.is_mounted:
             self.set_class(False, "-done")
             odds = self.query_one(OddsPanel)
@@ -314,6 +324,7 @@ class WizardScreen(Screen[Any]):
         self.acting_side = opt.side
         self.asked = []
         self.pick = None
+        self._keep()
         self._redraw()
 
     # --- rendering ------------------------------------------------------------
@@ -502,6 +513,7 @@ class WizardScreen(Screen[Any]):
             self._feedback(f"internal error, answer not taken: {exc!r}", error=True)
             return False
         self.asked.append(step)
+        self._keep()
         self._redraw()
         return True
 
@@ -588,11 +600,13 @@ class WizardScreen(Screen[Any]):
         if res is not None and res.answers:
             res.back()
             self.asked = self.asked[: len(res.answers)]
+            self._keep()
             self._redraw()
             return
         if res is not None and self.intents:
             # Back out of the steps to the choice of action.
             self.resolution, self.token, self.intent_label = None, None, ""
+            self._keep()
             self._start_pick()
             self._redraw()
             return
@@ -611,9 +625,55 @@ class WizardScreen(Screen[Any]):
         gets it first, while this screen still covers the board: what it changes
         there is then drawn once, as the board comes back. (Given to a dismiss
         callback, which runs after the pop, Textual would draw the board twice.)"""
+        if result is None:
+            self.token = None
+            self._keep()  # cancelled: nothing in progress any more
         if self.on_close is not None:
             self.on_close(result)
         self.dismiss(result)
 
     def action_cancel(self) -> None:
         self.close(None)
+
+    # --- keeping the action in progress -----------------------------------------
+    def _keep(self) -> None:
+        """Keep the action as it stands now (``keep``): every answer, step back,
+        begin and cancel is on disk before the next key is read."""
+        if self.keep is None:
+            return
+        try:
+            self.keep(self.token)
+        except OSError as exc:
+            self.app.notify(f"The action in progress could not be kept with the save "
+                            f"({exc.strerror or exc}): quitting now would lose it.",
+                            severity="warning", markup=False, timeout=8)
+
+    def kept_where(self) -> str:
+        """What becomes of the action in progress if the app quits now."""
+        if self.keep is not None:
+            return ("It is kept with the save: resuming the game comes back to this "
+                    "step, with the answers and dice given so far.")
+        return "It is not saved anywhere: quitting now loses it."
+
+    def ask_before_quit(self) -> None:
+        """ctrl+q (``DeathzapApp.action_quit``) in the middle of an action of the game
+        says what becomes of it and asks first; otherwise the app quits. While the
+        question is open, asking again does nothing."""
+        if not self.records or self.resolution is None:
+            self.app.exit()
+            return
+        if self._asking_to_quit:
+            return
+        from deathzap_tui.app.screens.dialogs import AskScreen
+
+        def answered(value: str | None) -> None:
+            self._asking_to_quit = False
+            if value == "quit":
+                self.app.exit()
+
+        self._asking_to_quit = True
+        what = f" ({self.intent_label})" if self.intent_label else ""
+        self.app.push_screen(AskScreen(
+            "Quit in the middle of an action?",
+            f"The action in progress{what} is not recorded yet. {self.kept_where()}",
+            [("y", "quit", "quit"), ("n", "stay", "stay")]), answered)
