@@ -104,6 +104,20 @@ async def test_a_single_action_is_not_skipped_so_keys_keep_their_step() -> None:
 
 
 @aiotest
+async def test_one_legal_unit_still_gets_the_unit_chooser_issue_26() -> None:
+    """Only red.1 can act: "a 1 2" must still be unit 1, its action 2 ("Hide"), never
+    action 1 and then the first step answered with 2 (issue 26)."""
+    app = ToyApp(unit_intents()[1:])
+    async with app.run_test(size=(80, 24)) as pilot:
+        wiz = app.wizard
+        assert wiz.resolution is None and len(choice_lines(wiz)) == 1
+        assert "Choose a unit" in str(wiz.query_one("#wiz-headline").render())
+        await pilot.press("1", "2")
+        assert app.toy.began == [{"type": "hide", "unit": "red.1"}]
+        assert wiz.resolution is not None and wiz.resolution.answers == []
+
+
+@aiotest
 async def test_generated_enter_rolls_but_never_answers_a_question() -> None:
     app = ToyApp(loose(1), dice_mode="generated")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
@@ -23,7 +24,7 @@ from textual.widgets import Static
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.flow import in_group
-from deathzap_tui.app.hidden import HiddenHands, board_options, terminal_side
+from deathzap_tui.app.hidden import HiddenHands, board_options, shared, terminal_side
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.clock import ClockWidget
 from deathzap_tui.app.widgets.deck import DeckWidget
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
 GROUP_KEYS = {"advance": ADVANCE, "unit": UNIT, "setup": SETUP, "end": END}
 """The battle screen's actions that play an intent group (``o`` is OTHER: whatever
 no other key covers)."""
+
+
+REFUSED_ALOUD = frozenset({*GROUP_KEYS, "other", "undo", "redo", "hand"})
+"""The game keys that say why when they do not apply now (``BattleScreen.why_not``)."""
 
 
 LOG_EVENTS = 200
@@ -209,6 +214,64 @@ class BattleScreen(Screen[None]):
             return True if self.session.can_redo else None
         return True
 
+    def on_key(self, event: events.Key) -> None:
+        """A key whose action does not apply now says why (Textual passes over a
+        disabled binding without a word): every key acts or explains (issue 26).
+        Runs before the screen's bindings, so an action that applies is left to
+        them."""
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if binding.action in REFUSED_ALOUD and \
+                    self.check_action(binding.action, ()) is not True:
+                event.stop()
+                event.prevent_default()
+                self._error(self.why_not(binding.action))
+                return
+
+    def why_not(self, action: str) -> str:
+        """Why the game key of ``action`` does nothing now, in the player's words."""
+        view = self.view
+        if self.watching:
+            return "this board only watches the game: moves are made on another terminal"
+        if view is None:
+            return "the board is not ready yet"
+        if action == "undo":
+            return "nothing to undo"
+        if action == "redo":
+            return "nothing to redo (only what was just undone can come back)"
+        if action == "hand":
+            return "there are no secret cards or hands in this game"
+        if view.over:
+            return "the game is over: undo (u) takes back the last action"
+        if action == "setup":
+            return f"the set-up is done{self._what_now()}"
+        if view.secret_turn and shared(self.session):
+            # The secret decision is off the board: only the cover offers it.
+            return (f"{side_label(view.secret_turn)} decides in secret first: press h, "
+                    "pass the terminal and choose there")
+        if self.in_group(SETUP):
+            return f"finish the set-up first: n plays the next step{self._what_now(keys=False)}"
+        hint = self._what_now()
+        if action == "advance":
+            return f"not yet{hint}"
+        if action == "unit":
+            return f"no unit can act now{hint}"
+        if action == "end":
+            return f"the rules offer no end by agreement now{hint}"
+        return f"no other action now{hint}"
+
+    def _what_now(self, keys: bool = True) -> str:
+        """" — <the board's prompt> (<the keys that move the game now>)" for a
+        refusal, so that it says what to do instead."""
+        view = self.view
+        prompt = clean(view.prompt, oneline=True) if view is not None else ""
+        usable = [f"{self.app.get_key_display(active.binding)} "
+                  f"{active.binding.description.lower()}"
+                  for active in self.active_bindings.values()
+                  if keys and active.node is self and active.enabled
+                  and active.binding.action in ("unit", "advance", "setup", "other")]
+        return ((f" — {prompt}" if prompt else "")
+                + (f" ({', '.join(usable)})" if usable else ""))
+
     def _error(self, message: str) -> None:
         self.app.notify(clean(message), title="Not allowed", severity="warning",
                         markup=False)
@@ -300,7 +363,7 @@ class BattleScreen(Screen[None]):
     def action_unit(self) -> None:
         opts = self.in_group(UNIT)
         if not opts:
-            self._error("no unit can act now")
+            self._error(self.why_not("unit"))
             return
         self.open_wizard(intents=opts)
 

@@ -280,7 +280,9 @@ class WizardScreen(Screen[Any]):
                 loose.append(opt)
             else:
                 units.setdefault(unit, []).append(opt)
-        if self.chosen_unit is None and (len(units) > 1 or (units and loose)):
+        # The unit chooser is shown even for one unit: skipping it would shift what
+        # every later key answers ("a 1 2", issue 26).
+        if self.chosen_unit is None and units:
             options = [(self._unit_label(u), ("unit", u)) for u in units]
             options += [(clean(o.label, oneline=True), ("intent", o)) for o in loose]
             self.pick = _Pick("Choose a unit", options)
