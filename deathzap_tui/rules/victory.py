@@ -5,7 +5,7 @@ the battle screen says it in another ("Red wins (<reason>)").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from deathzap_tui.rules.narration import side_name
@@ -45,6 +45,13 @@ def wiped_out(state: Any, alive: Callable[[Any, str], bool]) -> tuple[str, str] 
 def ahead(red: int, black: int) -> str:
     """The side with the larger count ("red" or "black"), or "draw"."""
     return "red" if red > black else "black" if black > red else "draw"
+
+
+def final_score(score: Mapping[str, int], winner: str, unit: str = "") -> str:
+    """" 9-5 VP" for :func:`result_words`: the winner's score first, as a result is
+    read ("Black wins 9-5"); red's first in a draw. ``unit`` ("VP") follows."""
+    first = winner if winner in SIDES else "red"
+    return f" {score[first]}-{score[other_side(first)]}" + (f" {unit}" if unit else "")
 
 
 def result_words(state: Any, score: str = "") -> str:

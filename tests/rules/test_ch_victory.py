@@ -90,3 +90,14 @@ def test_double_distances_objectives_ch_r1_ch_r5() -> None:
     from deathzap_tui.rules.commandhand.tables import objective_vp
 
     assert objective_vp(13, 2) == 2 and objective_vp(13, 1) == 3 and objective_vp(0, 2) == 1
+
+
+def test_the_result_gives_the_winners_score_first_issue_26() -> None:
+    from deathzap_tui.rules.commandhand.common import finish
+    from deathzap_tui.rules.steps import Context
+
+    g = duel(options={"victory": "objectives"})
+    ctx = Context(g.state)
+    ctx.state.vp = {"red": 5, "black": 9}
+    finish(ctx, "the deck ran out")
+    assert RULESET.view(ctx.state).result == "Black wins 9-5 (the deck ran out)"

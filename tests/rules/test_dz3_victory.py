@@ -52,3 +52,14 @@ def test_help_sections_cover_the_rules() -> None:
     sections = RULESET.help_sections()
     assert len(sections) >= 10
     assert all(title and len(text) > 100 for title, text in sections)
+
+
+def test_the_result_gives_the_winners_score_first_issue_26() -> None:
+    """"Black wins 5-9" read as a loss: the winner's score comes first."""
+    g = battle(options={"end": "agreement"})
+    act(g, {"type": "activate", "unit": "red.0", "action": "signal"},
+        {"signal.objective": "5", "signal.shoot.target": "hold"})
+    g.play({"type": "end"})
+    s = g.state
+    s.vp, s.winner = {"red": 5, "black": 9}, "black"  # as if Black had scored more
+    assert RULESET.view(s).result.startswith("Black wins 9-5 (")

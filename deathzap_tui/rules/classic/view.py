@@ -15,7 +15,7 @@ from deathzap_tui.rules.classic.victory import advanced
 from deathzap_tui.rules.narration import plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
 from deathzap_tui.rules.units import short_name
-from deathzap_tui.rules.victory import result_words
+from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Type", "Figs", "Guns", "Status")
 
@@ -160,8 +160,7 @@ def result(state: State) -> str:
     """The result, with the final VP (the winner's first) in the advanced game."""
     if not (state.over and advanced(state)):
         return result_words(state)
-    first = state.winner if state.winner in SIDES else "red"
-    return result_words(state, f" {state.vp[first]}-{state.vp[other_side(first)]} VP")
+    return result_words(state, final_score(state.vp, state.winner, "VP"))
 
 
 def board_view(state: State, viewer: str | None = None) -> BoardView:

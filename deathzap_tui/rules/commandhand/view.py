@@ -19,6 +19,7 @@ from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
 from deathzap_tui.rules.units import short_name
+from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Figs", "Shields", "Run/Walk", "Melee", "Token", "Where", "Status")
 
@@ -108,11 +109,8 @@ def score_lines(state: State) -> tuple[str, ...]:
 
 
 def board_view(state: State, viewer: str | None = None) -> BoardView:
-    result = ""
-    if state.over:
-        result = ("Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins") + (
-            f" {state.vp['red']}-{state.vp['black']}" if state.objectives_mode else "") + (
-            f" ({state.end_reason})")
+    result = result_words(
+        state, final_score(state.vp, state.winner) if state.objectives_mode else "")
     visible = SIDES if viewer is None else ((viewer,) if viewer in SIDES else ())
     return BoardView(
         columns=COLUMNS,

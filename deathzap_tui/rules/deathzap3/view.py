@@ -11,6 +11,7 @@ from deathzap_tui.rules.deathzap3.state import State, UnitState
 from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
 from deathzap_tui.rules.units import short_name
+from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
 STRENGTH_LETTER = {"light": "L", "medium": "M", "heavy": "H"}
@@ -87,10 +88,7 @@ def score_lines(state: State) -> tuple[str, ...]:
 
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Deathzap 3 has no secrets."""
-    result = ""
-    if state.over:
-        result = ("Draw" if state.winner == "draw" else f"{side_name(state.winner)} wins") + (
-            f" {state.vp['red']}-{state.vp['black']} ({state.end_reason})")
+    result = result_words(state, final_score(state.vp, state.winner))
     text = prompt(state)
     return BoardView(
         columns=COLUMNS,
