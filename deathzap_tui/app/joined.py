@@ -12,6 +12,10 @@ with what a shared table adds:
 - the wizard shows "waiting for black: saves" while another player must answer,
   offers confirm only to the player who began the action, cancels the action at the
   referee when backed out of, and closes when the referee drops it;
+- every answer is shown as it is given, the other player's with the question or the
+  dice it answered ("BLACK: Distance to the target? — 14"), in the wizard's history
+  and, while the action is in progress, at the end of the battle log (but for a
+  private answer: "BLACK answered"; see :mod:`deathzap_tui.net.views`);
 - when the action in progress (anyone's) asks *this* player something (saving
   throws for their unit, a cover question), a wizard opens for it;
 - undo/redo are requests: "asked black"; the opponent's request is a yes/no prompt;
@@ -33,6 +37,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from deathzap_tui.app import describe as d
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.screens.battle import BattleScreen
@@ -41,7 +46,7 @@ from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.net.wire import Waiting
-from deathzap_tui.rules.steps import Dice, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import Answer, Dice, DiceRequest, Question, Refused, Step
 
 FOREIGN = object()
 """What a wizard opened for another player's action dismisses with: nothing to do."""
@@ -109,6 +114,44 @@ class RequestScreen(ModalScreen[bool]):
         self.dismiss(accept)
 
 
+NOTE, LATEST, ANSWER = "note", "latest", "answer"
+"""The kinds of :func:`said` lines: narrative, narrative of the latest answer, an
+answer."""
+
+
+def said(res: Any, side: str) -> list[tuple[str, str]]:
+    """What an action in progress has said and been answered so far, in order, as
+    ``side``'s terminal shows it: (kind, text), the notes of the latest answer
+    marked ▶ (what that step did)."""
+    answers, asked, answerers = res.answers, res.asked, res.answerers
+    lines: list[tuple[str, str]] = []
+    n = len(answers)
+    for k in range(n + 1):
+        latest = k == n and n > 0
+        lines += [(LATEST, "▶ " + clean(note.text)) if latest else (NOTE, "  " + clean(note.text))
+                  for note in res.ctx.notes if note.after == k]
+        if k < n:
+            lines.append((ANSWER, "  ✓ " + given(asked[k], answers[k], answerers[k], side)))
+    return lines
+
+
+def given(step: Step | None, answer: Answer | None, by: str, side: str) -> str:
+    """One answer in words: this terminal's own as the wizard says it ("rolled for
+    you: 3 5 6"); another player's with what it answered ("BLACK, saves: rolled 5 2",
+    "BLACK: Is the target in cover? — Yes"); "BLACK answered" where it is private."""
+    if step is None or answer is None:
+        return f"{side_label(by)} answered"
+    if by == side:
+        return d.answer_line(step, answer)
+    if isinstance(step, DiceRequest) and isinstance(answer, Dice):
+        what = clean(step.purpose, oneline=True) or "dice"
+        if answer.successes is not None:
+            return f"{side_label(by)}, {what}: {answer.successes} of {step.count} succeeded"
+        how = "rolled" if answer.generated else "entered"
+        return f"{side_label(by)}, {what}: {how} {d.faces_text(answer.faces)}"
+    return f"{side_label(by)}: {clean(step.prompt, oneline=True)} — {d.answer_line(step, answer)}"
+
+
 class JoinedWizardScreen(WizardScreen):
     """The wizard on a shared table: other players' steps show as waiting."""
 
@@ -119,13 +162,15 @@ class JoinedWizardScreen(WizardScreen):
         self.side = side
 
     def start(self, **kw: Any) -> None:
-        self.asked_at: dict[int, Any] = {}
         self._seen: tuple[Any, ...] = ()
         super().start(**kw)
 
     # --- who may do what -------------------------------------------------------
     def _mine(self) -> bool:
         return bool(getattr(self.token, "mine", True))
+
+    def kept_where(self) -> str:
+        return f"The table keeps it: join again as {self.side} to go on from this step."
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "confirm" and not self._mine():
@@ -147,7 +192,7 @@ class JoinedWizardScreen(WizardScreen):
             return
         if getattr(token, "discarded", False):
             self.app.notify("The action was dropped at the table.", markup=False, timeout=3)
-            self.close(FOREIGN if not self._mine() else None)
+            self.close(FOREIGN)  # gone at the table: nothing to cancel there
             return
         step = self.resolution.step if self.resolution else None
         if not self._mine() and (step is None or isinstance(step, Waiting)):
@@ -189,7 +234,6 @@ class JoinedWizardScreen(WizardScreen):
         self._sync_bindings()
 
     def _render_history(self) -> None:
-        from deathzap_tui.app import describe as d
         from deathzap_tui.app.widgets.log import TailLog
 
         res = self.resolution
@@ -198,46 +242,11 @@ class JoinedWizardScreen(WizardScreen):
             return
         history = self.query_one("#wiz-history", TailLog)
         history.display = True
-        answers = list(res.answers)
-        answerers = list(getattr(res, "answerers", [self.side] * len(answers)))
-        lines: list[Text] = []
-        n = len(answers)
-        for k in range(n + 1):
-            latest = k == n and n > 0
-            for note in res.ctx.notes:
-                if note.after == k:
-                    lines.append(Text(("▶ " if latest else "  ") + clean(note.text),
-                                      style="bold" if latest else ""))
-            if k < n:
-                who = answerers[k] if k < len(answerers) else ""
-                ans, step = answers[k], self.asked_at.get(k)
-                if ans is None:
-                    text = f"{side_label(who)} answered"
-                elif step is not None:
-                    text = d.answer_line(step, ans)
-                elif isinstance(ans, Dice):
-                    text = f"{side_label(who)} rolled " + (
-                        " ".join(map(str, ans.faces)) if ans.successes is None
-                        else f"{ans.successes} successes")
-                else:
-                    text = f"{side_label(who)}: {clean(ans, oneline=True)}"
-                lines.append(Text(f"  ✓ {text}", style="dim"))
-        if not lines:
-            lines.append(Text("Nothing asked yet.", style="dim"))
-        history.set_lines(lines)
+        styles = {NOTE: "", LATEST: "bold", ANSWER: "dim"}
+        lines = [Text(text, style=styles[kind]) for kind, text in said(res, self.side)]
+        history.set_lines(lines or [Text("Nothing asked yet.", style="dim")])
 
-    # --- answering and backing out -------------------------------------------------
-    def answer(self, answer: Any) -> bool:
-        res = self.resolution
-        index = len(res.answers) if res is not None else 0
-        step = res.step if res is not None else None
-        if isinstance(step, Question | DiceRequest):
-            self.asked_at[index] = step  # before the answer redraws the history
-        ok = super().answer(answer)
-        if not ok:
-            self.asked_at.pop(index, None)
-        return ok
-
+    # --- backing out ----------------------------------------------------------------
     def action_back(self) -> None:
         token = self.token
         try:
@@ -245,9 +254,6 @@ class JoinedWizardScreen(WizardScreen):
         except Refused as exc:
             self._feedback(str(exc), error=True)
             return
-        res = self.resolution
-        if res is not None:
-            self.asked_at = {k: v for k, v in self.asked_at.items() if k < len(res.answers)}
         if token is not None and self.token is None and getattr(token, "mine", False):
             _cancel(token)  # backed out to the choice of action: drop it at the table
 
@@ -273,6 +279,8 @@ class JoinedBattleScreen(BattleScreen):
         self._shown_narrative: list[str] = []
         self._shown_update = -1
         """The session's narrative update the logs show (``narrative_since``)."""
+        self._live: list[str] = []
+        """The lines of the action in progress at the end of the logs (:meth:`_follow_live`)."""
         self._status: Text | None = None
 
     def compose(self) -> ComposeResult:
@@ -281,10 +289,12 @@ class JoinedBattleScreen(BattleScreen):
 
     def on_mount(self) -> None:
         self._follow_narrative()
+        self._follow_live()
         self.show_status()
 
     def remote_changed(self) -> None:
         self._follow_narrative()
+        self._follow_live()
         self.refresh_board()
         self.show_status()
 
@@ -296,9 +306,27 @@ class JoinedBattleScreen(BattleScreen):
         self._shown_update = update
         del self._shown_narrative[keep:]
         self._shown_narrative += add
+        self._live = []  # dropped with the rest after ``keep``
         for log in self.query(EventLog):
             log.drop_lines(len(log.lines) - keep)
             log.add(add)
+
+    def _follow_live(self) -> None:
+        """The action in progress (anyone's), as it is answered, after the narrative:
+        who is doing what, its narrative so far and every answer this terminal may
+        see; gone when it is confirmed (its narrative follows) or dropped."""
+        action = self.session.pending_action()
+        lines: list[str] = []
+        if action is not None and not action.discarded:
+            label = clean(action.label, oneline=True)
+            lines = [f"… {side_label(action.by)}: {label}, in progress",
+                     *(text for _kind, text in said(action.resolution, self.session.side))]
+        if lines == self._live:
+            return
+        for log in self.query(EventLog):
+            log.drop_lines(len(self._live))
+            log.add(lines, style="italic")
+        self._live = lines
 
     def show_status(self) -> None:
         text = status_text(self.session)
@@ -310,9 +338,13 @@ class JoinedBattleScreen(BattleScreen):
     def wizard(self, **kw: Any) -> JoinedWizardScreen:
         return JoinedWizardScreen(side=self.session.side, **kw)
 
-    def open_foreign(self, action: Any) -> None:
-        """A wizard for the step of another player's action that this player answers."""
-        label = f"{side_label(action.by)}'s {clean(action.label, oneline=True)}"
+    def open_action(self, action: Any) -> None:
+        """A wizard for the action in progress at the table: the step of another
+        player's action that this player answers, or this player's own action at the
+        step it is at (kept by the referee over a dropped link or a new terminal)."""
+        label = clean(action.label, oneline=True)
+        if not action.mine:
+            label = f"{side_label(action.by)}'s {label}"
         self.open_wizard(started=(action, action.resolution), label=label, side=action.by or None)
 
     def _wizard_done(self, action: Any) -> None:
@@ -389,12 +421,20 @@ class JoinedApp(DeathzapApp):
         if isinstance(screen, JoinedWizardScreen):
             screen.remote_changed()
         self._follow_request(battle)
-        screen = self.screen
-        if screen is battle:
-            action = session.pending_action()
-            if (action is not None and not action.mine and not action.discarded
-                    and isinstance(action.resolution.step, Question | DiceRequest)):
-                battle.open_foreign(action)
+        if self.screen is battle:
+            self.reopen_action(battle)
+
+    def reopen_action(self, screen: Screen) -> None:
+        """On the battle screen, open the wizard on the table's action in progress
+        where this terminal has a part in it: this player's own (begun before a
+        dropped link, a quit or a referee restart: the referee kept it), or another
+        player's that asks this player something now."""
+        action = self.session.pending_action()  # type: ignore[union-attr]
+        if not isinstance(screen, JoinedBattleScreen) or action is None \
+                or action.discarded or action.committed:
+            return
+        if action.mine or isinstance(action.resolution.step, Question | DiceRequest):
+            screen.open_action(action)
 
     def _follow_request(self, battle: JoinedBattleScreen) -> None:
         session = self.session

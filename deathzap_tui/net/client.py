@@ -83,14 +83,17 @@ class RemoteResolution:
 
     ``step`` is a :class:`Question` / :class:`DiceRequest` when this player must
     answer it, a :class:`~.wire.Waiting` when another player must (it updates live),
-    ``None`` when finished. ``answers`` holds ``None`` for answers this player may not
-    see; ``answerers`` says who gave each.
+    ``None`` when finished. ``answers`` holds each answer as it is given, and
+    ``asked`` the step it answered (as :class:`~deathzap_tui.rules.steps.Resolution`'s,
+    with only the choice taken); both are ``None`` for an answer this player may not
+    see. ``answerers`` says who gave each.
     """
 
     def __init__(self, action: RemoteAction) -> None:
         self._action = action
         self.step: Step | Waiting | None = None
         self.answers: list[Answer | None] = []
+        self.asked: list[Step | None] = []
         self.answerers: list[str] = []
         self.ctx = _Notes()
 
@@ -120,6 +123,7 @@ class RemoteResolution:
     def _apply(self, p: Mapping[str, Any]) -> None:
         self.step = step_from_data(p["step"])
         self.answers = [None if a is None else answer_from_data(a) for a in p["answers"]]
+        self.asked = [step_from_data(s) for s in p["asked"]]  # type: ignore[misc]
         self.answerers = list(p["answerers"])
         self.ctx.notes = [Note(after, text) for after, text in p["notes"]]
 

@@ -240,8 +240,7 @@ class Table:
             "intent": dict(p.action.intent) if mine else {"type": p.action.intent.get("type")},
             "label": self._label(p.action.intent),
             "step": step_to_data(views.step_for(res.step, p.answerer, viewer)),
-            "answers": [a if a is None else to_data(_answer_data(a))
-                        for a in views.answers_for(res.answers, p.answerers, viewer)],
+            **_answered_data(views.answered_for(res.asked, res.answers, p.answerers, viewer)),
             "answerers": list(p.answerers),
             "notes": [[n.after, n.text] for n in views.notes_for(res.ctx.notes, viewer)],
             "yours": p.answerer == viewer,
@@ -322,6 +321,13 @@ def _answer_data(answer: Answer) -> Any:
     from deathzap_tui.rules.steps import answer_to_data
 
     return answer_to_data(answer)
+
+
+def _answered_data(answered: list[tuple[Any, Answer] | None]) -> dict[str, list[Any]]:
+    """``answers`` and the steps they answered (``asked``) as sent to one viewer:
+    ``None`` in both where the viewer may not see them."""
+    return {"answers": [None if a is None else to_data(_answer_data(a[1])) for a in answered],
+            "asked": [None if a is None else step_to_data(a[0]) for a in answered]}
 
 
 # --- the server -------------------------------------------------------------------

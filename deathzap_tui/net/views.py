@@ -12,18 +12,22 @@ for that client's side:
   are offered only to that side;
 - a pending step is shown in full only to the player who answers it; others get a
   :class:`~.wire.Waiting` (who, and the dice purpose or question prompt, never the
-  choices); answers to questions are shown only to who gave them (dice are rolled at
-  the table and are public).
+  choices);
+- once answered, a step and its answer are public, as said aloud at a table (the
+  distance, the cover, how attacks were split, the dice): everyone may check them
+  as they are given; but the answer to a ``private`` question (a card from a secret
+  hand) is shown only to who gave it, the same rule as a note said ``to`` a side.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.ruleset import WATCH, BoardView, IntentOption, Ruleset
-from deathzap_tui.rules.steps import Answer, Dice, DiceRequest, Note, Step
+from deathzap_tui.rules.steps import Answer, DiceRequest, Note, Question, Step
 
 
 def board_view(ruleset: Ruleset, state: Any, viewer: str | None) -> BoardView:
@@ -52,8 +56,22 @@ def step_for(step: Step | None, answerer: str, viewer: str | None) -> Step | Wai
     return Waiting(answerer, text, step.key)
 
 
-def answers_for(answers: Sequence[Answer], answerers: Sequence[str],
-                viewer: str | None) -> list[Answer | None]:
-    """Each answer, or ``None`` where this viewer may not see it."""
-    return [a if isinstance(a, Dice) or who == viewer else None
-            for a, who in zip(answers, answerers, strict=True)]
+def answer_visible(step: Step, answerer: str, viewer: str | None) -> bool:
+    """Whether ``viewer`` may see the answer ``answerer`` gave to ``step``."""
+    return not (isinstance(step, Question) and step.private) or viewer == answerer
+
+
+def answered_for(asked: Sequence[Step], answers: Sequence[Answer], answerers: Sequence[str],
+                 viewer: str | None) -> list[tuple[Step, Answer] | None]:
+    """Each answered step with its answer, or ``None`` where this viewer may not see
+    them (:func:`answer_visible`). A question keeps only the choice taken: the others
+    were offered to the one who answered, not said aloud."""
+    return [(_as_said(step, a), a) if answer_visible(step, who, viewer) else None
+            for step, a, who in zip(asked, answers, answerers, strict=True)]
+
+
+def _as_said(step: Step, answer: Answer) -> Step:
+    if not isinstance(step, Question) or not step.choices:
+        return step
+    return dataclasses.replace(step, choices=tuple(
+        c for c in step.choices if c.value == str(answer)))

@@ -57,6 +57,10 @@ class Question:
 
     With ``choices`` the answer is one of their values; without, it is an integer in
     ``[minimum, maximum]``.
+
+    ``private``: the choices and the answer are for ``side``'s eyes only (a card
+    picked from a secret hand), as a note said ``to`` a side; everyone else is told
+    only that it was answered. Any other answer is seen at the table as it is given.
     """
 
     key: str
@@ -67,6 +71,7 @@ class Question:
     rule: str = ""
     side: str | None = None
     default: str | int | None = None
+    private: bool = False
 
 
 SUCCESSES = "successes"

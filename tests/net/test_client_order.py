@@ -18,7 +18,8 @@ from deathzap_tui.rules.steps import Question
 def pending(step: Any, answers: int) -> dict[str, Any]:
     return {"aid": 7, "by": "red", "intent": {"type": "activate", "unit": "red.0"},
             "label": "Activate", "step": step_to_data(step), "answers": [1] * answers,
-            "answerers": ["red"] * answers, "notes": [], "yours": True}
+            "asked": [step_to_data(step)] * answers, "answerers": ["red"] * answers,
+            "notes": [], "yours": True}
 
 
 def reply(session: RemoteSession, rid: int, p: dict[str, Any] | None) -> None:

@@ -1,0 +1,161 @@
+"""What the other player did, seen as it happens (issue 19), against a real referee:
+every answer of an action in progress reaches every terminal as it is given, with the
+question or the dice it answered (the distance, the cover, the dice: players can
+check each other's claims), but a private answer (a card from a secret hand) only its
+owner's; the joined wizard's history and the battle log show them."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import toynet
+from joined_helpers import run, screen_text, until
+
+from deathzap_tui.net.wire import Waiting
+from deathzap_tui.rules.steps import ROLL, Choice, Dice, DiceRequest, Question
+
+pytest.importorskip("textual")
+
+
+def test_the_other_players_answers_and_dice_reach_everyone_as_given(host, clients) -> None:
+    red, black, watch = clients("red"), clients("black"), clients("watch")
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    action.resolution.answer(Dice(faces=(6, 2)))
+    assert isinstance(action.resolution.step, Waiting)  # black's saves
+    for other in (black, watch):
+        assert other.wait_for(lambda s: (a := s.pending_action()) is not None
+                              and len(a.resolution.answers) == 2)
+        res = other.pending_action().resolution
+        assert res.answers == ["open", Dice(faces=(6, 2))]
+        cover, dice = res.asked
+        assert isinstance(cover, Question) and cover.prompt == "Cover?"
+        # Only the choice taken is said aloud, not the rest of what red was offered.
+        assert cover.choices == (Choice("open", "Open"),)
+        assert isinstance(dice, DiceRequest) and (dice.purpose, dice.target) == ("to hit", 4)
+        assert res.answerers == ["red", "red"]
+
+
+def private_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The duel's hit begins with a private question: which card of the attacker's
+    secret hand it plays (the referee runs in this process)."""
+    hit = toynet.Duel.resolution
+
+    def resolution(self: Any, state: Any, intent: Any, by: str = "") -> Any:
+        make = hit(self, state, intent, by)
+        side = intent["side"]
+
+        def with_card(ctx: Any) -> Any:
+            card = state.hands[side]
+            yield Question("card", "Play a card?", (Choice(card, card), Choice("no", "No")),
+                           side=side, private=True)
+            yield from make(ctx)
+
+        return with_card
+
+    monkeypatch.setattr(toynet.Duel, "resolution", resolution)
+
+
+def test_a_private_answer_reaches_its_owner_only(host, clients, monkeypatch) -> None:
+    private_card(monkeypatch)
+    red, black, watch = clients("red"), clients("black"), clients("watch")
+    card = toynet.secret("red", 11)
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer(card)
+    action.resolution.answer("open")
+    assert action.resolution.answers == [card, "open"]  # red sees its own
+    assert red.pending_action().resolution.asked[0].choices == (Choice(card, card),)
+    for other in (black, watch):
+        assert other.wait_for(lambda s: (a := s.pending_action()) is not None
+                              and len(a.resolution.answers) == 2)
+        res = other.pending_action().resolution
+        assert res.answers == [None, "open"] and res.asked[0] is None
+        assert res.answerers == ["red", "red"]
+
+
+@run
+async def test_the_other_terminal_shows_each_answer_in_the_log_and_the_wizard(
+        host, clients) -> None:
+    """Black's terminal: while red attacks, the battle log shows red's cover and dice
+    as they are given; the wizard opened for black's saves shows them in its history;
+    confirmed, the log holds the narrative and no more of the action in progress."""
+    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
+
+    red, black = clients("red"), clients("black")
+    app = JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        battle = app.screen
+        assert isinstance(battle, JoinedBattleScreen)
+        action = await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
+        await until(pilot, lambda: "RED: hit, in progress" in screen_text(app))
+        await asyncio.to_thread(action.resolution.answer, "open")
+        await until(pilot, lambda: "RED: Cover? — Open" in screen_text(app))
+        await asyncio.to_thread(action.resolution.answer, Dice(faces=(5, 6)))
+        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
+        wizard = app.screen
+        assert isinstance(wizard.resolution.step, DiceRequest)  # black's saves
+        await pilot.pause()
+        text = screen_text(app)
+        assert "RED: Cover? — Open" in text
+        assert "RED, to hit: entered 5 6" in text
+        assert "red hits 2 time(s)" in text
+        assert "answered" not in text
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: app.screen is battle)
+        await until(pilot, lambda: action.resolution.step is None)
+        await asyncio.to_thread(red.commit, action)
+        await until(pilot, lambda: black.events == 1
+                    and battle._shown_narrative == black.narrative())
+        await until(pilot, lambda: "in progress" not in screen_text(app))
+        assert "red hits 2 time(s)" in screen_text(app)
+        assert battle._live == []
+
+
+@run
+async def test_the_acting_terminal_shows_the_other_players_dice_in_its_history(
+        host, clients) -> None:
+    """Red's wizard, waiting for black's saves, then shows black's dice with what
+    they were for, not "BLACK answered"."""
+    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+
+    red, black = clients("red"), clients("black")
+    app = JoinedApp(red, side="red")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("o")  # the duel's hit is one of the other actions
+        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
+        wizard = app.screen
+        if wizard.resolution is None:
+            await pilot.press("1")
+        await until(pilot, lambda: isinstance(wizard.resolution.step, Question))
+        await pilot.press("1")  # open
+        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
+        await pilot.press(*"66", "enter")
+        await until(pilot, lambda: isinstance(wizard.resolution.step, Waiting))
+        assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                              and isinstance(a.resolution.step, DiceRequest))
+        await asyncio.to_thread(black.pending_action().resolution.answer, Dice(faces=(5, 1)))
+        await until(pilot, lambda: wizard.resolution.step is None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "BLACK, saves: entered 5 1" in text
+        assert "BLACK answered" not in text
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: red.events == 1)
+
+
+def test_roll_for_me_is_said_as_rolled(host, clients) -> None:
+    from deathzap_tui.app.joined import given
+
+    red, black = clients("red"), clients("black")
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    action.resolution.answer(ROLL)
+    assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                          and len(a.resolution.answers) == 2)
+    res = black.pending_action().resolution
+    faces = " ".join(map(str, res.answers[1].faces))
+    assert given(res.asked[1], res.answers[1], "red", "black") == f"RED, to hit: rolled {faces}"
+    assert given(res.asked[0], res.answers[0], "red", "red") == "Open"  # red's own
+    assert given(None, None, "red", "black") == "RED answered"
