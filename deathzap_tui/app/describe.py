@@ -104,17 +104,13 @@ def _partial(text: str, step: DiceRequest) -> bool:
                                                  if len(text.split()) > 1))
 
 
-def number_feedback(text: str, step: Question, *,
-                    enter_default: bool = True) -> tuple[bool, str]:
-    """Live feedback while typing a number. ``enter_default``: an empty Enter takes
-    the engine's default (not with generated dice, where Enter rolls: the wizard)."""
+def number_feedback(text: str, step: Question) -> tuple[bool, str]:
+    """Live feedback while typing a number; an empty Enter takes the engine's default
+    (with generated dice too, issue 26)."""
     t = text.strip()
     if not t:
-        if step.default is not None and enter_default:
-            return True, f"Enter for {step.default}"
         if step.default is not None:
-            return False, f"type {number_range(step) or 'a whole number'} " \
-                f"(usually {step.default})"
+            return True, f"Enter for {step.default}"
         return False, number_range(step) or "type a whole number"
     try:
         value = check_answer(step, t)

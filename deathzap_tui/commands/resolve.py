@@ -1,4 +1,5 @@
-"""``deathzap resolve``: one shooting attack, melee or morale test outside a game."""
+"""``deathzap resolve``: one attack or test outside a game, in any ruleset (the kinds
+each offers: shooting, melee, special combat, grenades, morale and quality tests)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", metavar="FILE:UNIT", default="",
                         help="the target unit: a force file and a unit name or number")
     parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
-                        help="default dice mode")
+                        help="default dice mode (generated: Enter rolls, and takes a "
+                        "number question's default)")
 
 
 def run(args: argparse.Namespace) -> int:

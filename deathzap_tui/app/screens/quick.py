@@ -1,9 +1,13 @@
-"""Quick resolve: one shooting attack, melee or morale test between any two units of
-any forces, outside a game and without a save, through the same wizard.
+"""Quick resolve: one attack or test (each ruleset's kinds: shooting, melee, special
+combat, grenades, morale and quality tests...) between any two units of any forces,
+outside a game and without a save, through the same wizard and its odds panel.
 
 The app holds no rules, so this needs the ruleset to offer a standalone resolution.
 The ruleset decides what can be resolved (``Ruleset.quick_kinds``) and builds the
-resolution (``Ruleset.quick_resolution``); a ruleset that offers none says so.
+resolution (``Ruleset.quick_resolution``, a plugin's ``quick`` part); a ruleset that
+offers none says so. The wizard names the two units of the resolution's state (the
+acting ``red.0`` and the other ``black.0``, :mod:`deathzap_tui.rules.quick`) by their
+names. The result is shown above the form, its end in sight at 80x24.
 
 Each unit comes from a force file or is typed in: a text area, prefilled with a
 one-unit force in the chosen ruleset's force-file shape (:mod:`..templates`), read
@@ -29,6 +33,7 @@ from deathzap_tui.app.screens.start import shown_path
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.log import TailLog
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules.steps import Refused
 
@@ -66,6 +71,12 @@ def default_forces() -> tuple[Path | None, Path | None]:
     return None, None
 
 
+class Result(TailLog):
+    """The narration of the last resolution: the end, in whole lines."""
+
+    WHOLE = True
+
+
 class QuickResolveScreen(Screen[None]):
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "resolve", "Resolve", priority=True),
@@ -78,7 +89,12 @@ class QuickResolveScreen(Screen[None]):
     QuickResolveScreen .row-field { width: 1fr; }
     QuickResolveScreen .typed { height: 9; background: $boost; }
     QuickResolveScreen .problems { height: auto; max-height: 6; }
-    QuickResolveScreen #quick-result { height: auto; margin: 1 0 0 0; }
+    QuickResolveScreen #quick-message { height: auto; padding: 0 1; }
+    QuickResolveScreen #quick-result { display: none; height: 1fr; padding: 0 1;
+                                       border-top: solid $primary; }
+    QuickResolveScreen.-result #quick-result { display: block; }
+    QuickResolveScreen.-result #quick-body { height: auto; max-height: 10;
+                                             border-top: solid $primary; }
     """
 
     def __init__(self, *, attacker: str = "", target: str = "") -> None:
@@ -100,6 +116,10 @@ class QuickResolveScreen(Screen[None]):
                       TYPED + rid) for rid in registry.ids() if registry.get(rid).quick_kinds()]
         yield Static("Quick resolve — one attack or test, no game, no save",
                      classes="screen-title")
+        # Above the form, so that they are seen at once whatever the form's scroll: a
+        # message, and the last result (its tail when it is taller than the room).
+        yield Static(id="quick-message")
+        yield Result(id="quick-result")
         with VerticalScroll(id="quick-body"):
             for role in ROLES:
                 path, _unit = self.refs[role]
@@ -133,7 +153,6 @@ class QuickResolveScreen(Screen[None]):
                 yield SteadyInput("1", type="integer", id="seed", compact=True,
                                   classes="row-field")
             yield Button("Resolve (ctrl+s)", id="go", compact=True)
-            yield Static(id="quick-result")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -286,7 +305,16 @@ class QuickResolveScreen(Screen[None]):
             self.action_resolve()
 
     def _say(self, text: Text) -> None:
-        self.query_one("#quick-result", Static).update(text)
+        """A message above the form (the last result stays)."""
+        self.query_one("#quick-message", Static).update(text)
+
+    def _show_result(self, title: str, lines: list[str]) -> None:
+        """The result of the last resolution above the form, which gives it the room."""
+        result = self.query_one("#quick-result", Result)
+        result.border_title = title
+        result.set_lines(Text(clean(line)) for line in lines)
+        self.add_class("-result")
+        self._say(Text())
 
     def action_leave(self) -> None:
         if isinstance(self.focused, TextArea):  # the first escape only leaves the text
@@ -335,14 +363,16 @@ class QuickResolveScreen(Screen[None]):
             if result is None:
                 self._say(Text("Cancelled."))
                 return
-            out = Text("Result\n", style="bold underline")
-            for note in resolution.ctx.notes:
-                out.append(clean(note.text) + "\n")
-            self._say(out)
+            self._show_result(f"Result: {label}", [n.text for n in resolution.ctx.notes])
 
+        from deathzap_tui.rules.quick import ACTING, OTHER
+
+        label = clean(dict(ruleset.quick_kinds()).get(kind, str(kind)), oneline=True)
+        state = resolution.ctx.state
         self.app.push_screen(
             WizardScreen(title="Quick resolve", begin=lambda intent: (None, resolution),
-                         started=(True, resolution), intent_label=str(kind),
+                         started=(True, resolution), intent_label=label,
+                         unit_names={u: state.unit(u).name for u in (ACTING, OTHER)},
                          ruleset=ruleset, records=False,
                          dice_mode=self.app.dice_mode),  # type: ignore[attr-defined]
             done)

@@ -411,8 +411,7 @@ class WizardScreen(Screen[Any]):
             else:
                 inp.placeholder = d.number_range(step) or "a whole number"
                 if step.default is not None:
-                    inp.placeholder += (f" (usually {step.default})" if self._typed_only
-                                        else f" (Enter for {step.default})")
+                    inp.placeholder += f" (Enter for {step.default})"
             self.set_focus(inp)
             self._live_feedback("")
         self.shown = step
@@ -441,12 +440,6 @@ class WizardScreen(Screen[Any]):
             line.append(f"  ⇄ {d.side_label(before)} hands over to {d.side_label(side)}",
                         style="bold")
         return line
-
-    @property
-    def _typed_only(self) -> bool:
-        """Generated dice: Enter rolls, so it must not answer a question too; an
-        empty Enter does not take a number question's default."""
-        return self.dice_mode == "generated"
 
     def _fill_choices(self, choices: ChoiceList, labels: list[str]) -> None:
         choices.fill([Text(f"{choice_key(i) or ' '}  {label}") for i, label in enumerate(labels)])
@@ -495,7 +488,7 @@ class WizardScreen(Screen[Any]):
                 ok, msg = True, "Enter: roll for me — or type the dice rolled at the table"
             self._feedback(msg, error=ok is False and bool(value.strip()))
         elif isinstance(step, Question):
-            ok, msg = d.number_feedback(value, step, enter_default=not self._typed_only)
+            ok, msg = d.number_feedback(value, step)
             self._feedback(msg, error=not ok and bool(value.strip()))
 
     # --- answering ------------------------------------------------------------
@@ -532,11 +525,11 @@ class WizardScreen(Screen[Any]):
             else:
                 self.answer(text)
         elif isinstance(step, Question):
-            if not text and step.default is not None and not self._typed_only:
+            # An empty Enter takes the default, with generated dice too (issue 26).
+            if not text and step.default is not None:
                 self.answer(step.default)
             elif not text:
-                self._feedback(d.number_feedback("", step, enter_default=False)[1],
-                               error=True)
+                self._feedback(d.number_feedback("", step)[1], error=True)
             else:
                 self.answer(text)
 

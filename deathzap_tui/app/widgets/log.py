@@ -13,6 +13,7 @@ the new narrative still begins with, so no change rebuilds the whole log.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.widget import Widget
@@ -26,6 +27,9 @@ class TailLog(Widget):
     DEFAULT_CSS = """
     TailLog { height: 1fr; min-height: 1; }
     """
+    WHOLE: ClassVar[bool] = False
+    """Show only whole lines: a line that does not fit wrapped is left out with the
+    older ones (the last line is shown in part when it alone is too tall)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -52,6 +56,8 @@ class TailLog(Widget):
         shown: list[Text] = []
         for line in reversed(self.lines):
             wrapped = list(line.wrap(console, width))
+            if self.WHOLE and shown and len(shown) + len(wrapped) > height:
+                break
             shown[:0] = wrapped
             if len(shown) >= height:
                 break
