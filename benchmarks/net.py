@@ -13,12 +13,20 @@ we time from black's ``commit`` to the first frame red's app composes after appl
 the change (Textual's ``App._display``; headless, so only the write to a terminal is
 left out, which is a few hundred microseconds locally).
 
+Then floods (issue 19): the players' request round trips (begin, answers, commit,
+ping) and commit -> the other player has it, before, during and after two local
+processes churn watcher connections as fast as they can (connect, hello, never
+read, leave after CHURN_HOLD newer ones; each bounded to CHURN_MAX connections and
+the churn's seconds), all on loopback.
+
     .venv/bin/python benchmarks/net.py [N]
+    .venv/bin/python benchmarks/net.py --churn-only [SECONDS]
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +42,7 @@ sys.path.insert(0, str(TOY))
 
 import toynet  # noqa: E402
 
+from deathzap_tui.net import protocol  # noqa: E402
 from deathzap_tui.net.client import RemoteSession  # noqa: E402
 from deathzap_tui.rules.steps import Dice  # noqa: E402
 
@@ -46,18 +55,24 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
-def main(n: int = 100) -> None:
+def toy_host(saves: Path, name: str) -> subprocess.Popen[str]:
+    """A real referee process hosting a new toy game in ``saves``, listening."""
     toynet.install()
+    os.environ["DEATHZAP_SAVES_DIR"] = str(saves)
+    red_f, black_f = toynet.write_forces(saves)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(TOY), "host", "--red",
+                             str(red_f), "--black", str(black_f), "--seed", "1",
+                             "--save", name], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout.readline().startswith("hosting")
+    return proc
+
+
+def main(n: int = 100) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         saves = Path(tmp)
-        os.environ["DEATHZAP_SAVES_DIR"] = str(saves)
-        red_f, black_f = toynet.write_forces(saves)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(TOY), "host", "--red",
-                                 str(red_f), "--black", str(black_f), "--seed", "1",
-                                 "--save", "bench"], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert proc.stdout.readline().startswith("hosting")
+        proc = toy_host(saves, "bench")
         sock = saves / "bench.sock"
         red = RemoteSession.connect(sock, "red")
         black = RemoteSession.connect(sock, "black")
@@ -183,6 +198,119 @@ def render_bench(n: int = 30) -> None:
               f"max {max(xs):.1f} ms")
 
 
+CHURN_MAX = 100_000
+"""Connections per churning process, at most."""
+CHURN_HOLD = 8
+"""Connections each churning process keeps open (its newest), never reading them."""
+
+
+def churn(sock: str, seconds: float) -> None:
+    """One churning process: join as a watcher and never read; keep the newest
+    CHURN_HOLD connections, leave the older; again, as fast as it can, for
+    ``seconds`` or CHURN_MAX connections. Prints how many it made and how many could
+    not connect or send their hello."""
+    hello = protocol.encode({"t": "hello", "v": protocol.VERSION, "side": "watch"})
+    deadline = time.monotonic() + seconds
+    made = failed = 0
+    held: list[socket.socket] = []
+    while made < CHURN_MAX and time.monotonic() < deadline:
+        made += 1
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # blocking: waits its turn
+        try:
+            s.connect(sock)
+            s.sendall(hello)
+        except OSError:
+            failed += 1
+            s.close()
+            continue
+        held.append(s)
+        if len(held) > CHURN_HOLD:
+            held.pop(0).close()
+    for s in held:
+        s.close()
+    print(made, failed)
+
+
+PLAYER_GAP = 0.01
+"""Seconds between a benchmark player's requests: faster than any player keys in
+answers, within the pace the referee allows a player."""
+
+
+def play_timed(me: RemoteSession, other: RemoteSession, requests: list[float],
+               to_other: list[float]) -> None:
+    """One turn of ``me`` (begin, two answers, commit) and a ping, at a brisk
+    player's pace (PLAYER_GAP between requests): each request's round trip into
+    ``requests``, commit -> ``other`` has the event into ``to_other``."""
+    def timed(call):
+        time.sleep(PLAYER_GAP)
+        t = time.perf_counter()
+        out = call()
+        requests.append((time.perf_counter() - t) * 1000)
+        return out
+
+    a = timed(lambda: me.begin({"type": "hit", "side": me.side}))
+    timed(lambda: a.resolution.answer("open"))
+    timed(lambda: a.resolution.answer(Dice(faces=(1, 1))))  # no hits: the game goes on
+    k = me.events + 1
+    t = time.perf_counter()
+    timed(lambda: me.commit(a))
+    other.wait_for(lambda s: s.events >= k, 10)
+    to_other.append((time.perf_counter() - t) * 1000)
+    timed(lambda: me._call("ping"))
+
+
+def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
+    """The players' round trips before, during and after a churn of watchers."""
+    with tempfile.TemporaryDirectory() as tmp:
+        saves = Path(tmp)
+        proc = toy_host(saves, "churn")
+        sock = saves / "churn.sock"
+        red = RemoteSession.connect(sock, "red")
+        black = RemoteSession.connect(sock, "black")
+        phases: dict[str, tuple[list[float], list[float]]] = {}
+
+        def play(name: str, until: float) -> None:
+            requests, to_other = phases.setdefault(name, ([], []))
+            while time.perf_counter() < until:
+                me, other = (red, black) if red.turn["side"] == "red" else (black, red)
+                play_timed(me, other, requests, to_other)
+
+        try:
+            play("quiet, before", time.perf_counter() + 2)
+            started = time.perf_counter()
+            procs = [subprocess.Popen([sys.executable, __file__, "--churner", str(sock),
+                                       str(seconds)], stdout=subprocess.PIPE, text=True)
+                     for _ in range(churners)]
+            time.sleep(0.5)  # let the churn get going
+            play("during the churn", started + seconds)
+            counts = [tuple(map(int, p.communicate(30)[0].split())) for p in procs]
+            churned = time.perf_counter() - started
+            play("after it stopped", time.perf_counter() + 2)
+        finally:
+            red.close()
+            black.close()
+            proc.terminate()
+            proc.wait(5)
+    made = sum(c[0] for c in counts)
+    refused = sum(c[1] for c in counts)
+    print(f"{churners} processes churning watcher connections for {churned:.1f} s: "
+          f"{made} connections ({made / churned:.0f}/s), {refused} failed to connect")
+    for name, (requests, to_other) in phases.items():
+        if not requests:
+            print(f"  {name}: no request completed")
+            continue
+        print(f"  {name}: player request round trip median {statistics.median(requests):.2f} ms, "
+              f"p95 {pct(requests, 95):.2f} ms, max {max(requests):.2f} ms "
+              f"({len(requests)} requests); commit -> other player p95 "
+              f"{pct(to_other, 95):.2f} ms")
+
+
 if __name__ == "__main__":
-    main(2 * int(sys.argv[1]) if len(sys.argv) > 1 else 200)
-    render_bench(int(sys.argv[1]) // 3 if len(sys.argv) > 1 else 40)
+    if sys.argv[1:2] == ["--churner"]:
+        churn(sys.argv[2], float(sys.argv[3]))
+    elif sys.argv[1:2] == ["--churn-only"]:
+        churn_bench(float(sys.argv[2]) if len(sys.argv) > 2 else 6.0)
+    else:
+        main(2 * int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+        render_bench(int(sys.argv[1]) // 3 if len(sys.argv) > 1 else 40)
+        churn_bench()

@@ -485,6 +485,11 @@ class RemoteSession:
             self.error = msg.get("message", "")
             if t == "error" and not self.connected:
                 self.closed = True  # refused at hello: retrying will not help
+        elif t == "presence":  # only who is connected changed
+            with self._lock:
+                self._snap = {**self._snap, "presence": dict(msg["presence"])}
+                self._changed.notify_all()
+            self._events.put(self)
         elif t == "notice":
             with self._lock:
                 self.notices.append(msg.get("message", ""))

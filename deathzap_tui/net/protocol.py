@@ -4,13 +4,15 @@ A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON,
 object per frame. Frames from clients are capped at :data:`MAX_CLIENT_FRAME` bytes
 (a client has nothing big to say); frames from the referee at
 :data:`MAX_SERVER_FRAME`. A frame over the cap, or a length that is not followed by
-its bytes, ends the connection (the stream cannot be trusted after it); a frame that
-is well framed but not a valid message is answered with an ``error`` and ignored.
+its bytes, ends the connection (the stream cannot be trusted after it), and so does
+a frame begun and not finished within the referee's stall timeout; a frame that is
+well framed but not a valid message is answered with an ``error`` and ignored.
 
 Every message is a JSON object with ``"t"`` (its type). The client speaks first with
 ``hello`` (protocol version, the side it plays); the referee answers ``welcome`` or
 ``error`` + close. Requests carry an integer ``id`` that the referee's ``ok`` /
-``error`` reply repeats; ``state`` messages are pushed whenever the game changes.
+``error`` reply repeats; ``state`` messages are pushed whenever the game changes;
+``presence`` when only who is connected changed (at most a few times a second).
 
 Client -> referee::
 
@@ -32,6 +34,8 @@ Referee -> client::
                                           report -> {report}
     error   {id?, message}
     state   {seq, ...}                    the game as this client may see it
+    presence {presence: {red, black, watch}}  how many terminals each side has
+    notice  {message}                     e.g. the opponent declined your undo
     bye     {message}
 """
 
@@ -68,21 +72,30 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-async def read_frame(reader: asyncio.StreamReader, limit: int) -> bytes | None:
-    """The next frame's body; ``None`` at a clean end of stream."""
+async def read_frame(reader: asyncio.StreamReader, limit: int,
+                     stall: float | None = None) -> bytes | None:
+    """The next frame's body; ``None`` at a clean end of stream. Waits for ever for a
+    frame to begin; once begun, it must arrive in full within ``stall`` seconds (if
+    given), or :class:`ProtocolError`: half a frame must not hold a connection."""
     try:
-        header = await reader.readexactly(_HEADER.size)
-    except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            return None
-        raise ProtocolError("connection closed inside a frame header") from None
-    (size,) = _HEADER.unpack(header)
-    if size > limit:
-        raise ProtocolError(f"frame of {size} bytes is over the {limit}-byte limit")
-    try:
-        return await reader.readexactly(size)
+        first = await reader.readexactly(1)
     except asyncio.IncompleteReadError:
-        raise ProtocolError("connection closed inside a frame") from None
+        return None
+    try:
+        async with asyncio.timeout(stall):
+            try:
+                header = first + await reader.readexactly(_HEADER.size - 1)
+            except asyncio.IncompleteReadError:
+                raise ProtocolError("connection closed inside a frame header") from None
+            (size,) = _HEADER.unpack(header)
+            if size > limit:
+                raise ProtocolError(f"frame of {size} bytes is over the {limit}-byte limit")
+            try:
+                return await reader.readexactly(size)
+            except asyncio.IncompleteReadError:
+                raise ProtocolError("connection closed inside a frame") from None
+    except TimeoutError:
+        raise ProtocolError(f"a frame stalled: not complete after {stall:g} s") from None
 
 
 def _no_constants(name: str) -> Any:

@@ -3,7 +3,8 @@
 :class:`Table` is the game logic of hosting (who may do what, one action at a time,
 undo by agreement, per-viewer snapshots); it is synchronous and knows no sockets.
 :class:`Referee` serves a table on a Unix socket with asyncio: one task per client,
-every change pushed to every client as a snapshot built for that client's side.
+every change pushed to every client as a snapshot built for that client's side (the
+players' first; :class:`Limits` keeps floods of connections from starving them).
 
 Durability: the table's :class:`~deathzap_tui.session.Session` saves atomically (with
 fsync) inside ``commit``/``undo``/``redo``, before the call returns, so the ``ok``
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.net import protocol, views
+from deathzap_tui.net.limits import Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
@@ -34,9 +36,9 @@ from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Answer, Refused
 
 MAX_BAD_MESSAGES = 20
-HELLO_TIMEOUT = 10.0
-MAX_CLIENTS = 16
 MAX_BUFFERED = 4 * 1024 * 1024
+BACKLOG = 128
+"""Connections the kernel queues for the referee to take."""
 READ_ONLY = frozenset({"ping", "report"})
 """Requests that change nothing at the table, so push no new snapshot."""
 
@@ -332,6 +334,34 @@ def _answered_data(answered: list[tuple[Any, Answer] | None]) -> dict[str, list[
 
 # --- the server -------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Limits:
+    """What the referee allows each connection, so that no flood of connections
+    starves or locks out the players (issue 19). Tests shorten the timeouts."""
+
+    accepts: tuple[float, int] = (200.0, 50)
+    """New connections taken per second and burst; more wait in the kernel's queue
+    (the connections in play are served meanwhile)."""
+    max_watchers: int = 12
+    """Watchers at once. Each player's side has its own slot besides: a watcher
+    never takes a player's place."""
+    greeting: int = 16
+    """Connections yet to say hello, at once; one more drops the one waiting longest."""
+    hello_timeout: float = 5.0
+    """Seconds a new connection has to say hello."""
+    stall_timeout: float = 10.0
+    """Seconds a frame, once begun, may take to arrive in full (a connection may be
+    quiet between frames for as long as it likes)."""
+    player_requests: tuple[float, int] = (50.0, 100)
+    watcher_requests: tuple[float, int] = (5.0, 10)
+    """Requests per second and burst, per connection; beyond, the referee reads that
+    connection more slowly."""
+    watcher_joins: tuple[float, int] = (20.0, 20)
+    """Watchers let in per second and burst, in all; beyond, refused for the moment."""
+    presence_every: float = 0.25
+    """Seconds between ``presence`` messages at most (joins and leaves coalesce)."""
+
+
 @dataclass
 class Told:
     """What a client has been told of the narrative: the events in force it knows
@@ -347,6 +377,8 @@ class Client:
     role: str
     writer: asyncio.StreamWriter
     peer: str
+    requests: Rate
+    """This connection's pace of requests."""
     told: Told = field(default_factory=lambda: Told())
 
     @property
@@ -354,27 +386,49 @@ class Client:
         return self.role if self.role in SIDES else None
 
     def send(self, message: Mapping[str, Any]) -> None:
+        self.send_bytes(protocol.encode(message))
+
+    def send_bytes(self, frame: bytes) -> None:
+        """Queue an encoded frame (the same bytes may go to many clients)."""
         if self.writer.is_closing():
             return
         transport = self.writer.transport
         if transport.get_write_buffer_size() > MAX_BUFFERED:
             self.writer.close()  # a client that does not read loses its seat
             return
-        self.writer.write(protocol.encode(message))
+        self.writer.write(frame)
 
 
 class Referee:
-    """Serve a :class:`Table` on a Unix socket."""
+    """Serve a :class:`Table` on a Unix socket.
+
+    The players come first. A watcher joining or leaving changes only who is
+    connected: that goes to everyone as one small ``presence`` message, at most
+    every ``presence_every`` s, never as a snapshot. A change at the table goes to
+    each player at once, before the reply, and to the watchers just after (one public
+    snapshot for all). New connections are taken at a pace, each connection's requests
+    are paced, and watchers have their own slots and pace of joining (:class:`Limits`).
+    """
 
     def __init__(self, table: Table, socket_path: Path, *,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None,
+                 limits: Limits | None = None) -> None:
         self.table = table
         self.socket_path = Path(socket_path)
         self.clients: list[Client] = []
         self.seq = 0
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
-        self._server: asyncio.AbstractServer | None = None
+        self.limits = limits or Limits()
+        self._listener: socket.socket | None = None
+        self._accepting: asyncio.Task[None] | None = None
+        self._serving: set[asyncio.Task[None]] = set()
         self._fatal = asyncio.Event()
+        """Why the save could not be written, once it could not (the referee stops)."""
+        self._greeting: Lobby[asyncio.StreamWriter] = Lobby(self.limits.greeting,
+                                                             lambda w: w.close())
+        self._joins = Rate(*self.limits.watcher_joins)
+        self._later: dict[str, asyncio.TimerHandle] = {}
+        self._last: dict[str, float] = {}
 
     async def start(self) -> None:
         path = self.socket_path
@@ -386,26 +440,64 @@ class Referee:
             if _socket_alive(path):
                 raise OSError(f"a referee is already listening on {path}")
             path.unlink()  # left by a referee that died
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o117)  # the socket is created rw for owner and group only
         try:
-            self._server = await asyncio.start_unix_server(self._serve, path=str(path))
+            listener.bind(str(path))
+        except OSError:
+            listener.close()
+            raise
         finally:
             os.umask(old)
         os.chmod(path, 0o660)
+        listener.listen(BACKLOG)
+        listener.setblocking(False)
+        self._listener = listener
+        self._accepting = asyncio.ensure_future(self._accept(listener))
+
+    async def _accept(self, listener: socket.socket) -> None:
+        """Take new connections at the pace of ``limits.accepts``: a flood of them
+        waits in the kernel's queue instead of crowding out the players' requests."""
+        loop = asyncio.get_running_loop()
+        pace = Rate(*self.limits.accepts)
+        while True:
+            try:
+                conn, _addr = await loop.sock_accept(listener)
+            except OSError as exc:  # e.g. out of file descriptors: wait, do not spin
+                self.log(f"cannot take a connection: {exc}")
+                await asyncio.sleep(0.5)
+                continue
+            try:
+                reader, writer = await asyncio.open_unix_connection(sock=conn)
+            except OSError:
+                conn.close()
+                continue
+            task = asyncio.ensure_future(self._serve(reader, writer))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+            wait = pace.spend()
+            if wait:
+                await asyncio.sleep(wait)
 
     async def serve_until_closed(self) -> None:
         await self._fatal.wait()
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
+        if self._accepting is not None:
+            self._accepting.cancel()
+        if self._listener is not None:
+            self._listener.close()
         for c in list(self.clients):
             self.table.mark_seen(c.role)
             c.send({"t": "bye", "message": "the referee is shutting down"})
             c.writer.close()
-        if self._server is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+        for task in self._serving:
+            task.cancel()
+        if self._serving:
+            await asyncio.wait(self._serving, timeout=2)
+        for timer in self._later.values():
+            timer.cancel()
+        self._later.clear()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
 
@@ -413,11 +505,17 @@ class Referee:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = _peer(writer)
         client: Client | None = None
+        self._greeting.enter(writer)
         try:
-            client = await self._hello(reader, writer, peer)
+            try:
+                client = await self._hello(reader, writer, peer)
+            finally:
+                self._greeting.leave(writer)
             if client is None:
                 return
             await self._loop(client, reader)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the terminal went away without a word: it has left (logged below)
         except (ConnectionError, ProtocolError) as exc:
             if client is not None:
                 client.send({"t": "bye", "message": str(exc)})
@@ -428,7 +526,10 @@ class Referee:
                 dropped = self.table.left(client.role)
                 self.log(f"{client.role} left ({peer})"
                          + ("; their unfinished action was discarded" if dropped else ""))
-                self._push()
+                if dropped:
+                    self._push()
+                else:
+                    self._presence_changed()
             writer.close()
 
     async def _hello(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -438,7 +539,7 @@ class Referee:
 
         try:
             body = await asyncio.wait_for(protocol.read_frame(reader, protocol.MAX_CLIENT_FRAME),
-                                          HELLO_TIMEOUT)
+                                          self.limits.hello_timeout)
             if body is None:
                 return None
             msg = protocol.check_client(protocol.decode(body))
@@ -454,25 +555,36 @@ class Referee:
         if role in SIDES and self.table.connected[role]:
             refuse(f"{role} is already connected; close that terminal first")
             return None
-        if len(self.clients) >= MAX_CLIENTS:
-            refuse("too many clients")
-            return None
-        client = Client(role, writer, peer)
+        if role not in SIDES:
+            if self.table.connected[role] >= self.limits.max_watchers:
+                refuse(f"the table has {self.limits.max_watchers} watchers, its most; "
+                       "try again later")
+                return None
+            if not self._joins.allow():
+                refuse("too many watchers joining at once; try again in a moment")
+                return None
+        pace = self.limits.player_requests if role in SIDES else self.limits.watcher_requests
+        client = Client(role, writer, peer, Rate(*pace))
         self.clients.append(client)
         self.table.joined(role)
         client.send({"t": "welcome", "v": protocol.VERSION, "side": role,
                      "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title,
                      "names": self.table.force_names()})
+        self._send_state(client, self.table.snapshot(client.viewer))
         self.log(f"{role} joined ({peer})")
-        self._push()
+        self._presence_changed()
         return client
 
     async def _loop(self, client: Client, reader: asyncio.StreamReader) -> None:
         bad = 0
         while True:
-            body = await protocol.read_frame(reader, protocol.MAX_CLIENT_FRAME)
+            body = await protocol.read_frame(reader, protocol.MAX_CLIENT_FRAME,
+                                             self.limits.stall_timeout)
             if body is None:
                 return
+            wait = client.requests.spend()
+            if wait:
+                await asyncio.sleep(wait)  # over its pace: this connection waits, no other
             rid = None
             try:
                 msg = protocol.decode(body)
@@ -533,14 +645,50 @@ class Referee:
             return {}
         return {"pending": table.pending_for(client.viewer)}
 
+    # --- what goes out -------------------------------------------------------------
     def _push(self) -> None:
-        """Send every client its own snapshot of the table."""
+        """The table changed: each player gets its own snapshot now, the watchers
+        theirs soon after."""
         self.seq += 1
-        for c in list(self.clients):
-            snap = self.table.snapshot(c.viewer)
-            keep, add = self.table.tell(c.told, c.viewer)
-            c.send({"t": "state", "seq": self.seq, **snap,
-                    "narrative": {"keep": keep, "add": add}})
+        for c in self.clients:
+            if c.viewer is not None:
+                self._send_state(c, self.table.snapshot(c.viewer))
+        self._soon("watchers", 0.0, self._push_watchers)
+
+    def _push_watchers(self) -> None:
+        watchers = [c for c in self.clients if c.viewer is None]
+        if watchers:
+            public = self.table.snapshot(None)  # the same for every watcher
+            for c in watchers:
+                self._send_state(c, public)
+
+    def _send_state(self, client: Client, snapshot: dict[str, Any]) -> None:
+        keep, add = self.table.tell(client.told, client.viewer)
+        client.send({"t": "state", "seq": self.seq, **snapshot,
+                     "narrative": {"keep": keep, "add": add}})
+
+    def _presence_changed(self) -> None:
+        self._soon("presence", self.limits.presence_every, self._send_presence)
+
+    def _send_presence(self) -> None:
+        frame = protocol.encode({"t": "presence", "presence": dict(self.table.connected)})
+        for c in self.clients:
+            c.send_bytes(frame)
+
+    def _soon(self, what: str, every: float, send: Callable[[], None]) -> None:
+        """Call ``send`` soon, but not within ``every`` s of its last call; what is
+        asked for meanwhile is that same call (it sends the state as it is then)."""
+        if what in self._later:
+            return
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            del self._later[what]
+            self._last[what] = loop.time()
+            send()
+
+        wait = self._last.get(what, float("-inf")) + every - loop.time()
+        self._later[what] = loop.call_later(max(0.0, wait), run)
 
 
 def _peer(writer: asyncio.StreamWriter) -> str:
@@ -564,9 +712,10 @@ def _socket_alive(path: Path) -> bool:
 
 
 async def serve(table: Table, socket_path: Path, *, ready: Callable[[], None] | None = None,
-                log: Callable[[str], None] | None = None) -> None:
+                log: Callable[[str], None] | None = None,
+                limits: Limits | None = None) -> None:
     """Run a referee until cancelled (or until the save cannot be written)."""
-    referee = Referee(table, socket_path, log=log)
+    referee = Referee(table, socket_path, log=log, limits=limits)
     await referee.start()
     if ready is not None:
         ready()

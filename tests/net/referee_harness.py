@@ -17,13 +17,15 @@ if TYPE_CHECKING:
 class HostThread:
     """A real referee on a Unix socket, on its own event-loop thread."""
 
-    def __init__(self, session, socket_path: Path, seen=None) -> None:
+    def __init__(self, session, socket_path: Path, seen=None, limits=None) -> None:
         from deathzap_tui.net.referee import Referee, Table
 
         self.table = Table(session, seen=seen)
         self.socket_path = socket_path
         self.loop = asyncio.new_event_loop()
-        self.referee = Referee(self.table, socket_path, log=lambda text: None)
+        self.logged: list[str] = []
+        """What the referee logged (the host's terminal)."""
+        self.referee = Referee(self.table, socket_path, log=self.logged.append, limits=limits)
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 

@@ -1,0 +1,182 @@
+"""The referee stays up for the players (issue 19): floods of watchers, slots, stalled
+frames, a peer gone quietly. Wire-level, against a real referee on a Unix socket."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from rawclient import RawClient
+from referee_harness import HostThread
+
+from deathzap_tui.net import protocol
+from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.net.referee import Limits
+
+
+@pytest.fixture
+def limited(new_session, tmp_path: Path) -> Iterator[Callable[..., HostThread]]:
+    """``limited(**limits)``: a started referee with those :class:`Limits`."""
+    hosts: list[HostThread] = []
+
+    def start(**limits) -> HostThread:
+        h = HostThread(new_session(), tmp_path / "lim.sock", limits=Limits(**limits)).start()
+        hosts.append(h)
+        return h
+
+    yield start
+    for h in hosts:
+        h.stop()
+
+
+def first_reply(c: RawClient) -> dict:
+    return c.until(lambda m: m["t"] in ("welcome", "error"))
+
+
+def gone(c: RawClient, within: float = 3.0) -> list[dict]:
+    """Read until the referee closes ``c`` (within ``within`` s); what it said."""
+    said = []
+    c.sock.settimeout(within)
+    try:
+        while (msg := c.recv()) is not None:
+            said.append(msg)
+    except ConnectionError:
+        pass
+    return said
+
+
+def test_a_watcher_coming_and_going_sends_the_players_no_snapshot(limited) -> None:
+    host = limited()
+    red = RawClient(host.socket_path, "red")
+    red.until(lambda m: m["t"] == "state")
+    red.drain(0.4)
+    for _ in range(5):
+        w = RawClient(host.socket_path, "watch")
+        assert w.until(lambda m: m["t"] == "state")["presence"]["watch"] == 1  # its own
+        w.close()
+    seen = red.drain(0.8)
+    assert [m for m in seen if m["t"] == "state"] == []
+    presence = [m["presence"] for m in seen if m["t"] == "presence"]
+    assert presence and presence[-1] == {"red": 1, "black": 0, "watch": 0}
+    assert len(presence) <= 4  # coalesced: ten joins and leaves in well under a second
+    red.close()
+
+
+def test_presence_messages_reach_the_client_facade(limited) -> None:
+    host = limited()
+    red = RemoteSession.connect(host.socket_path, "red", timeout=5)
+    try:
+        watch = RawClient(host.socket_path, "watch")
+        assert red.wait_for(lambda s: s.presence["watch"] == 1, 3)
+        seq = red.seq
+        watch.close()
+        assert red.wait_for(lambda s: s.presence["watch"] == 0, 3)
+        assert red.seq == seq  # no new snapshot, only who is here
+    finally:
+        red.close()
+
+
+def test_each_connections_requests_are_paced_and_the_players_go_first(limited) -> None:
+    host = limited(watcher_requests=(40.0, 5))
+    red = RawClient(host.socket_path, "red")
+    red.until(lambda m: m["t"] == "state")
+    flood = RawClient(host.socket_path, "watch")
+    flood.until(lambda m: m["t"] == "state")
+    started = time.monotonic()
+    for i in range(1, 46):
+        flood.send({"t": "ping", "id": i})
+    t = time.monotonic()
+    assert red.request("ping")["t"] == "ok"
+    player_rtt = time.monotonic() - t
+    flood.until(lambda m: m.get("id") == 45, timeout=10)
+    # 40 pings beyond the burst of 5 at 40 a second: at least a second
+    assert time.monotonic() - started >= 0.95
+    assert player_rtt < 0.5
+    red.close()
+    flood.close()
+
+
+def test_watchers_joining_too_fast_are_refused_for_the_moment_not_players(limited) -> None:
+    host = limited(watcher_joins=(0.5, 2))
+    replies = [first_reply(RawClient(host.socket_path, "watch")) for _ in range(3)]
+    assert [r["t"] for r in replies] == ["welcome", "welcome", "error"]
+    assert "too many watchers joining" in replies[2]["message"]
+    red = RawClient(host.socket_path, "red")
+    assert first_reply(red)["t"] == "welcome"
+    red.close()
+
+
+def test_idle_watchers_never_take_a_players_slot(limited) -> None:
+    host = limited()  # the default limits
+    watchers = [RawClient(host.socket_path, "watch") for _ in range(16)]
+    replies = [first_reply(w) for w in watchers]
+    welcomed = [r for r in replies if r["t"] == "welcome"]
+    assert len(welcomed) == Limits().max_watchers
+    assert all("watchers" in r["message"] for r in replies if r["t"] == "error")
+    red = RemoteSession.connect(host.socket_path, "red", timeout=5)
+    black = RemoteSession.connect(host.socket_path, "black", timeout=5)
+    red.close()
+    again = RemoteSession.connect(host.socket_path, "red", timeout=5)  # reconnecting
+    assert again.wait_for(lambda s: s.presence["red"] == 1 and s.presence["watch"] == 12)
+    again.close()
+    black.close()
+    for w in watchers:
+        w.close()
+
+
+def test_a_stalled_partial_frame_is_dropped_and_frees_the_slot(limited) -> None:
+    host = limited(stall_timeout=0.3)
+    quiet = RawClient(host.socket_path, "watch")
+    half_header = RawClient(host.socket_path, "watch")
+    red = RawClient(host.socket_path, "red")
+    for c in (quiet, half_header, red):
+        c.until(lambda m: m["t"] == "state")
+    half_header.send_raw(b"\x00\x00")
+    body = protocol.encode({"t": "ping", "id": 1})
+    red.send_raw(body[:7])  # the header and three bytes of the body
+    for c in (half_header, red):
+        said = gone(c)
+        assert any("stalled" in m.get("message", "") for m in said if m["t"] == "bye")
+    assert host.table.connected["red"] == 0
+    # Quiet between frames is no stall; red's side is free again.
+    assert quiet.request("ping")["t"] == "ok"
+    again = RawClient(host.socket_path, "red")
+    assert first_reply(again)["t"] == "welcome"
+    for c in (quiet, half_header, red, again):
+        c.close()
+
+
+def test_connections_that_never_say_hello_give_way_to_new_ones(limited) -> None:
+    host = limited(greeting=2)
+    idle = []
+    for _ in range(3):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(3)
+        s.connect(str(host.socket_path))
+        idle.append(s)
+    assert idle[0].recv(100) == b""  # the one waiting longest is dropped at once
+    red = RawClient(host.socket_path, "red")
+    assert first_reply(red)["t"] == "welcome"
+    red.close()
+    for s in idle:
+        s.close()
+
+
+def test_a_player_gone_without_a_word_is_no_error_on_the_host(limited) -> None:
+    """A terminal that quits with the referee's messages unread: the referee's next
+    write meets a closed peer. The host says red left, nothing more."""
+    host = limited()
+    black = RawClient(host.socket_path, "black")
+    red = RawClient(host.socket_path, "red")
+    red.until(lambda m: m["t"] == "state")
+    for _ in range(3):
+        black.request("ping")
+    red.send({"t": "begin", "id": 1, "intent": {"type": "hit", "side": "red"}})
+    red.close()
+    black.until(lambda m: m["t"] in ("state", "presence") and m["presence"]["red"] == 0)
+    assert any(line.startswith("red left") for line in host.logged)
+    assert not [line for line in host.logged if "Errno" in line or "pipe" in line]
+    black.close()
