@@ -20,7 +20,17 @@ from dataclasses import replace
 from typing import Any
 
 from deathzap_tui.rules.narration import Gen
-from deathzap_tui.rules.steps import Answer, Choice, Question, Refused, Step, check_answer
+from deathzap_tui.rules.steps import (
+    Answer,
+    Choice,
+    Context,
+    Maker,
+    Question,
+    Refused,
+    Resolution,
+    Step,
+    check_answer,
+)
 
 ACTING = "red.0"
 """The acting unit's id in a quick resolution's state (the attacker, or the unit
@@ -30,6 +40,19 @@ OTHER = "black.0"
 
 FULL = "full"
 SET = "set"
+OUTSIDE = "outside a game"
+"""The key of ``ctx.facts`` that marks a quick resolution: there is no game to end
+(:func:`deathzap_tui.rules.victory.declare` says nothing when a side is wiped out)."""
+
+
+def resolution(state: Any, make: Maker) -> Resolution:
+    """The quick resolution of ``make`` on ``state``, marked :data:`OUTSIDE`."""
+
+    def outside(ctx: Context) -> Gen:
+        ctx.facts[OUTSIDE] = True
+        yield from make(ctx)
+
+    return Resolution(state, outside)
 
 
 def alone(force: Any, index: Any) -> Any:

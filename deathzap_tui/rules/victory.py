@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from deathzap_tui.rules.narration import side_name
+from deathzap_tui.rules.quick import OUTSIDE
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import Context
 
@@ -17,7 +18,10 @@ def declare(ctx: Context, winner: str, reason: str, rule: str, score: str = "") 
     """The game is over for ``reason``: ``winner`` is "red", "black" or "draw".
     Only ``over``, ``winner`` and ``end_reason`` are set: a ruleset clears its own
     turn fields (the phase under way, the side moving) in its own wrapper. ``score``
-    (". Final score ...") is said after the reason but not kept in ``end_reason``."""
+    (". Final score ...") is said after the reason but not kept in ``end_reason``.
+    A quick resolution (:data:`.quick.OUTSIDE`) has no game to end: nothing happens."""
+    if ctx.facts.get(OUTSIDE):
+        return
     state = ctx.state
     state.over = True
     state.winner = winner

@@ -136,3 +136,22 @@ def test_nothing_to_ask_asks_nothing() -> None:
 
 class _State:
     rng = None
+
+
+def test_a_quick_resolution_has_no_game_to_end() -> None:
+    """A side wiped out in a quick resolution is said to be, but no game is over
+    (the shared declaration, and Command Hand's own elimination, CH-R5)."""
+    from deathzap_tui.rules.victory import declare
+
+    ctx = Context(_State())
+    ctx.facts[quick.OUTSIDE] = True
+    declare(ctx, "red", "Black has no unit left", "CL §8")
+    assert ctx.notes == [] and not hasattr(ctx.state, "over")
+    attacker, target = _forces("command-hand")
+    res = attacker.ruleset.quick_resolution("shoot", (attacker.force, 0), (target.force, 0),
+                                            seed=1)
+    answer_all(res, {"quick.standing": "set", "quick.target.shields": 0,
+                     "quick.target.figures": 1, "shoot.1.damage": "3s"}, dice=ROLL)
+    assert any(n.text.endswith("is wiped out.") for n in res.ctx.notes)
+    assert not any("Game over" in n.text for n in res.ctx.notes)
+    assert not res.ctx.state.over

@@ -60,7 +60,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         else:
             yield from combat.fight(ctx, unit.id)
 
-    return Resolution(state, make)
+    return quick.resolution(state, make)
 
 
 def _panicked(unit: Any) -> tuple[Question, quick.Setter]:

@@ -7,6 +7,7 @@ from deathzap_tui.rules import activations
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
+from deathzap_tui.rules.quick import OUTSIDE
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.statebase import add_vp
 from deathzap_tui.rules.steps import Context
@@ -64,9 +65,10 @@ def finish(ctx: Context, reason: str, winner: str = "") -> None:
 
 
 def check_elimination(ctx: Context) -> None:
-    """CH-R5 default: a side with no figures left loses at once."""
+    """CH-R5 default: a side with no figures left loses at once (not in a quick
+    resolution: there is no game to end)."""
     state: State = ctx.state
-    if state.over or state.objectives_mode:
+    if state.over or state.objectives_mode or ctx.facts.get(OUTSIDE):
         return
     for side in SIDES:
         if not in_play(state, side):

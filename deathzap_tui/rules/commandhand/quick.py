@@ -50,7 +50,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
             combat.shoot(ctx, unit, aimed=kind == "aimed")
         yield from quick.preset(attack, KNOWN)
 
-    return Resolution(state, make)
+    return quick.resolution(state, make)
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:

@@ -54,7 +54,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         fight = combat.shoot(ctx, unit) if kind == "shoot" else combat.melee(ctx, unit)
         yield from quick.preset(fight, KNOWN)
 
-    return Resolution(state, make)
+    return quick.resolution(state, make)
 
 
 def standing(ctx: Context, acting: Any, target: Any, kind: str) -> Gen:

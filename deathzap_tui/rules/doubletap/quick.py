@@ -80,7 +80,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         yield from quick.preset(actions.perform(ctx, unit.id, ACTIONS[kind]),
                                 _known(kind, unit))
 
-    return Resolution(state, make)
+    return quick.resolution(state, make)
 
 
 def _known(kind: str, unit: Any) -> quick.Known:

@@ -61,7 +61,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         yield from quick.preset(attack, KNOWN)
         yield from casualties.end_of_bracket(ctx)
 
-    return Resolution(state, make)
+    return quick.resolution(state, make)
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:
