@@ -56,3 +56,16 @@ def test_morale_routs_d3_more_when_the_casualties_are_higher_ps_s7() -> None:
                             "morale.red.0.rout": Dice(faces=(3,))}, dice=ROLL)
     assert [s.key for s in seen][:2] == ["morale.figures", "morale.lost"]
     assert res.ctx.state.unit("red.0").figures_left == 0  # 2 left, D3 (3 -> 2) rout
+
+
+def test_melee_is_both_units_bracket_by_bracket_then_the_end_roll_ps_s3_s6() -> None:
+    """The elite Wardens strike first and the Hounds' wounds come off before the
+    regular Hounds strike back with the models they have left; then the end-of-melee
+    roll."""
+    res = RULESET.quick_resolution("melee", WARDENS, HOUNDS, seed=2)
+    seen = answer_all(res, {"quick.standing": "full"}, dice=ROLL)
+    attacks = [s for s in seen if s.key == "melee.attack.1"]
+    hounds = res.ctx.state.unit("black.0")
+    assert [a.side for a in attacks] == ["red", "black"]
+    assert attacks[1].count == hounds.figures_left * hounds.melee[0] < 8 * hounds.melee[0]
+    assert [s.key for s in seen][-2:] == ["end.1.red", "end.1.black"]

@@ -155,3 +155,26 @@ def test_a_quick_resolution_has_no_game_to_end() -> None:
     assert any(n.text.endswith("is wiped out.") for n in res.ctx.notes)
     assert not any("Game over" in n.text for n in res.ctx.notes)
     assert not res.ctx.state.over
+
+
+@pytest.mark.parametrize("rid", sorted(PAIRS))
+def test_a_unit_typed_in_is_attacked_and_attacks(rid) -> None:
+    """A unit typed in (the ruleset's template, read as a file would be) resolves the
+    first kind with a unit of a force file, either way round."""
+    from deathzap_tui.forcefile import force_from_text
+
+    typed = force_from_text(registry.get(rid).force_template(), "<typed>")
+    shipped, _ = _forces(rid)
+    kind = typed.ruleset.quick_kinds()[0][0]
+    for attacker, target in ((shipped, typed), (typed, shipped)):
+        for i in range(len(attacker.force.units)):
+            try:
+                res = typed.ruleset.quick_resolution(kind, (attacker.force, i),
+                                                     (target.force, 0), seed=3)
+            except Refused:
+                continue
+            answer_all(res, {}, dice=ROLL)
+            assert res.done and res.ctx.notes
+            break
+        else:
+            raise AssertionError(f"no unit of {attacker.force.name} may do {kind}")

@@ -14,21 +14,21 @@ from typing import Any
 
 from deathzap_tui.rules import quick
 from deathzap_tui.rules.narration import Gen
-from deathzap_tui.rules.plasmashok import casualties, combat, melee, morale
+from deathzap_tui.rules.plasmashok import casualties, combat, melee, morale, tables
 from deathzap_tui.rules.plasmashok.state import State, new_state
 from deathzap_tui.rules.steps import Context, Question, Resolution, refuse_if
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("shoot", "Shooting attack"),
-    ("melee", "Melee attack"),
+    ("melee", "Melee (both units, bracket by bracket, then the end-of-melee roll)"),
     ("special", "Special combat (psychic, hacking...)"),
     ("morale", "Morale test after casualties"),
 )
 PHASES = {"shoot": "shooting", "melee": "melee", "special": "special", "morale": "morale"}
 """The phase (PS §3) the quick state stands in, by kind."""
-KNOWN = quick.at_target("target.", "melee.target", "special.target")
-"""Every weapon group fires at (and a melee or special attack aims at) the target
-picked (PS §4-§6)."""
+KNOWN = quick.at_target("target.", "special.target")
+"""Every weapon group fires at (and a special attack aims at) the target picked
+(PS §4, §5); each unit of a melee touches only the other."""
 REFUSALS = {"shoot": combat.shoot_refusal, "special": combat.special_refusal,
             "melee": melee.fight_refusal}
 
@@ -56,12 +56,34 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
             return
         other = st.unit(quick.OTHER)
         yield from standing(ctx, unit, other)
-        attack = (combat.shoot if kind == "shoot" else combat.special if kind == "special"
-                  else melee.fight)(ctx, unit.id)
+        if kind == "melee":
+            yield from _melee(ctx, unit, other)
+            return
+        attack = (combat.shoot if kind == "shoot" else combat.special)(ctx, unit.id)
         yield from quick.preset(attack, KNOWN)
         yield from casualties.end_of_bracket(ctx)
 
     return quick.resolution(state, make)
+
+
+def _melee(ctx: Context, unit: Any, other: Any) -> Gen:
+    """PS §3, §6: both units attack, bracket by bracket (elite, regular, recruit), the
+    wounds of a bracket coming off before the next one fights; then the end-of-melee
+    roll. A unit that may not attack (PS-R1: no melee profile) says why."""
+    state: State = ctx.state
+    for bracket in tables.BRACKETS:
+        fighters = [u for u in (unit, other) if u.training == bracket and u.in_play]
+        if not fighters:
+            continue
+        state.bracket = bracket
+        for fighter in fighters:
+            why = melee.fight_refusal(state, fighter.id)
+            if why:
+                ctx.say(f"{why}.")
+                continue
+            yield from quick.preset(melee.fight(ctx, fighter.id), KNOWN)
+        yield from casualties.end_of_bracket(ctx)
+    yield from melee.end_of_melee(ctx, [unit, other])
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:
