@@ -15,8 +15,10 @@ is neither the app's thread nor the network thread a facade call waits on.
 
 A dropped connection is retried (``reconnect`` seconds, default 600); while it is
 down facade calls raise :class:`Disconnected` (a :class:`Refused`). The referee
-discards an action its player had not finished when the connection dropped; the
-:class:`RemoteAction` is then marked ``discarded``.
+keeps an action its player had not finished when the connection dropped: after the
+reconnect the same :class:`RemoteAction` goes on at the step it was at; one the
+referee no longer has (a restarted referee resumes it as a new action) is marked
+``discarded``.
 """
 
 from __future__ import annotations
@@ -537,10 +539,7 @@ class RemoteSession:
         for fut in self._waiters.values():
             if not fut.done():
                 fut.set_exception(Disconnected(f"connection lost: {self.error}"))
-        with self._lock:
-            if self._action is not None and self._action.mine and not self._action.committed:
-                self._action.discarded = True  # the referee drops it with the connection
-                self._action = None
+        with self._lock:  # the action in progress stays: the referee keeps it for us
             self._changed.notify_all()
         if was:
             self._events.put(self)

@@ -8,8 +8,11 @@ players' first; :class:`Limits` keeps floods of connections from starving them).
 
 Durability: the table's :class:`~deathzap_tui.session.Session` saves atomically (with
 fsync) inside ``commit``/``undo``/``redo``, before the call returns, so the ``ok``
-for a commit is only sent once the event is on disk. A referee killed at any moment
-restarts from the save with at most the unacknowledged action lost.
+for a commit is only sent once the event is on disk. The action in progress is kept
+with the save the same way at every begin, answer and step back
+(``Session.keep_action``), and stays when its player's connection drops. A referee
+killed at any moment restarts from the save at the same step of the action in
+progress, with at most the unacknowledged request lost.
 """
 
 from __future__ import annotations
@@ -68,10 +71,13 @@ class Table:
         self.session = session
         self.game = session.game
         self.ruleset = session.ruleset
-        self.pending: Pending | None = None
         self.request: dict[str, str] | None = None
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
         self._aids = itertools.count(1)
+        self.notice = ""
+        """What became of the action kept in progress by the last referee of this
+        save (resumed, or dropped and why); "" if there was none."""
+        self.pending: Pending | None = self._resume()
         self._seen = seen
         self._report: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
         """The last report asked for: (length of the log then, its JSON to come)."""
@@ -94,6 +100,7 @@ class Table:
         except Exception as exc:  # a malformed intent the ruleset did not expect
             raise Refused(f"not a valid intent ({type(exc).__name__})") from None
         self.pending = Pending(next(self._aids), action)
+        self.session.keep_action(action)
         return self.pending.aid
 
     def answer(self, side: str, aid: int, data: Any) -> None:
@@ -114,6 +121,7 @@ class Table:
             raise Refused(f"the rules could not take that answer ({type(exc).__name__})") \
                 from None
         p.answerers.append(side)
+        self.session.keep_action(p.action)
 
     def back(self, side: str, aid: int) -> None:
         p = self._pending(side, aid)
@@ -123,12 +131,14 @@ class Table:
             raise Refused(f"the last answer was {p.answerers[-1]}'s to take back")
         p.action.resolution.back()
         p.answerers.pop()
+        self.session.keep_action(p.action)
 
     def cancel(self, side: str, aid: int) -> None:
         p = self._pending(side, aid)
         if p.action.by != side:
             raise Refused(f"only {p.action.by} can cancel this")
         self.pending = None
+        self.session.keep_action(None)
 
     def commit(self, side: str, aid: int) -> Event:
         p = self._pending(side, aid)
@@ -167,17 +177,30 @@ class Table:
         self.connected[role] += 1
 
     def left(self, role: str) -> bool:
-        """A client went away; drop what it had half-done. True if anything was."""
+        """A client went away; drop its undo/redo request. True if it had one. Its
+        action in progress stays, kept with the save, for it to go on with when it
+        joins again (a dropped link, a closed terminal: issue 26)."""
         self.connected[role] -= 1
         self.mark_seen(role)
         if role not in SIDES or self.connected[role]:
             return False
-        dropped = False
-        if self.pending is not None and self.pending.action.by == role:
-            self.pending, dropped = None, True
         if self.request is not None and self.request["by"] == role:
-            self.request, dropped = None, True
-        return dropped
+            self.request = None
+            return True
+        return False
+
+    def _resume(self) -> Pending | None:
+        """The action a player had in progress when this save's referee last stopped
+        (killed, restarted), at the same step (``Session.kept_action``); sets
+        :attr:`notice`. An action kept by a shared terminal (by no side) stays for
+        that terminal: no player here could confirm or cancel it."""
+        action, self.notice = self.session.kept_action()
+        if action is None or action.by not in SIDES:
+            return None
+        by = action.by
+        self.notice = (f"{by}'s {self._label(action.intent)} was in progress: it goes on "
+                       f"where it was ({len(action.resolution.answers)} answers given)")
+        return Pending(next(self._aids), action, [s.side or by for s in action.resolution.asked])
 
     def mark_seen(self, role: str) -> None:
         """Record that ``role`` has seen the whole log (when it leaves, or the referee
@@ -418,6 +441,8 @@ class Referee:
         self.clients: list[Client] = []
         self.seq = 0
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        if table.notice:
+            self.log(table.notice)
         self.limits = limits or Limits()
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
@@ -525,7 +550,7 @@ class Referee:
                 self.clients.remove(client)
                 dropped = self.table.left(client.role)
                 self.log(f"{client.role} left ({peer})"
-                         + ("; their unfinished action was discarded" if dropped else ""))
+                         + ("; their undo/redo request was withdrawn" if dropped else ""))
                 if dropped:
                     self._push()
                 else:

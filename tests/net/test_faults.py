@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_referee import hit
+from test_referee import finish, hit
 
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.rules.steps import Dice, Refused
@@ -47,17 +47,21 @@ def test_kill_the_referee_mid_game_and_restart(new_session, saves_dir: Path) -> 
         hit(red, black)
         hit(black, red)
         action = red.begin({"type": "hit", "side": "red"})
-        action.resolution.answer("open")  # half-entered, unacknowledged
+        action.resolution.answer("open")  # half-entered, kept with the save (issue 26)
         kill9(proc)
         assert red.wait_for(lambda s: not s.connected)
         with pytest.raises(Refused, match="not connected"):
             red.begin({"type": "hit", "side": "red"})
         proc = start_host(saves_dir, "killed")
         assert "took over a lock" in proc.stderr.readline()
+        assert "red's hit was in progress: it goes on where it was" in proc.stderr.readline()
         assert red.wait_for(lambda s: s.connected and s.events == 2, 10)
         assert black.wait_for(lambda s: s.connected and s.presence["red"] == 1, 10)
-        assert action.discarded and red.pending_action() is None
-        hit(red, black)
+        # The restarted referee has the action at the same step, as a new action.
+        assert red.wait_for(lambda s: (a := s.pending_action()) is not None
+                            and a.resolution.answers == ["open"], 10)
+        assert action.discarded
+        finish(red, black, red.pending_action())
         assert black.wait_for(lambda s: s.events == 3)
         assert red.view().score == black.view().score
     finally:
@@ -81,6 +85,11 @@ def test_kill_at_any_moment_loses_at_most_the_unacknowledged_action(new_session,
         proc = start_host(saves_dir, "racy")
         red = RemoteSession.connect(sock, "red", timeout=5, reconnect=0)
         black = RemoteSession.connect(sock, "black", timeout=5, reconnect=0)
+        for me in (red, black):  # an action the kill left in progress is kept (issue 26)
+            kept = me.pending_action()
+            if kept is not None and kept.mine:
+                kept.cancel()
+        assert red.wait_for(lambda s: s.pending_action() is None)
         acked = red.events
         stop = threading.Event()
 

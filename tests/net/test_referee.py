@@ -165,17 +165,35 @@ def test_undo_needs_the_opponents_agreement(host, clients) -> None:
     assert [e.kind for e in host.table.game.log] == ["resolve", "undo"]
 
 
-def test_dropped_client_mid_wizard_is_discarded_and_can_rejoin(host, clients) -> None:
+def finish(me: RemoteSession, foe: RemoteSession, action) -> None:
+    """Finish ``me``'s hit from its dice on (foe saves), and confirm it."""
+    res = action.resolution
+    assert isinstance(res.step, DiceRequest) and res.step.side == me.side
+    res.answer(ROLL)
+    if isinstance(res.step, Waiting):
+        assert foe.wait_for(lambda s: (a := s.pending_action()) is not None
+                            and isinstance(a.resolution.step, DiceRequest))
+        foe.pending_action().resolution.answer(ROLL)
+        assert me.wait_for(lambda s: res.step is None)
+    me.commit(action)
+    assert me.wait_for(lambda s: s.pending_action() is None)
+
+
+def test_a_player_who_leaves_mid_wizard_finds_the_action_where_it_was(host, clients) -> None:
+    """Issue 26: the referee keeps the action in progress for its player (a closed
+    terminal, a dropped link): joining again goes on at the same step."""
     red, black = clients("red"), clients("black")
     action = red.begin({"type": "hit", "side": "red"})
     action.resolution.answer("open")
     assert black.wait_for(lambda s: s.pending_action() is not None)
     red.close()  # the terminal is gone
-    assert black.wait_for(lambda s: s.pending_action() is None and s.presence["red"] == 0)
-    assert host.table.pending is None and host.table.game.log == []
+    assert black.wait_for(lambda s: s.presence["red"] == 0)
+    assert host.table.pending is not None and host.table.game.log == []
+    assert black.pending_action() is not None  # still red's, waiting for red
     again = clients("red")
-    assert again.turn["side"] == "red"
-    hit(again, black)
+    kept = again.pending_action()
+    assert kept is not None and kept.mine and kept.resolution.answers == ["open"]
+    finish(again, black, kept)
     assert black.wait_for(lambda s: s.events == 1)
 
 
@@ -184,16 +202,19 @@ def test_client_reconnects_after_the_connection_breaks(host, clients) -> None:
 
     red, black = clients("red"), clients("black")
     action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
     seen = []
     red.subscribe(lambda s: seen.append(s.connected))
     # Break red's connection under it (as a broken SSH link would).
     red._loop.call_soon_threadsafe(
         lambda: red._writer.transport.get_extra_info("socket").shutdown(socketmod.SHUT_RDWR))
-    assert red.wait_for(lambda s: not s.connected or s.pending_action() is None, 5)
-    assert action.discarded
-    assert red.wait_for(lambda s: s.connected and s.presence.get("red") == 1, 5)
-    assert False in seen
-    hit(red, black)
+    assert red.wait_for(lambda s: False in seen and s.connected
+                        and s.presence.get("red") == 1, 5)
+    # The same action goes on at the step it was at (issue 26).
+    assert not action.discarded and red.pending_action() is action
+    assert action.resolution.answers == ["open"]
+    finish(red, black, action)
+    hit(black, red)
 
 
 def test_garbage_frames_are_rejected_without_affecting_the_game(host, clients) -> None:
