@@ -4,6 +4,7 @@ keep it to a few keys (rules/quick.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,11 @@ def test_every_kind_reaches_a_result_without_asking_the_target(rid, kind) -> Non
                     and quick.OTHER in {c.value for c in s.choices}
                     and "target" in s.key]
     assert asked_target == []
+    shown = [n.text for n in res.ctx.notes]
+    for step in seen:  # what the wizard shows of each step names no unit by its id
+        shown += [getattr(step, a, "") or "" for a in ("prompt", "purpose", "why")]
+        shown += [c.label + c.detail for c in getattr(step, "choices", ())]
+    assert not [t for t in shown if re.search(r"\b(red|black)\.\d", t)]
 
 
 @pytest.mark.parametrize("rid", sorted(PAIRS))
