@@ -5,7 +5,8 @@ Everything takes an :class:`~deathzap_tui.rules.odds.Odds`: ``kind``, ``figures`
 ``casualties`` (list indexed by count), ``hits`` (the hits distribution, or ``None``),
 ``damage`` and ``wounds`` (their distributions, or ``None``),
 ``p_break`` (``None``: none in this edition, or unknown) and the labels saying what it
-is, ``p_break_with_leader`` and ``vehicle`` (damage-table outcomes, or ``None``).
+is, ``p_break_with_leader``, ``p_break_any_cause`` (the same after-effect from any
+cause, or ``None``) and ``vehicle`` (damage-table outcomes, or ``None``).
 """
 
 from __future__ import annotations
@@ -135,6 +136,8 @@ def unit_rows(odds: Any) -> list[tuple[str, float | None]]:
              ("P(wiped out)", odds.p_wiped_out)]
     if odds.break_text:  # empty: the edition has no after-effect of one attack
         rows.append((f"P({odds.break_text})", odds.p_break))
+    if odds.p_break_any_cause is not None:
+        rows.append((f"P({odds.break_any_cause_text})", odds.p_break_any_cause))
     if odds.p_break_with_leader is not None:
         rows.append((f"P({odds.break_label}), leader near", odds.p_break_with_leader))
     if odds.break_removes:

@@ -80,6 +80,16 @@ class Odds:
     kind_text: str = ""
     """The attack in words where ``kind`` alone does not say it (``"special combat"``
     for Plasmashok's ``special``); empty: ``kind`` is the word."""
+    p_break_any_cause: float | None = None
+    """Where ``p_break`` is one of several ways to the same after-effect: the chance
+    the unit ends the attack with it from any cause (Classic: panicked by suppression
+    or by losing the melee, or left a lone figure that is always panicked, CL §4), the
+    unit still being there; ``None`` where the edition has no other cause, or unknown."""
+    break_any_cause_text: str = ""
+    """What :attr:`p_break_any_cause` is, in a few words (its ``P(...)`` row)."""
+    break_any_cause_counts: str = ""
+    """What :attr:`p_break_any_cause` counts, in a sentence (JSON
+    ``p_break_any_cause_means``, the command's title lines)."""
 
     @property
     def mean_wounds(self) -> float:
@@ -133,6 +143,9 @@ class Odds:
             out["hits"] = list(self.hits)
         if self.p_break_with_leader is not None:
             out["p_break_with_leader"] = self.p_break_with_leader
+        if self.p_break_any_cause is not None:
+            out["p_break_any_cause"] = self.p_break_any_cause
+            out["p_break_any_cause_means"] = self.break_any_cause_counts
         if self.vehicle is not None:
             out["vehicle"] = dict(self.vehicle)
         if self.damage is not None:

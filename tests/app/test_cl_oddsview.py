@@ -31,6 +31,27 @@ def test_shooting_panel_shows_hits_and_panicked(full, side, width, height) -> No
     assert "shields" not in text and "damage" not in text and "breaks" not in text
 
 
+LONE = {"kind": "shooting", "target": "black.2", "weapon": "Mortar", "dice": 1,
+        "to_hit": 4, "save": 5, "figures": 2, "pending": 0, "stage": "declared",
+        "target_type": "beasts", "target_panicked": False}
+"""Issue 25: one Radius die at 2 Beasts in hard cover: 13.9% by suppression, 33.3%
+ending panicked (the survivor of a casualty is a lone Beast, CL §4)."""
+
+
+@pytest.mark.parametrize("full,side,width,height", LAYOUTS)
+def test_shooting_panel_shows_the_whole_chance_of_ending_panicked(full, side, width,
+                                                                  height) -> None:
+    """CL §4 (seed, Movement: "1 figure infantry/beast/heavy infantry units are
+    automatically panicked"): the panel keeps suppression's chance and adds the
+    chance the target ends the shooting panicked from any cause."""
+    entries = odds_entries(RULESET, None, {"attacks": [LONE], "attack": LONE}, NAMES)
+    odds = entries[0].odds
+    assert odds.p_break_any_cause == pytest.approx(1 / 3)
+    text = panel_text(entries, full=full, side=side, width=width, height=height).plain
+    flat = " ".join(text.split())
+    assert "panicked 14% (any cause 33%)" in flat or "panicked 13.9% (any cause 33.3%)" in flat
+
+
 @pytest.mark.parametrize("full,side,width,height", LAYOUTS)
 def test_melee_panel_keeps_a_long_hits_distribution_short(full, side, width, height) -> None:
     entries = odds_entries(RULESET, None, {"attacks": [MELEE], "attack": MELEE}, NAMES)

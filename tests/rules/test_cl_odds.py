@@ -152,6 +152,21 @@ def lose_melee(mine: int, theirs: int) -> Fraction:
     return Fraction(low, low + high)
 
 
+LONE_PANICKED = ("infantry", "beasts", "heavy-infantry")
+"""The seed (deathzap-classic.txt, Movement): "1 figure infantry/beast/heavy infantry
+units are automatically panicked" (CL §4), written out here apart from the tables."""
+
+
+def ends_panicked(type_id: str, panicked: bool, left: int, roll: Fraction) -> Fraction:
+    """The oracle's reading of "ends the attack panicked": a unit still there that was
+    panicked already, is a lone figure of a type the seed names, or lost the roll."""
+    if left == 0:
+        return Fraction(0)
+    if panicked or (left == 1 and type_id in LONE_PANICKED):
+        return Fraction(1)
+    return roll
+
+
 def close_all(floats, fractions) -> None:
     assert len(floats) == len(fractions)
     for x, y in zip(floats, fractions, strict=True):
@@ -215,6 +230,39 @@ def test_suppression_is_strictly_higher_and_only_with_figures_left_cl_s5() -> No
     # no casualty at all: no test; wiped out: no test (the unit is gone)
     assert shooting_odds(Volley(2, 7, 4), 4).p_break == 0.0
     assert shooting_odds(Volley(4, 1, DEAD), 2).p_break == 0.0
+
+
+@pytest.mark.parametrize("type_id,panicked", [
+    ("infantry", False), ("beasts", False), ("heavy-infantry", False), ("vehicles", False),
+    ("monsters", False), ("infantry", True)])
+@pytest.mark.parametrize("volleys,figures,pending", SHOOTING_CASES)
+def test_ends_panicked_any_cause_agrees_with_every_die_cl_s4_s5(volleys, figures, pending,
+                                                                 type_id, panicked) -> None:
+    """CL §4 (seed, Movement: "1 figure infantry/beast/heavy infantry units are
+    automatically panicked") and CL §5: the chance the target ends the shooting
+    panicked from any cause, every die enumerated: suppression, or a lone figure of a
+    type the seed names, or panicked already; never when wiped out. The suppression
+    key keeps its own number."""
+    odds = shooting_odds([Volley(*v) for v in volleys], figures, pending,
+                         target_type=type_id, target_panicked=panicked)
+    cas, _hits, p_break = brute_shooting(volleys, figures, pending)
+    room = figures - pending
+    want = sum((p * ends_panicked(type_id, panicked, room - c, suppressed(room - c,
+                                                                          pending + c))
+                for c, p in enumerate(cas)), Fraction(0))
+    assert abs(odds.p_break_any_cause - float(want)) <= EXACT
+    assert abs(odds.p_break - float(p_break)) <= EXACT
+    assert odds.p_break_any_cause >= odds.p_break - EXACT
+
+
+def test_a_lone_beast_left_by_a_blast_is_panicked_cl_s4_issue_25() -> None:
+    """The issue's case: one Radius gun, hard cover, 2 Beasts, 1 in the blast: to hit
+    4+ (1/2), save 5+ (fails 2/3). One casualty leaves a lone Beast, always panicked
+    (CL §4); suppression alone (1 left against 1 killed, 15/36) said 13.9%."""
+    odds = shooting_odds(Volley(1, 4, 5), 2, target_type="beasts")
+    assert odds.p_break == pytest.approx(1 / 3 * 15 / 36)
+    assert odds.p_break_any_cause == pytest.approx(1 / 3)
+    assert shooting_odds(Volley(1, 4, 5), 2).p_break_any_cause is None  # type unknown
 
 
 def test_classic_odds_say_what_p_break_means() -> None:
@@ -312,6 +360,36 @@ def test_end_of_melee_roll_agrees_with_every_die_cl_s6_r4(attack, reply) -> None
                Fraction(0))
     assert abs(odds.p_break - float(want)) <= EXACT
     assert odds.break_text == "loses the melee: panicked"
+
+
+@pytest.mark.parametrize("type_id,panicked", [
+    ("infantry", False), ("beasts", False), ("vehicles", False), ("heavy-infantry", True)])
+@pytest.mark.parametrize("attack,reply", [
+    (([(3, 4)], [(3, 6)]), ([(3, 6)], [(3, 6)])),
+    (([(2, 3)], [(2, 4)]), ([(2, 5)], [(1, 4)])),
+    (([(4, 4)], [(2, 5)]), ([(2, 6)], [(4, 6)])),
+])
+def test_melee_ends_panicked_any_cause_agrees_with_every_die_cl_s4_s6(
+        attack, reply, type_id, panicked) -> None:
+    """CL §4 (seed, Movement: "1 figure infantry/beast/heavy infantry units are
+    automatically panicked") and CL §6: the target unit ends the melee panicked when
+    it loses the end-of-melee roll, or its casualties leave a lone figure of a type
+    the seed names, or it was panicked already; the attacker wiped out means no roll
+    but a lone figure is still panicked."""
+    groups, defenders = attack
+    back_groups, back_defenders = reply
+    odds = melee_odds(groups, defenders, reply=(back_groups, back_defenders),
+                      target=(type_id, panicked))
+    x = brute_melee_casualties(brute_melee_hits(groups), defenders)
+    y = brute_melee_casualties(brute_melee_hits(back_groups), back_defenders)
+    mine, theirs = sum(f for f, _ in defenders), sum(f for f, _ in back_defenders)
+    want = sum((px * py * ends_panicked(type_id, panicked, mine - a,
+                                        lose_melee(mine - a + b, theirs - b + a)
+                                        if b < theirs and a < mine else Fraction(0))
+                for a, px in x.items() for b, py in y.items()), Fraction(0))
+    assert abs(odds.p_break_any_cause - float(want)) <= EXACT
+    assert melee_odds(groups, defenders, reply=(back_groups, back_defenders)).p_break == (
+        odds.p_break)
 
 
 def test_end_of_melee_ties_reroll_cl_r4() -> None:
@@ -451,6 +529,47 @@ def test_bare_numbers_melee_both_ways_cl_s6(capsys) -> None:
     alone = run_json(capsys, [*MELEE[:-1], "1"])  # one infantry figure: always panicked
     alone_marked = run_json(capsys, [*MELEE[:-1], "1", "--target-panicked"])
     assert alone["p_break"] == alone_marked["p_break"]
+
+
+ISSUE_25 = ["odds", "--ruleset", "classic", "--guns", "1", "--weapon", "radius", "--cover",
+            "hard", "--target-type", "beasts", "--figures", "2", "--in-blast", "1"]
+
+
+def test_the_command_gives_the_whole_chance_of_ending_panicked_cl_s4_s5(capsys) -> None:
+    """Issue 25, CL §4 (seed, Movement: "1 figure infantry/beast/heavy infantry units
+    are automatically panicked"): the suppression key keeps 13.9%; a second key gives
+    the 33.3% the game then shows, and says what it counts; the text shows both."""
+    out = run_json(capsys, ISSUE_25)
+    assert out["p_break"] == pytest.approx(1 / 3 * 15 / 36)
+    assert out["p_break_means"] == "panicked by suppression"
+    assert out["p_break_any_cause"] == pytest.approx(1 / 3)
+    assert out["p_break_any_cause_means"] == ("suppression (CL §5) or a lone Beasts figure "
+                                              "left (CL §4)")
+    assert main(ISSUE_25) == 0
+    text = capsys.readouterr().out
+    assert "P(panicked by suppression)           13.9%" in text
+    assert "P(ends panicked, any cause)          33.3%" in text
+    assert "  ends panicked, any cause: suppression (CL §5) or a lone Beasts figure left" in text
+    vehicles = run_json(capsys, [*ISSUE_25[:-5], "vehicles", "--figures", "2", "--in-blast",
+                                 "1"])
+    assert vehicles["p_break_any_cause"] == vehicles["p_break"]  # no lone rule (CL §4)
+    assert "not always panicked" in vehicles["p_break_any_cause_means"]
+
+
+def test_melee_command_gives_the_whole_chance_of_ending_panicked_cl_s4_s6(capsys) -> None:
+    out = run_json(capsys, [*MELEE[:-1], "2"])
+    stats = tables.TYPES
+    want = melee_odds([(3, stats["beasts"].melee_power)], [(2, stats["infantry"].save)],
+                      reply=([(2, stats["infantry"].melee_power)],
+                             [(3, stats["beasts"].save)]), target=("infantry", False))
+    assert out["p_break"] == want.p_break
+    assert out["p_break_any_cause"] == want.p_break_any_cause > want.p_break
+    assert out["p_break_any_cause_means"] == ("losing the melee (CL §6) or a lone Infantry "
+                                              "figure left (CL §4)")
+    panicked = run_json(capsys, [*MELEE[:-1], "2", "--target-panicked"])
+    assert panicked["p_break_any_cause"] == pytest.approx(1 - panicked["p_wiped_out"])
+    assert main([*MELEE[:-1], "2"]) == 0
+    assert "P(ends panicked, any cause)" in capsys.readouterr().out
 
 
 def test_text_output_has_hits_casualties_and_the_labels(capsys) -> None:
@@ -638,16 +757,50 @@ def test_monte_carlo_of_the_engine_shooting_agrees_cl_s5_r2() -> None:
 
     def observe(s):
         u = s.unit("black.0")
-        return 5 - u.figures_left, u.panicked
+        return 5 - u.figures_left, u.panicked, u.is_panicked
 
     trials = 2000
     seen, facts = engine_runs(state, make, trials, 100, observe,
                               lambda ctx: dict(ctx.facts["attack"]))
     odds = odds_from_facts(facts[0])
-    assert odds == shooting_odds(Volley(4, 4, 4), 6, 1)
+    assert odds == shooting_odds(Volley(4, 4, 4), 6, 1, target_type="infantry")
+    counts = Counter(c for c, _, _ in seen)
+    counts["panicked"] = sum(p for _, p, _ in seen)
+    counts["ends panicked"] = sum(e for _, _, e in seen)
+    check(counts, trials, {**dict(enumerate(odds.casualties)), "panicked": odds.p_break,
+                           "ends panicked": odds.p_break_any_cause})
+
+
+def test_monte_carlo_of_the_engine_lone_figures_end_panicked_cl_s4_s5() -> None:
+    """The issue's case in the engine: a Radius gun at 2 Beasts, 1 in the blast; the
+    casualty comes off, the survivor is alone and panicked (CL §4: "1 figure
+    infantry/beast/heavy infantry units are automatically panicked"). The engine's
+    share of units ending panicked matches ``p_break_any_cause`` of its own facts."""
+    from deathzap_tui.rules.classic.combat import end_of_shooting, shoot
+
+    state = state_of([unit("Mortar", "infantry", 1, "radius")], [unit("Beasts", "beasts", 2)])
+
+    def make(ctx):
+        yield from shoot(ctx, "red.0")
+        yield from end_of_shooting(ctx)
+
+    def observe(s):
+        u = s.unit("black.0")
+        return 2 - u.figures_left, u.is_panicked
+
+    trials = 2000
+    seen, facts = engine_runs(state, make, trials, 300, observe,
+                              lambda ctx: dict(ctx.facts["attack"]))
+    assert (facts[0]["target_type"], facts[0]["target_panicked"]) == ("beasts", False)
+    odds = odds_from_facts(facts[0])
     counts = Counter(c for c, _ in seen)
-    counts["panicked"] = sum(p for _, p in seen)
-    check(counts, trials, {**dict(enumerate(odds.casualties)), "panicked": odds.p_break})
+    counts["ends panicked"] = sum(p for _, p in seen)
+    check(counts, trials, {**dict(enumerate(odds.casualties)),
+                           "ends panicked": odds.p_break_any_cause})
+    # every casualty leaves a lone Beast: the whole chance is the casualty's, not
+    # suppression's (1 left against 1 killed: 15 in 36 of it)
+    assert odds.p_break_any_cause == pytest.approx(odds.casualties[1])
+    assert odds.p_break == pytest.approx(odds.casualties[1] * 15 / 36)
 
 
 def test_monte_carlo_of_the_engine_melee_agrees_cl_s6_r4() -> None:
@@ -679,6 +832,36 @@ def test_monte_carlo_of_the_engine_melee_agrees_cl_s6_r4() -> None:
     counts = Counter(c for c, _ in seen)
     counts["panicked"] = sum(p for _, p in seen)
     check(counts, trials, {**dict(enumerate(odds.casualties)), "panicked": odds.p_break})
+
+
+def test_monte_carlo_of_the_engine_melee_lone_figures_end_panicked_cl_s4_s6() -> None:
+    """Red Beasts (4) in melee with a Black squad of 2 infantry: the engine's share of
+    squads ending the melee panicked (lost the end-of-melee roll, or one figure left:
+    CL §4, "1 figure infantry/beast/heavy infantry units are automatically panicked")
+    matches ``p_break_any_cause`` from both directions' facts."""
+    from deathzap_tui.rules.classic.combat import fight
+
+    state = state_of([unit("Beasts", "beasts", 4)], [unit("Squad", "infantry", 2)],
+                     step="melee")
+    engage(state, "red.0", "black.0")
+
+    def observe(s):
+        u = s.unit("black.0")
+        return 2 - u.figures_left, u.is_panicked
+
+    trials = 2000
+    seen, facts = engine_runs(state, lambda ctx: fight(ctx, "red.0"), trials, 9000, observe,
+                              lambda ctx: [dict(f) for f in ctx.facts["attacks"]])
+    red_fact, black_fact = facts[0]
+    odds = melee_odds(red_fact["groups"], red_fact["defenders"],
+                      reply=(black_fact["groups"], black_fact["defenders"]),
+                      target=("infantry", False))
+    counts = Counter(c for c, _ in seen)
+    counts["ends panicked"] = sum(p for _, p in seen)
+    check(counts, trials, {**dict(enumerate(odds.casualties)),
+                           "ends panicked": odds.p_break_any_cause})
+    # every lone survivor is panicked, whatever the end-of-melee roll
+    assert odds.p_break_any_cause > max(odds.p_break, odds.casualties[1])
 
 
 def test_a_melee_too_large_for_the_key_handler_shows_no_odds_cl_s6() -> None:

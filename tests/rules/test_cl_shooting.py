@@ -381,7 +381,8 @@ def test_shooting_facts_follow_the_contract_cl_s5() -> None:
     fact = res.ctx.facts["attack"]
     assert fact is res.ctx.facts["attacks"][0]
     assert fact == {"kind": "shooting", "target": "black.0", "weapon": "Basic x4", "dice": 4,
-                    "to_hit": 5, "save": 4, "figures": 6, "pending": 1, "stage": "hit"}
+                    "to_hit": 5, "save": 4, "figures": 6, "pending": 1, "stage": "hit",
+                    "target_type": "infantry", "target_panicked": False}
     res.answer("5 5 6 1")
     fact = res.ctx.facts["attack"]
     assert (fact["stage"], fact["hits"]) == ("saves", 3)

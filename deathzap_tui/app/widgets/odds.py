@@ -7,7 +7,8 @@ Layout (styles in ``screens/wizard.tcss``):
   and the step: two lines per target, every number the issue asks for (expected
   hits, with their distribution where the ruleset gives one, damage, shields left,
   wounds, casualties; P(at least one casualty), P(wiped out), P(breaks) with and without a
-  leader near, or whatever the ruleset's ``p_break`` is, such as P(panicked); or the
+  leader near, or whatever the ruleset's ``p_break`` is, such as P(panicked) (with its
+  chance from any cause where the ruleset gives one, ``p_break_any_cause``); or the
   vehicle's damage-table outcomes) and the whole casualty distribution as a one-line
   sparkline. At 80x24 the step box
   and the key bar leave eight rows: a bar chart there would push out the history, so
@@ -101,6 +102,8 @@ def _break_text(odds: Any, short: bool) -> str:
     text = f"{odds.break_label} {p(odds.p_break)}"
     if odds.p_break_with_leader is not None:
         text += f" ({'leader' if short else 'leader near:'} {p(odds.p_break_with_leader)})"
+    if odds.p_break_any_cause is not None:  # Classic: a lone figure too (CL §4)
+        text += f" (any cause {p(odds.p_break_any_cause)})"
     return text
 
 

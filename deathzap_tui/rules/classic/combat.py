@@ -34,6 +34,7 @@ weapon group at one target (CL §5)::
      "save": 4,          # N+ by save group (CL-R3); tables.SAFE / tables.DEAD
      "figures": 6,       # the target's living figures when declared
      "pending": 1,       # casualties already pending on the target (CL-R2)
+     "target_type": "beasts", "target_panicked": False,  # ends panicked (CL §4, §5)
      "stage": "declared" | "hit" | "saves" | "done",
      "hits": 3, "failed_saves": 2}   # once known
 
@@ -244,7 +245,8 @@ def _declare(ctx: Context, unit: UnitState, wid: str, n: int, target: UnitState,
     to_hit = tables.PANICKED_TO_HIT if unit.is_panicked else wclass.to_hit[cover]
     fact = {"kind": "shooting", "target": target.id, "weapon": label, "dice": dice,
             "to_hit": to_hit, "save": wclass.save[tables.SAVE_GROUP[target.type]],
-            "figures": target.figures_left, "pending": target.pending, "stage": "declared"}
+            "figures": target.figures_left, "pending": target.pending, "stage": "declared",
+            "target_type": target.type, "target_panicked": target.is_panicked}
     ctx.facts.setdefault("attacks", []).append(fact)
     return Attack(wid, target.id, cover, fact)
 

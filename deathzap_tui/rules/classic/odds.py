@@ -14,6 +14,10 @@ target, whose casualties all come off together at the end of the phase, CL-R2):
   casualties rolls one D6 x (figures left) against one D6 x (figures killed); the unit
   is panicked if the killed product is strictly higher (CL §5). ``p_break`` is that
   chance, the unit still being there (a unit wiped out makes no roll).
+* **ends panicked, any cause** (``p_break_any_cause``, given the target's type):
+  suppression, or left a lone figure of a type that is then always panicked (CL §4:
+  "1 figure infantry/beast/heavy infantry units are automatically panicked"), or
+  panicked already; the unit still being there.
 
 **Melee** (CL §6), one side's attack on the other side of one melee:
 
@@ -27,6 +31,9 @@ target, whose casualties all come off together at the end of the phase, CL-R2):
   rolls D6 x (its figures left + enemy figures it killed); the lower is panicked, a
   tie re-rolls (CL §6, CL-R4). ``p_break`` is the chance the defending side loses
   that roll (neither side wiped out); without ``reply`` it is unknown (``None``).
+  With the defending unit's type, ``p_break_any_cause`` adds a lone figure left by
+  the casualties (CL §4) and a unit panicked already, the attacker wiped out
+  included (no roll then).
 
 The engine (``combat``) describes the attack being resolved in ``ctx.facts``;
 :func:`odds_from_facts` reads it, conditioning on the dice already rolled by its
@@ -76,6 +83,9 @@ MELEE_BREAK = {"break_label": "panicked", "break_text": "loses the melee: panick
                "break_removes": False}
 """What ``Odds.p_break`` means in Classic: the unit is panicked and stays (CL §5, §6)."""
 
+ANY_CAUSE = "ends panicked, any cause"
+"""``Odds.break_any_cause_text`` in Classic: the whole chance of ending panicked."""
+
 
 # --------------------------------------------------------------------------- rolls
 def p_casualty(save: int) -> float:
@@ -102,6 +112,29 @@ def p_suppressed(figures_left: int, killed: int) -> float:
     if killed <= 0 or figures_left <= 0:
         return 0.0
     return p_product_higher(figures_left, killed)
+
+
+def ends_panicked(type_id: str, panicked: bool, left: int, p_roll: float) -> float:
+    """The chance a unit of ``type_id`` left with ``left`` figures ends an attack
+    panicked, ``p_roll`` being the chance of the roll that panics it (suppression,
+    CL §5; losing the melee, CL §6): none when it is wiped out, certain when it is
+    ``panicked`` already or left a lone figure that is always panicked (CL §4)."""
+    if left <= 0:
+        return 0.0
+    if panicked or tables.alone(type_id, left):
+        return 1.0
+    return p_roll
+
+
+def any_cause_counts(type_id: str, roll: str, panicked: bool) -> str:
+    """What ``Odds.p_break_any_cause`` counts for a unit of ``type_id``, ``roll`` the
+    roll that panics it (CL §5, §6)."""
+    name = tables.TYPES[type_id].name
+    if panicked:
+        return "panicked already, it stays so while a figure is left"
+    if type_id in tables.ALWAYS_PANICKED_ALONE:
+        return f"{roll} or a lone {name} figure left (CL §4)"
+    return f"{roll} only (a lone {name} figure is not always panicked, CL §4)"
 
 
 def p_loses_melee(mine: int, theirs: int) -> float:
@@ -144,13 +177,16 @@ def _capped(dist: Sequence[float], cap: int) -> list[float]:
 
 
 def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int = 0, *,
-                  hits: int | None = None, failed_saves: int | None = None) -> Odds:
+                  hits: int | None = None, failed_saves: int | None = None,
+                  target_type: str | None = None, target_panicked: bool = False) -> Odds:
     """Exact odds of weapon groups firing at a unit of ``figures`` living figures with
     ``pending`` casualties already waiting (CL §5, CL-R2).
 
     ``hits`` and ``failed_saves`` are the dice already rolled for the *first* group
     (``failed_saves`` needs ``hits``). ``Odds.figures`` is ``figures - pending``: the
-    figures these shots can still kill.
+    figures these shots can still kill. With ``target_type`` (and whether the target
+    is panicked already) the odds carry the chance it ends panicked from any cause
+    (:func:`ends_panicked`).
     """
     group = [volleys] if isinstance(volleys, Volley) else list(volleys)
     if not group:
@@ -180,12 +216,21 @@ def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int
             failed_dists.append(binomial_pmf(v.dice, v.p_hit * pc))
     room = figures - pending
     casualties = _capped(sum_of(failed_dists), room)
-    p_break = math.fsum(p * p_suppressed(room - c, pending + c)
-                        for c, p in enumerate(casualties))
+    suppressed = [p_suppressed(room - c, pending + c) for c in range(room + 1)]
+    p_break = math.fsum(p * q for p, q in zip(casualties, suppressed, strict=True))
+    any_cause: dict[str, Any] = {}
+    if target_type is not None:
+        any_cause = {
+            "p_break_any_cause": math.fsum(
+                p * ends_panicked(target_type, target_panicked, room - c, suppressed[c])
+                for c, p in enumerate(casualties)),
+            "break_any_cause_text": ANY_CAUSE,
+            "break_any_cause_counts": any_cause_counts(target_type, "suppression (CL §5)",
+                                                       target_panicked)}
     hit_dist = sum_of(hit_dists)
     return Odds(kind="shooting", figures=room, casualties=tuple(casualties),
                 hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
-                p_break=p_break, **SHOOTING_BREAK)
+                p_break=p_break, **SHOOTING_BREAK, **any_cause)
 
 
 # --------------------------------------------------------------------------- melee
@@ -263,14 +308,16 @@ def melee_work(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
 def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]], *,
                hits: int | None = None,
                reply: tuple[Sequence[tuple[int, int]], Sequence[tuple[int, int]]] | None = None,
-               ) -> Odds:
+               target: tuple[str, bool] | None = None) -> Odds:
     """Exact odds of one side's melee attack (CL §6): ``groups`` are its ``(dice,
     power)`` per figure type, ``defenders`` the other side's ``(figures, save)`` per
     type. ``hits``: already rolled.
 
     ``reply``: the other direction, ``(defenders' groups, attackers as defenders)``;
     with it ``p_break`` is the chance the defending side loses the end-of-melee roll
-    (CL §6, CL-R4), both sides' dice being rolled at once.
+    (CL §6, CL-R4), both sides' dice being rolled at once. With ``reply`` and
+    ``target``, the defenders being one unit ``(type, panicked already)``, the odds
+    carry the chance it ends panicked from any cause (:func:`ends_panicked`).
     """
     _check_melee(groups, defenders)
     if hits is not None:
@@ -280,18 +327,32 @@ def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
     hit_dist = _point(hits) if hits is not None else melee_hits(groups)
     casualties = melee_casualties(hit_dist, defenders)
     p_break = None
+    any_cause: dict[str, Any] = {}
     if reply is not None:
         back_groups, back_defenders = reply
         _check_melee(back_groups, back_defenders)
         back = melee_casualties(melee_hits(back_groups), back_defenders)
         mine, theirs = len(casualties) - 1, len(back) - 1  # figures on each side
-        p_break = math.fsum(
-            px * py * p_loses_melee(mine - x + y, theirs - y + x)
-            for x, px in enumerate(casualties) if px and x < mine
-            for y, py in enumerate(back) if py and y < theirs)
+        # Each pair of casualties (x on the target, y on the attacker) with the
+        # chance the target loses the end-of-melee roll: none when either side is
+        # wiped out (no roll, CL §6).
+        outcomes = [(x, px * py, p_loses_melee(mine - x + y, theirs - y + x)
+                     if x < mine and y < theirs else 0.0)
+                    for x, px in enumerate(casualties) if px
+                    for y, py in enumerate(back) if py]
+        p_break = math.fsum(p * lose for _x, p, lose in outcomes)
+        if target is not None:
+            type_id, panicked = target
+            any_cause = {
+                "p_break_any_cause": math.fsum(
+                    p * ends_panicked(type_id, panicked, mine - x, lose)
+                    for x, p, lose in outcomes),
+                "break_any_cause_text": ANY_CAUSE,
+                "break_any_cause_counts": any_cause_counts(
+                    type_id, "losing the melee (CL §6)", panicked)}
     return Odds(kind="melee", figures=len(casualties) - 1, casualties=tuple(casualties),
                 hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
-                p_break=p_break, **MELEE_BREAK)
+                p_break=p_break, **MELEE_BREAK, **any_cause)
 
 
 # --------------------------------------------------------------------------- facts
@@ -322,9 +383,10 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
 
     Shooting: ``dice``, ``to_hit``, ``save`` (:data:`SAFE` / :data:`DEAD`),
     ``figures``, ``pending``, ``stage`` (:data:`SHOOTING_STAGES`), ``hits`` (from
-    ``saves``), ``failed_saves`` (at ``done``). Melee: ``groups`` (``[dice, power]``
-    per figure type), ``defenders`` (``[figures, save]`` per type), ``stage``
-    (:data:`MELEE_STAGES`), ``hits`` (from ``saves``).
+    ``saves``), ``failed_saves`` (at ``done``), ``target_type`` and
+    ``target_panicked`` (for the chance it ends panicked from any cause). Melee:
+    ``groups`` (``[dice, power]`` per figure type), ``defenders`` (``[figures, save]``
+    per type), ``stage`` (:data:`MELEE_STAGES`), ``hits`` (from ``saves``).
     """
     kind = facts.get("kind", "shooting")
     stage = facts.get("stage", "declared")
@@ -337,8 +399,13 @@ def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
                   else None)
         volley = Volley(dice=_int(facts, "dice", 0), to_hit=_int(facts, "to_hit", 7),
                         save=_int(facts, "save", SAFE), label=str(facts.get("weapon", "")))
+        target_type = facts.get("target_type")
+        if target_type is not None and target_type not in tables.TYPES:
+            raise ValueError(f"unknown target_type {target_type!r}; expected one of "
+                             f"{', '.join(tables.TYPES)}")
         return shooting_odds(volley, _int(facts, "figures", 0), _int(facts, "pending", 0),
-                             hits=hits, failed_saves=failed)
+                             hits=hits, failed_saves=failed, target_type=target_type,
+                             target_panicked=bool(facts.get("target_panicked")))
     if kind == "melee":
         if stage not in MELEE_STAGES:
             raise ValueError(f"unknown stage {stage!r}; expected one of {MELEE_STAGES}")
@@ -430,9 +497,15 @@ def shooting_case(guns: Sequence[tuple[str, str, int]], target_type: str, figure
     made = [volley(kind, n, cover, target_type, in_blast=in_blast, panicked=panicked,
                    label=label) for label, kind, n in guns]
     odds = shooting_odds([v for v, _ in made], figures, pending, hits=hits,
-                         failed_saves=failed_saves)
-    return odds, [line for _, line in made] + [target_line(target_type, figures, pending,
-                                                           target_name)]
+                         failed_saves=failed_saves, target_type=target_type,
+                         target_panicked=tables.alone(target_type, figures))
+    return odds, [line for _, line in made] + [
+        target_line(target_type, figures, pending, target_name), any_cause_line(odds)]
+
+
+def any_cause_line(odds: Odds) -> str:
+    """The title line saying what P(ends panicked, any cause) counts."""
+    return f"  {ANY_CAUSE}: {odds.break_any_cause_counts}"
 
 
 def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
@@ -441,13 +514,14 @@ def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
     """One unit's melee attack on another, both directions rolled (CL §6):
     ``(type, figures, panicked)`` each. Returns the odds of the attack on ``target``
     (its casualties, and the chance it loses the melee) and title lines."""
-    sides = []
+    sides, panics = [], []
     for (type_id, figures, panicked), name in zip((attacker, target), names, strict=True):
         if figures < 1:
             raise ValueError("each side of a melee has at least 1 figure")
         stats = tables.TYPES[type_id]
         lone = tables.alone(type_id, figures)
         panicked = panicked or lone
+        panics.append(panicked)
         if panicked:
             attacks, power = tables.PANICKED_MELEE_ATTACKS, tables.PANICKED_MELEE_POWER
         else:
@@ -462,10 +536,11 @@ def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
     if max(melee_work([a_group], [t_def]), melee_work([t_group], [a_def])) > CLI_WORK:
         raise ValueError("that melee is too large to work out exactly here: give fewer "
                          "figures")
-    odds = melee_odds([a_group], [t_def], hits=hits, reply=([t_group], [a_def]))
+    odds = melee_odds([a_group], [t_def], hits=hits, reply=([t_group], [a_def]),
+                      target=(target[0], panics[1]))
     lines = [f"Melee (CL §6): attacker {a_line}", f"  target {t_line}",
              "  end of melee: D6 x (figures left + enemy killed) each; the lower is "
-             "panicked (CL §6), a tie re-rolls (CL-R4)"]
+             "panicked (CL §6), a tie re-rolls (CL-R4)", any_cause_line(odds)]
     return odds, lines
 
 

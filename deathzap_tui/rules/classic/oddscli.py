@@ -24,7 +24,9 @@ deathzap odds --ruleset classic --melee --attacker-type beasts --attacker-figure
 Shooting (CL §5): the to-hit number from the weapon class and the cover, the save
 from the class and the target's type (CL-R3); suppression after the casualties
 (with --pending ones) come off. Melee (CL §6): both sides roll at once; the odds
-are the target's casualties and its chance of losing the melee."""
+are the target's casualties and its chance of losing the melee. Both also give the
+chance the target ends panicked from any cause: that, or left a lone Infantry,
+Heavy Infantry or Beasts figure, always panicked (CL §4)."""
 
 
 TYPES = ", ".join(tables.FIGURE_TYPES)
