@@ -46,6 +46,7 @@ from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.net.wire import Waiting
+from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import Answer, Dice, DiceRequest, Question, Refused, Step
 
 FOREIGN = object()
@@ -57,7 +58,9 @@ class RemoteChanged(Message):
 
 
 def status_text(session: Any) -> Text:
-    """"you: RED · red ● black ○ watching 1 · black: saves" (plain, public facts)."""
+    """"you: RED · red ● black ○ watching 1 · black: saves" (plain, public facts),
+    then an undo/redo request, or its answer until the game moves on ("black
+    declined your undo")."""
     t = Text()
     side = getattr(session, "side", "")
     t.append(f" {'watching' if side == 'watch' else 'you: ' + side_label(side)} ",
@@ -82,6 +85,12 @@ def status_text(session: Any) -> Text:
     if req:
         who = "you" if req["by"] == side else req["by"]
         t.append(f"   {who} asked to {req['kind']}", style="italic")
+    elif (answer := session.answered) is not None:
+        asker = answer["by"]
+        whose = "your" if asker == side else f"{asker}'s"
+        who = "you" if other_side(asker) == side else other_side(asker)
+        t.append(f"   {who} {answer['answer']} {whose} {answer['kind']}",
+                 style="bold" if asker == side else "italic")
     return t
 
 
@@ -92,10 +101,10 @@ class RequestScreen(ModalScreen[bool]):
         Binding("y", "answer(True)", "Agree"),
         Binding("n,escape", "answer(False)", "Decline"),
     ]
-    DEFAULT_CSS = """
-    RequestScreen { align: center middle; }
+    CSS = """
+    RequestScreen { align: left bottom; background: $background 30%; }
     RequestScreen > Vertical { width: 60; height: auto; border: thick $warning;
-                               background: $surface; padding: 1 2; }
+                               background: $surface; padding: 0 2; margin-bottom: 1; }
     """
 
     def __init__(self, request: Mapping[str, str]) -> None:
@@ -371,8 +380,6 @@ class JoinedBattleScreen(BattleScreen):
         except Refused as exc:
             self._error(str(exc))
             return
-        from deathzap_tui.rules.ruleset import other_side
-
         self.app.notify(f"Asked {other_side(self.session.side)} to agree to {kind}.",
                         markup=False, timeout=3)
         self.show_status()

@@ -349,6 +349,12 @@ class RemoteSession:
         return self._snap.get("request")
 
     @property
+    def answered(self) -> dict[str, Any] | None:
+        """The answer to the last undo/redo request, ``{"kind", "by", "answer"}``
+        ("agreed to" or "declined"), until the game moves on."""
+        return self._snap.get("answered")
+
+    @property
     def events(self) -> int:
         """How many events the game's log holds (for "seen" marks)."""
         return int(self._snap.get("events", 0))

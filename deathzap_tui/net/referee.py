@@ -72,6 +72,9 @@ class Table:
         self.game = session.game
         self.ruleset = session.ruleset
         self.request: dict[str, str] | None = None
+        self.answered: dict[str, Any] | None = None
+        """The last request's answer (``kind``, ``by``, ``answer``: "agreed to" or
+        "declined", and the log's length then), shown until the log moves on."""
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
         self._aids = itertools.count(1)
         self.notice = ""
@@ -159,7 +162,10 @@ class Table:
             raise Refused(f"{self.request['by']} already asked to {self.request['kind']}")
         if not (self.session.can_undo if kind == "undo" else self.session.can_redo):
             raise Refused(f"nothing to {kind}")
-        self.request = {"kind": kind, "by": side}
+        if not self.connected[other_side(side)]:
+            raise Refused(f"{other_side(side)} is not at the table to agree; ask again "
+                          "when they are back")
+        self.request, self.answered = {"kind": kind, "by": side}, None
 
     def reply(self, side: str, accept: bool) -> tuple[dict[str, str], Event | None]:
         self._player(side)
@@ -167,9 +173,12 @@ class Table:
         if req is None or req["by"] == side:
             raise Refused("there is no request to answer")
         self.request = None
-        if not accept:
-            return req, None
-        event = (self.session.undo if req["kind"] == "undo" else self.session.redo)(req["by"])
+        event = None
+        if accept:
+            event = (self.session.undo if req["kind"] == "undo" else self.session.redo)(
+                req["by"])
+        self.answered = {**req, "answer": "agreed to" if accept else "declined",
+                         "events": len(self.game.log)}
         return req, event
 
     # --- presence ----------------------------------------------------------------
@@ -283,6 +292,8 @@ class Table:
             "turn": self.turn(),
             "pending": self.pending_for(viewer),
             "request": dict(self.request) if self.request else None,
+            "answered": self.answered if self.answered and
+            self.answered["events"] == len(self.game.log) else None,
             "events": len(self.game.log),
         }
 

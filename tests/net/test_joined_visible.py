@@ -14,7 +14,7 @@ import toynet
 from joined_helpers import run, screen_text, until
 
 from deathzap_tui.net.wire import Waiting
-from deathzap_tui.rules.steps import ROLL, Choice, Dice, DiceRequest, Question
+from deathzap_tui.rules.steps import ROLL, Choice, Dice, DiceRequest, Question, Refused
 
 pytest.importorskip("textual")
 
@@ -159,3 +159,88 @@ def test_roll_for_me_is_said_as_rolled(host, clients) -> None:
     assert given(res.asked[1], res.answers[1], "red", "black") == f"RED, to hit: rolled {faces}"
     assert given(res.asked[0], res.answers[0], "red", "red") == "Open"  # red's own
     assert given(None, None, "red", "black") == "RED answered"
+
+
+# --- undo and redo by agreement --------------------------------------------------------------
+
+
+def one_hit(red: Any, black: Any) -> None:
+    """Red attacks, black saves, red confirms (generated dice)."""
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    action.resolution.answer(Dice(faces=(6, 6)))
+    assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                          and isinstance(a.resolution.step, DiceRequest))
+    black.pending_action().resolution.answer(ROLL)
+    assert red.wait_for(lambda s: action.resolution.step is None)
+    red.commit(action)
+    assert black.wait_for(lambda s: s.events == 1)
+
+
+def status(app: Any) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#net-status", Static).render())
+
+
+@run
+async def test_the_asker_is_told_the_answer_to_its_undo_until_the_game_moves_on(
+        host, clients) -> None:
+    """Declined or agreed, the player who asked reads the answer on its status line
+    (not only in a toast that is gone in seconds), until the game moves on."""
+    from deathzap_tui.app.joined import JoinedApp
+
+    red, black = clients("red"), clients("black")
+    await asyncio.to_thread(one_hit, red, black)
+    app = JoinedApp(red, side="red")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await until(pilot, lambda: red.can_undo)
+        await pilot.press("u")
+        await until(pilot, lambda: "you asked to undo" in status(app))
+        assert black.wait_for(lambda s: s.request is not None)
+        await asyncio.to_thread(black.reply, False)
+        await until(pilot, lambda: "black declined your undo" in status(app))
+        watcher = await asyncio.to_thread(clients, "watch")  # the table changes...
+        await until(pilot, lambda: red.presence.get("watch") == 1)
+        await pilot.pause(0.1)
+        assert "black declined your undo" in status(app)  # ...the answer stays
+        assert watcher.wait_for(lambda s: s.answered is not None)
+        await pilot.press("u")
+        assert black.wait_for(lambda s: s.request is not None)
+        await asyncio.to_thread(black.reply, True)
+        await until(pilot, lambda: "black agreed to your undo" in status(app))
+        assert red.events == 2  # the hit and its undo
+        assert black.wait_for(lambda s: s.answered is not None)
+
+
+def test_an_undo_cannot_be_asked_of_a_player_who_is_not_there(host, clients) -> None:
+    red, black = clients("red"), clients("black")
+    one_hit(red, black)
+    black.close()
+    assert red.wait_for(lambda s: s.presence.get("black") == 0)
+    with pytest.raises(Refused, match="black is not at the table to agree"):
+        red.undo()
+    assert red.request is None
+
+
+@run
+async def test_the_board_stays_in_sight_behind_an_undo_request(host, clients) -> None:
+    """The other player's undo request is a dialog over the board, not instead of it:
+    the units, the score and the log can be read before answering."""
+    from deathzap_tui.app.joined import JoinedApp, RequestScreen
+
+    red, black = clients("red"), clients("black")
+    await asyncio.to_thread(one_hit, red, black)
+    app = JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await until(pilot, lambda: black.events == 1)
+        await asyncio.to_thread(red.undo)
+        await until(pilot, lambda: isinstance(app.screen, RequestScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "RED asks to undo" in text
+        assert "RED — Reds" in text and "BLACK — Blacks" in text  # the forces' tables
+        assert "red hits 2 time(s)" in text  # the log: what would be undone
+        await pilot.press("n")
+        await until(pilot, lambda: not isinstance(app.screen, RequestScreen))
+        await until(pilot, lambda: "you declined red's undo" in status(app))
