@@ -202,6 +202,19 @@ def units_table(report: GameReport, width: int) -> list[str]:
     return [fit(row, width).rstrip() for row in rows]
 
 
+def columns_note(report: GameReport) -> str:
+    """What the units table's number columns count: Dealt and Taken in the
+    ruleset's own terms (:attr:`GameReport.damage_counts`)."""
+    damage = safe_line(report.damage_counts) or "damage that took effect"
+    return (f"Kills: enemy figures removed. Damage dealt / taken: {damage}. "
+            "Lost: its own figures removed, by any cause.")
+
+
+def units_note(report: GameReport, width: int) -> list[str]:
+    """:func:`columns_note` wrapped at ``width``, under the units table."""
+    return _wrap(columns_note(report), width)
+
+
 # --- dice luck --------------------------------------------------------------------------
 
 def one_in(p: float) -> str:
@@ -282,7 +295,8 @@ def as_text(report: GameReport, width: int = 80) -> str:
     out = [fit(title_line(report), width).rstrip(), fit(result_line(report), width).rstrip(),
            fit(score_line(report), width).rstrip(), "",
            "Score over time", *vp_chart(report, width, CHART_HEIGHT), "",
-           "Units", *units_table(report, width), "", "Dice luck", *luck_text(report, width)]
+           "Units", *units_table(report, width), *units_note(report, width), "",
+           "Dice luck", *luck_text(report, width)]
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
@@ -352,7 +366,7 @@ def as_markdown(report: GameReport) -> str:
         row = [md_cell(unit.name), side_name(unit.side),
                *(str(getattr(unit, f)) for _h, f in _NUMBERS), status(unit)]
         out.append("| " + " | ".join(row) + " |")
-    out += ["", "## Dice luck", ""]
+    out += ["", md_cell(columns_note(report)), "", "## Dice luck", ""]
     for side in SIDES:
         first, *rolls = luck_lines(report.luck[side])
         out.append(f"- {md_cell(first)}")

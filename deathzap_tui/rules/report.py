@@ -66,6 +66,8 @@ class GameReport:
     luck: Mapping[str, SideLuck]
     rolls: tuple[RollLuck, ...] = field(repr=False)
     """Every judged roll, in the order rolled."""
+    damage_counts: str = ""
+    """What the damage columns count in this ruleset (:attr:`Ruleset.damage_counts`)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able data (``deathzap report --json``)."""
@@ -81,6 +83,7 @@ class GameReport:
             "score_over_time": [{"event": p.event, "turn": p.turn, **p.score}
                                 for p in self.series],
             "units": [asdict(u) for u in self.units],
+            "damage_counts": self.damage_counts,
             "luck": {side: luck.to_json() for side, luck in self.luck.items()},
             "rolls": [r.to_json() for r in self.rolls],
         }
@@ -130,7 +133,7 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
         over=view.over, result=view.result, score_label=view.score_label,
         score=dict(view.score), series=tuple(series), events=len(events), units=units,
         luck={side: side_luck(side, [r for r in rolls if r.side == side]) for side in SIDES},
-        rolls=tuple(rolls))
+        rolls=tuple(rolls), damage_counts=ruleset.damage_counts)
 
 
 def _turn(view: Any) -> int:

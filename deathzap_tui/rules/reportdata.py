@@ -41,7 +41,7 @@ def report_from_json(data: Any) -> GameReport:
         events=_get(d, "events", int),
         units=tuple(_unit(u) for u in _list(d, "units")),
         luck=_luck(_map(d.get("luck"), "luck")),
-        rolls=rolls)
+        rolls=rolls, damage_counts=_get(d, "damage_counts", str))
 
 
 def _luck(data: Mapping[str, Any]) -> dict[str, SideLuck]:

@@ -177,6 +177,11 @@ class BoardView:
 class Ruleset(ABC):
     id: str
     title: str
+    damage_counts: str = "damage that took effect"
+    """What the end-of-game report's damage columns count in this ruleset, in the
+    rules' own words with their sections ("points of damage, each stripping a shield
+    or forcing a save (DZ3 §6)"): each ruleset's ``ctx.harm`` calls record exactly
+    that, and the report says it under its units table."""
 
     # --- forces -------------------------------------------------------------
     @abstractmethod

@@ -266,8 +266,9 @@ class Note:
 class Harm:
     """Harm done to a unit in a resolution, as the end-of-game report counts it.
 
-    ``damage`` is what got through every save, block and defence (wounds, unsaved
-    hits, points of vehicle damage); ``kills`` the figures (models) it removed as
+    ``damage`` is what the ruleset's rules call damage (:attr:`Ruleset.damage_counts`:
+    points of damage, those the shields absorb included; failed saves or blocks where
+    the rules have no damage points); ``kills`` the figures (models) it removed as
     casualties. ``by`` is the unit that did it (the poisoner of a poisoned unit, the
     shooter of a casualty removed later), ``None`` when no unit did (a vehicle's own
     explosion, a fall)."""

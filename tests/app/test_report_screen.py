@@ -18,7 +18,7 @@ from deathzap_tui.app.app import GamePlan
 from deathzap_tui.app.describe import auto_answer
 from deathzap_tui.app.flow import new_session, quick_setup
 from deathzap_tui.app.screens.gameover import WORKING, GameOverScreen, ReportText
-from deathzap_tui.reporttext import as_markdown, luck_text, units_table
+from deathzap_tui.reporttext import as_markdown, luck_text, units_note, units_table
 from deathzap_tui.rules.ruleset import ADVANCE, UNIT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
@@ -104,7 +104,8 @@ async def test_a_game_played_to_its_end_shows_its_report(demo_paths, monkeypatch
         report = session.report()
         assert over.report.to_json() == report.to_json()
         units, width = shown(over, "units")
-        assert units == "\n".join(units_table(report, width))
+        # The table, then what its columns count (issue 26)
+        assert units == "\n".join([*units_table(report, width), *units_note(report, width)])
         for unit in report.units:  # each row carries that unit's numbers
             row = next(line for line in units.splitlines() if line.startswith(unit.name))
             numbers = [w for w in row.split() if w.isdigit()][-4:]

@@ -17,7 +17,7 @@ from referee_harness import HostThread, connecting, hosting
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.client import RemoteSession
-from deathzap_tui.reporttext import units_table
+from deathzap_tui.reporttext import units_note, units_table
 from deathzap_tui.rules.steps import Refused
 from deathzap_tui.session import Session
 
@@ -92,8 +92,9 @@ async def test_the_joined_game_over_screen_shows_the_report(
         screen = app.screen
         assert screen.report.to_json() == {**finished.report().to_json(), "rolls": []}
         units = screen.query_one("#report-units", ReportText)
+        width = units.content_size.width
         assert units.render().plain == "\n".join(
-            units_table(finished.report(), units.content_size.width))
+            [*units_table(finished.report(), width), *units_note(finished.report(), width)])
 
 
 @run

@@ -1,9 +1,10 @@
 """The end-of-game report's bookkeeping for Command Hand (issue 14): the harm each
 resolution records (who damaged and killed whom) and how each roll's luck is judged.
 
-Harm, as :func:`commandhand.combat.take_damage` reads it: ``damage`` is the points
-that got past the unit's shields (each one kills a figure, no save, CH §4) and
-``kills`` the figures removed; an Explosive weapon's damage is the sum of its D6s.
+Harm, as :func:`commandhand.combat.take_damage` reads it: ``damage`` is every point
+of damage, what the rules call damage (CH §4: each strips a shield or, with none
+left, kills a figure, no save; stripped shields count, issue 26) and ``kills`` the
+figures removed; an Explosive weapon's damage is the sum of its D6s.
 """
 
 from __future__ import annotations
@@ -44,25 +45,28 @@ def ready() -> Game:
 # --- harm -------------------------------------------------------------------------
 
 
-def test_shooting_harm_is_the_points_past_the_shields_ch_s4() -> None:
+def test_shooting_harm_is_every_point_of_damage_ch_s4() -> None:
     g = ready()
     # Rifles: 4 shots at 4+, 3 points; 2 shields take two, the third kills
     res = resolve(g, intent("red.0", "walk-shoot"), shot("black.0", "near", "4 5 6 1"))
-    assert res.ctx.harms == [Harm("black.0", "red.0", damage=1, kills=1)]
+    assert res.ctx.harms == [Harm("black.0", "red.0", damage=3, kills=1)]
 
 
-def test_points_the_shields_absorb_are_not_harm_ch_s4() -> None:
+def test_points_the_shields_absorb_are_damage_ch_s4_issue_26() -> None:
+    """"Command Section stripped 4 shields and shows Dealt 0" (issue 26)."""
     g = ready()
     res = resolve(g, intent("red.0", "walk-shoot"), shot("black.0", "near", "4 5 1 1"))
-    assert res.ctx.harms == []
+    assert res.ctx.harms == [Harm("black.0", "red.0", damage=2)]
     assert g.state.unit("black.0").shields == 0
+    tally = {u.id: u for u in build_report(g).units}
+    assert (tally["red.0"].damage_dealt, tally["black.0"].damage_taken) == (2, 2)
 
 
 def test_melee_harm_is_credited_to_the_attacker_ch_s5() -> None:
     g = ready()
     res = resolve(g, intent("red.0", "charge"),
                   {"melee.target": "black.0", "melee.damage": "4 4 4 1"})
-    assert res.ctx.harms == [Harm("black.0", "red.0", damage=1, kills=1)]
+    assert res.ctx.harms == [Harm("black.0", "red.0", damage=3, kills=1)]
 
 
 def test_aimed_rerolls_kill_for_the_shooter_ch_s3_5() -> None:

@@ -1,9 +1,9 @@
 """The end-of-game report's bookkeeping for Deathzap 3 (issue 14): the harm each
 resolution records (who damaged and killed whom) and how each roll's luck is judged.
 
-Harm, as :func:`deathzap3.combat.take_damage` reads it: ``damage`` is what got
-through the shields and the saves, the failed saves (DZ3 §6; on a vehicle each is a
-damage-table roll, DZ3-R9), ``kills`` the figures removed (a vehicle the table kills
+Harm, as :func:`deathzap3.combat.take_damage` reads it: ``damage`` is what the rules
+call damage, every point (DZ3 §6: each strips a shield or forces a save; stripped
+shields count, issue 26), ``kills`` the figures removed (a vehicle the table kills
 or blows up counts its one model, DZ3 §9). An explosion's harm is nobody's (``by``
 None) and a unit that flees loses no figure to harm (DZ3 §10).
 """
@@ -67,12 +67,13 @@ def tallies(game: Game) -> dict[str, tuple[int, int, int, int]]:
 # --- harm -------------------------------------------------------------------------
 
 
-def test_shooting_harm_is_the_failed_saves_credited_to_the_shooter_dz3_s6() -> None:
-    """Damage the shields absorb is not harm: only the attack whose points reached
-    the saves records any (DZ3 §6, DZ3-R6)."""
+def test_shooting_harm_is_every_point_of_damage_shields_too_dz3_s6_issue_26() -> None:
+    """Points the shields absorb are damage too (DZ3 §6, DZ3-R6): the first attack
+    strips all 4 shields, the second forces 3 saves (2 fail)."""
     g = battle()
     res = resolve(g, BRAVO_ADVANCE, BRAVO_AT_PICKETS)
-    assert res.ctx.harms == [Harm("black.1", "red.1", damage=2, kills=2)]
+    assert res.ctx.harms == [Harm("black.1", "red.1", damage=4),
+                             Harm("black.1", "red.1", damage=3, kills=2)]
     assert g.state.unit("black.1").figures_left == 2
 
 
@@ -81,7 +82,7 @@ def test_melee_harm_is_credited_to_the_attacker_dz3_s7() -> None:
     # 6 hits: 4 shields gone, 2 saves on 6+, one fails; morale passes
     res = resolve(g, ALPHA_CHARGE, {"melee.target": "black.1", "melee.hit": "=6",
                                     "melee.saves": "16", "melee.morale.1": "=1"})
-    assert res.ctx.harms == [Harm("black.1", "red.0", damage=1, kills=1)]
+    assert res.ctx.harms == [Harm("black.1", "red.0", damage=6, kills=1)]
 
 
 def test_an_attack_that_kills_nobody_records_no_harm_dz3_s6() -> None:
@@ -111,15 +112,15 @@ def test_explosion_harm_is_nobodys_and_fleeing_is_not_harm_dz3_s9_s10() -> None:
     g = battle(walker=True)
     res = resolve(g, ALPHA_ADVANCE, WALKER_EXPLODES)
     assert sorted(res.ctx.harms, key=lambda h: h.to) == [
-        Harm("black.1", None, damage=1, kills=1),
+        Harm("black.1", None, damage=5, kills=1),
         Harm("black.2", "red.0", damage=1, kills=1),
-        Harm("red.1", None, damage=2, kills=2)]
+        Harm("red.1", None, damage=4, kills=2)]
     assert g.state.unit("black.1").fled
     t = tallies(g)
     assert t["red.0"] == (1, 1, 0, 0)
-    assert t["black.1"] == (0, 0, 1, 1)
+    assert t["black.1"] == (0, 0, 5, 1)
     assert t["black.2"] == (0, 0, 1, 1)
-    assert t["red.1"] == (0, 0, 2, 2)
+    assert t["red.1"] == (0, 0, 4, 2)
 
 
 def test_report_credits_each_unit_its_own_kills_dz3_s6_s7() -> None:
@@ -128,9 +129,9 @@ def test_report_credits_each_unit_its_own_kills_dz3_s6_s7() -> None:
     resolve(g, ALPHA_CHARGE, {"melee.target": "black.1", "melee.hit": "=1",
                               "melee.saves": "1", "melee.morale.1": "6"})
     t = tallies(g)
-    assert t["red.1"] == (2, 2, 0, 0)
+    assert t["red.1"] == (2, 4 + 3, 0, 0)  # the shields' 4 points are damage dealt
     assert t["red.0"] == (1, 1, 0, 0)
-    assert t["black.1"] == (0, 0, 3, 3)
+    assert t["black.1"] == (0, 0, 4 + 3 + 1, 3)
     assert g.state.unit("black.1").figures_left == 1
 
 

@@ -70,13 +70,14 @@ def rifles_at_targets() -> Run:
 
 
 def test_ps_s5_shooting_damage_is_credited_when_dealt_kills_when_the_bracket_ends() -> None:
-    """PS §5 step 5 and PS §3: the unsaved wounds are the shooter's damage at once; the
-    models they remove at the end of the bracket are its kills."""
+    """PS §5 steps 4-5 and PS §3: the points of damage, saved by the shields or not,
+    are the shooter's damage at once (issue 26: what the rules call damage); the
+    models its wounds remove at the end of the bracket are its kills."""
     s = state_of([unit("Squad", "infantry", 3, "basic-rifle")], [unit("Targets")])
     run = drive(s, shooting(), {"distance.black.0": 1, "attack.1.1": "1 1 1",
                                 "defence.1": "6 6", "strength.1.1": "2 2 2 2 2 2",
                                 "size.1": "2 2 2 2 2", "saves.1": "1 1 1 1 6 6"})
-    assert run.ctx.harms == [Harm("black.0", "red.0", damage=4)]
+    assert run.ctx.harms == [Harm("black.0", "red.0", damage=6)]  # 2 of 6 saved
     assert "4 wounds pending" in run.text
     after = bracket_end(run.state)
     assert after.ctx.harms == [Harm("black.0", "red.0", kills=4)]
@@ -97,8 +98,8 @@ def test_ps_s3_the_wound_that_finishes_a_model_earns_the_kill() -> None:
     second = drive(first.state, shooting("red.1"), {
         "distance.black.0": 1, "attack.1.1": "1 1 1", "defence.1": "6 6 6",
         "strength.1.1": "2 2 2 2 2 2", "size.1": "2 2 2 2 2 2", "saves.1": "1 1 1 6 6 6"})
-    assert first.ctx.harms == [Harm("black.0", "red.0", damage=4)]
-    assert second.ctx.harms == [Harm("black.0", "red.1", damage=3)]
+    assert first.ctx.harms == [Harm("black.0", "red.0", damage=8)]
+    assert second.ctx.harms == [Harm("black.0", "red.1", damage=6)]
     skiffs = second.state.unit("black.0")
     assert (skiffs.pending, skiffs.pending_by) == (7, ["red.0"] * 4 + ["red.1"] * 3)
     after = bracket_end(second.state)
@@ -139,7 +140,7 @@ def test_ps_s5_a_radius_blast_harms_each_unit_under_it_friends_too() -> None:
         "size.1": "1 2 2 2 2", "saves.1": "1 1 1 6",
         "attack.2.1": "4", "defence.2": "6 6", "strength.2.1": "5 5 5", "size.2": "5 1 1",
         "saves.2": "1 1 1 1 1 1"})
-    assert run.ctx.harms == [Harm("black.0", "red.0", damage=3),
+    assert run.ctx.harms == [Harm("black.0", "red.0", damage=4),
                              Harm("red.1", "red.0", damage=6)]
     assert bracket_end(run.state).ctx.harms == [Harm("red.1", "red.0", kills=3),
                                                 Harm("black.0", "red.0", kills=3)]
@@ -155,7 +156,7 @@ def test_ps_s6_melee_harm_is_the_attackers() -> None:
         "melee.attack.1": "1 2 3 4 5 6 6 6", "melee.defence": "6 1 1",
         "melee.strength.1": "3 3 3 1 1 1 1 1 1 1 1 1", "melee.size": "3 3 3 3 3",
         "melee.saves": "1 1 1 1 1 6"})
-    assert run.ctx.harms == [Harm("black.0", "red.0", damage=5)]
+    assert run.ctx.harms == [Harm("black.0", "red.0", damage=6)]
     assert bracket_end(run.state).ctx.harms == [Harm("black.0", "red.0", kills=5)]
 
 

@@ -33,6 +33,7 @@ from deathzap_tui.reporttext import (
     MIN_CHART_HEIGHT,
     as_markdown,
     luck_text,
+    units_note,
     units_table,
     vp_chart,
 )
@@ -158,7 +159,9 @@ class GameOverScreen(Screen[None]):
         return vp_chart(self.report, width, height)
 
     def _units(self, width: int) -> list[str]:
-        return units_table(self.report, width) if self.report is not None else []
+        if self.report is None:
+            return []
+        return [*units_table(self.report, width), *units_note(self.report, max(width, 20))]
 
     def _luck(self, width: int) -> list[str]:
         return luck_text(self.report, max(width, 20)) if self.report is not None else []

@@ -12,4 +12,5 @@ from deathzap_tui.rules.ruleset import PackageRuleset
 class Classic(PackageRuleset):
     id = "classic"
     title = "Deathzap Classic"
+    damage_counts = "failed saves, a casualty each (CL §5, §6)"
     package = "deathzap_tui.rules.classic"

@@ -90,8 +90,9 @@ def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: 
     """CH §4: each point removes a shield; at 0 shields each point kills a figure (no
     saving throw). The owner picks which figure when they differ. Returns kills.
 
-    The harm recorded against unit ``by`` is what got past the shields (the points
-    that kill, CH §4) as damage and the figures removed as kills."""
+    The harm recorded against unit ``by`` is the ``damage`` points, what the rules
+    call damage (CH §4: each strips a shield or kills; issue 26: stripped shields
+    are damage too), and the figures removed as kills."""
     state: State = ctx.state
     if damage <= 0 or not target.in_play:
         return 0
@@ -113,7 +114,7 @@ def take_damage(ctx: Context, target: UnitState, damage: int, key: str, source: 
         killed += 1
         ctx.say(f"{name} loses {victim.name}, killed by {source} "
                 f"({target.figures_left}/{len(target.figures)} figures left, CH §4).")
-    ctx.harm(target.id, by, damage=kills, kills=killed)
+    ctx.harm(target.id, by, damage=damage, kills=killed)
     if target.figures_left == 0 and target.in_play:
         unit_destroyed(ctx, target)
     return killed

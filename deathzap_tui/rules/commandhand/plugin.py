@@ -18,6 +18,8 @@ from deathzap_tui.rules.ruleset import IntentOption, PackageRuleset
 class CommandHand(PackageRuleset):
     id = "command-hand"
     title = "Deathzap Command Hand"
+    damage_counts = ("points of damage, each stripping a shield or, with none left, "
+                     "killing a figure (CH §4, §5)")
     package = "deathzap_tui.rules.commandhand"
 
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:

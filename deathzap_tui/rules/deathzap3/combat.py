@@ -103,22 +103,24 @@ def take_damage(ctx: Context, target: UnitState, damage: int, strike: bool, key:
     point removes a shield AND forces a save. Melee hits use the same rule (DZ3 §7).
     Returns the number of casualties (figures removed; 0 for a vehicle, DZ3-R13).
 
-    The harm recorded against unit ``by`` (``None``: no unit, an explosion) is what
-    got through the shields and the saves: the failed saves as damage (DZ3 §6; on a
-    vehicle each is a damage-table roll, DZ3-R9) and the figures removed as kills. A
+    The harm recorded against unit ``by`` (``None``: no unit, an explosion) is the
+    ``damage`` points, what the rules call damage (DZ3 §6: each strips a shield or
+    forces a save; issue 26: stripped shields are damage too), and the figures
+    removed as kills. A
     vehicle the table kills or blows up is its one model removed (DZ3 §9 "remove it"):
     a kill for the report, though not a casualty for morale (DZ3-R13)."""
     state: State = ctx.state
     if damage <= 0 or not target.in_play:
         return 0
-    removed = min(target.shields, damage)
-    saves = damage if strike else damage - removed
-    target.shields -= removed
+    stripped = min(target.shields, damage)
+    saves = damage if strike else damage - stripped
+    target.shields -= stripped
     fact["damage"] = damage
-    if removed:
-        ctx.say(f"{uname(state, target)} loses {plural(removed, 'shield')} "
+    if stripped:
+        ctx.say(f"{uname(state, target)} loses {plural(stripped, 'shield')} "
                 f"({target.shields}/{target.max_shields} left, DZ3 §6 / DZ3-R6).")
     if not saves:
+        ctx.harm(target.id, by, damage=damage)
         return 0
     why = "Strike: every point forces a save (DZ3 §6)" if strike else "shields are down"
     save = tables.SAVE[target.skill]
@@ -132,10 +134,10 @@ def take_damage(ctx: Context, target: UnitState, damage: int, strike: bool, key:
             f"{plural(failed, 'failed save')}.")
     if target.vehicle:
         yield from vehicle_damage(ctx, target, failed, key)
-        ctx.harm(target.id, by, damage=failed, kills=int(target.destroyed))
+        ctx.harm(target.id, by, damage=damage, kills=int(target.destroyed))
         return 0
     removed = yield from remove_casualties(ctx, target, failed, key)
-    ctx.harm(target.id, by, damage=failed, kills=removed)
+    ctx.harm(target.id, by, damage=damage, kills=removed)
     return removed
 
 

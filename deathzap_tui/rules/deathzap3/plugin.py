@@ -18,6 +18,8 @@ from deathzap_tui.rules.ruleset import PackageRuleset
 class Deathzap3(PackageRuleset):
     id = "deathzap3"
     title = "Deathzap 3"
+    damage_counts = ("points of damage, each stripping a shield or forcing a save: "
+                     "shots that beat the shields, melee hits, explosions (DZ3 §6, §7, §9)")
     package = "deathzap_tui.rules.deathzap3"
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:

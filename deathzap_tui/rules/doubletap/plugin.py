@@ -10,4 +10,6 @@ from deathzap_tui.rules.ruleset import PackageRuleset
 class DoubleTap(PackageRuleset):
     id = "double-tap"
     title = "Double Tap 2.1"
+    damage_counts = ("failed blocks (a kill, or a wound marker on a Tough model) and "
+                     "failed poison tests (DT §4, §7)")
     package = "deathzap_tui.rules.doubletap"

@@ -160,8 +160,8 @@ def resolve(ctx: Context, attacker: UnitState, attack: Attack, rule: str) -> Gen
     attack.fact["stage"] = "saves"
     wounds = yield from _saves(ctx, target, damage, attack.key("saves"), rule)
     attack.fact.update(wounds=wounds, stage="done")
+    deal_wounds(ctx, target, attacker, wounds, damage)
     if wounds:
-        deal_wounds(ctx, target, attacker, wounds)
         ctx.say(f"{uname(ctx.state, target)}: {plural(target.pending, 'wound')} pending, "
                 "removed at the end of the bracket (PS §3).")
 

@@ -31,12 +31,15 @@ def wounded(unit: UnitState) -> int:
     return max((f.wounds for f in unit.alive_figures), default=0)
 
 
-def deal_wounds(ctx: Context, target: UnitState, by: UnitState, wounds: int) -> None:
+def deal_wounds(ctx: Context, target: UnitState, by: UnitState, wounds: int,
+                damage: int | None = None) -> None:
     """``wounds`` dealt to ``target`` by unit ``by`` (PS §4, §5 step 5): they wait on
     the target's ``pending`` count until the bracket ends (PS §3), each with its
-    attacker in ``pending_by``; the damage is credited to ``by`` now."""
+    attacker in ``pending_by``. The harm is credited to ``by`` now: the ``damage``
+    points of an attack (PS §5 step 4, shield saves or not), or the wounds of
+    special combat, which deals no damage points (PS §4)."""
     owe(target, by.id, wounds)
-    ctx.harm(target.id, by.id, damage=wounds)
+    ctx.harm(target.id, by.id, damage=wounds if damage is None else damage)
 
 
 def _kind(f: FigureState) -> tuple[Any, ...]:

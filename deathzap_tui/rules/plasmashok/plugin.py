@@ -10,4 +10,6 @@ from deathzap_tui.rules.ruleset import PackageRuleset
 class Plasmashok(PackageRuleset):
     id = "plasmashok"
     title = "Deathzap Plasmashok"
+    damage_counts = ("points of damage, each then a shield save (PS §5 steps 4-5), and "
+                     "special-combat wounds (PS §4)")
     package = "deathzap_tui.rules.plasmashok"
