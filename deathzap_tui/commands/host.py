@@ -32,6 +32,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "and default answers)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="new game: a house-rule option (repeatable)")
+    add_watcher_limit(parser)
+
+
+def add_watcher_limit(parser: argparse.ArgumentParser) -> None:
+    from deathzap_tui.net.limits import Limits
+
+    default = Limits().max_watchers
+    parser.add_argument("--max-watchers", type=at_least(0), default=default, metavar="N",
+                        help=f"watchers at once (default {default}); each player's side "
+                        "always has its own place besides")
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``low``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
 
 
 def default_socket(save: Path) -> Path:
@@ -118,6 +142,7 @@ def serve_until_stopped(serving: Callable[[], Awaitable[None]], lock: Any,
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.net import lastseen
+    from deathzap_tui.net.limits import Limits
     from deathzap_tui.net.lock import SaveLocked
     from deathzap_tui.net.referee import Table, serve
 
@@ -141,7 +166,8 @@ def run(args: argparse.Namespace) -> int:
               f"  players join with: deathzap join {name} --as red|black"
               + (f" --socket {sock}" if args.socket else ""), flush=True)
 
-    status = serve_until_stopped(lambda: serve(table, sock, ready=ready), lock,
+    limits = Limits(max_watchers=args.max_watchers)
+    status = serve_until_stopped(lambda: serve(table, sock, ready=ready, limits=limits), lock,
                                  "deathzap host")
     if status == 0:
         print(f"saved: {path}")

@@ -11,6 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from deathzap_tui.commands.host import add_watcher_limit, at_least
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", metavar="SAVE", help="the save to host")
@@ -22,15 +24,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--socket", metavar="PATH", help="the referee's Unix socket")
     parser.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
                         help="close sessions idle this long (default 30)")
-    parser.add_argument("--max-connections", type=int, default=8, metavar="N")
+    parser.add_argument("--max-connections", type=at_least(0), default=8, metavar="N",
+                        help="watchers' SSH connections at once (default 8); each player's "
+                        "key always gets in")
+    parser.add_argument("--max-unauthenticated", type=at_least(1), default=8, metavar="N",
+                        help="connections not yet logged in at once (default 8); one more "
+                        "drops the one waiting longest")
+    parser.add_argument("--login-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="seconds a connection has to log in (default 10)")
+    add_watcher_limit(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.commands.host import default_socket, resume_locked, serve_until_stopped
     from deathzap_tui.net import lastseen, sshd
+    from deathzap_tui.net.limits import Limits
     from deathzap_tui.net.referee import Referee, Table
     from deathzap_tui.paths import saves_dir
 
+    if not 0 < args.login_timeout <= 600:
+        print("deathzap serve-ssh: --login-timeout must be above 0 and at most 600 seconds",
+              file=sys.stderr)
+        return 1
     try:
         keys = sshd.load_keys(Path(args.keys))
         hostkey = sshd.host_key(saves_dir())
@@ -42,11 +57,14 @@ def run(args: argparse.Namespace) -> int:
     sock = Path(args.socket) if args.socket else default_socket(path)
 
     async def serving() -> None:
-        referee = Referee(Table(session, seen=lastseen.Recorder(path)), sock)
+        referee = Referee(Table(session, seen=lastseen.Recorder(path)), sock,
+                          limits=Limits(max_watchers=args.max_watchers))
         await referee.start()
         server = sshd.GameSSHServer(keys, hostkey, sshd.join_command(sock), host=args.bind,
                                     port=args.port, idle=args.idle * 60,
-                                    max_connections=args.max_connections)
+                                    max_connections=args.max_connections,
+                                    max_unauthenticated=args.max_unauthenticated,
+                                    login_timeout=args.login_timeout)
         try:
             await server.start()
             print(f"serving {path.stem} over SSH on {args.bind}:{server.port} "

@@ -1,17 +1,47 @@
 """Budgets that keep a server up for the players under a flood (issue 19).
 
-:class:`Rate` paces a stream of work (one connection's requests, watchers joining);
-:class:`Lobby` bounds the connections that have not yet said who they are, so idle
-ones can delay, never lock out, a connection that gets on with it.
+:class:`Limits` are the referee's; :class:`Rate` paces a stream of work (one
+connection's requests, watchers joining); :class:`Lobby` bounds the connections that
+have not yet said who they are, so idle ones can delay, never lock out, a connection
+that gets on with it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the referee allows each connection, so that no flood of connections
+    starves or locks out the players (issue 19). Tests shorten the timeouts."""
+
+    accepts: tuple[float, int] = (200.0, 50)
+    """New connections taken per second and burst; more wait in the kernel's queue
+    (the connections in play are served meanwhile)."""
+    max_watchers: int = 12
+    """Watchers at once. Each player's side has its own slot besides: a watcher
+    never takes a player's place."""
+    greeting: int = 16
+    """Connections yet to say hello, at once; one more drops the one waiting longest."""
+    hello_timeout: float = 5.0
+    """Seconds a new connection has to say hello."""
+    stall_timeout: float = 10.0
+    """Seconds a frame, once begun, may take to arrive in full (a connection may be
+    quiet between frames for as long as it likes)."""
+    player_requests: tuple[float, int] = (100.0, 100)
+    watcher_requests: tuple[float, int] = (5.0, 10)
+    """Requests per second and burst, per connection; beyond, the referee reads that
+    connection more slowly."""
+    watcher_joins: tuple[float, int] = (20.0, 20)
+    """Watchers let in per second and burst, in all; beyond, refused for the moment."""
+    presence_every: float = 0.25
+    """Seconds between ``presence`` messages at most (joins and leaves coalesce)."""
 
 
 class Rate:

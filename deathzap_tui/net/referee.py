@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.net import protocol, views
-from deathzap_tui.net.limits import Lobby, Rate
+from deathzap_tui.net.limits import Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
@@ -368,34 +368,6 @@ def _answered_data(answered: list[tuple[Any, Answer] | None]) -> dict[str, list[
 
 # --- the server -------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Limits:
-    """What the referee allows each connection, so that no flood of connections
-    starves or locks out the players (issue 19). Tests shorten the timeouts."""
-
-    accepts: tuple[float, int] = (200.0, 50)
-    """New connections taken per second and burst; more wait in the kernel's queue
-    (the connections in play are served meanwhile)."""
-    max_watchers: int = 12
-    """Watchers at once. Each player's side has its own slot besides: a watcher
-    never takes a player's place."""
-    greeting: int = 16
-    """Connections yet to say hello, at once; one more drops the one waiting longest."""
-    hello_timeout: float = 5.0
-    """Seconds a new connection has to say hello."""
-    stall_timeout: float = 10.0
-    """Seconds a frame, once begun, may take to arrive in full (a connection may be
-    quiet between frames for as long as it likes)."""
-    player_requests: tuple[float, int] = (50.0, 100)
-    watcher_requests: tuple[float, int] = (5.0, 10)
-    """Requests per second and burst, per connection; beyond, the referee reads that
-    connection more slowly."""
-    watcher_joins: tuple[float, int] = (20.0, 20)
-    """Watchers let in per second and burst, in all; beyond, refused for the moment."""
-    presence_every: float = 0.25
-    """Seconds between ``presence`` messages at most (joins and leaves coalesce)."""
-
-
 @dataclass
 class Told:
     """What a client has been told of the narrative: the events in force it knows
@@ -593,7 +565,7 @@ class Referee:
             return None
         if role not in SIDES:
             if self.table.connected[role] >= self.limits.max_watchers:
-                refuse(f"the table has {self.limits.max_watchers} watchers, its most; "
+                refuse(f"no room for another watcher (at most {self.limits.max_watchers}); "
                        "try again later")
                 return None
             if not self._joins.allow():

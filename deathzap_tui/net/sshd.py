@@ -13,8 +13,15 @@ Keys file (TOML), one entry per key; ``side`` is ``red``, ``black`` or ``watch``
 Only public-key authentication is offered; a key not in the file is refused, and the
 user name is ignored (the key decides the side). The host key is generated once
 (ed25519) into the saves directory, mode 0600, and reused. The server binds
-127.0.0.1 unless told otherwise, closes sessions idle for ``idle`` seconds and
-refuses connections beyond ``max_connections``; no forwarding, no subsystems.
+127.0.0.1 unless told otherwise, closes sessions idle for ``idle`` seconds; no
+forwarding, no subsystems.
+
+Limits (issue 19): a connection that has not logged in has ``login_timeout`` seconds
+to do so, and at most ``max_unauthenticated`` such connections wait at once: one
+more drops the one waiting longest, so idle connections never lock a player out.
+Once logged in, watchers' connections are at most ``max_connections``; each
+player's key always gets in (``PLAYER_CONNECTIONS`` at once, for a reconnect while
+the old link lingers).
 
 Each session: a pty (raw before the child starts), a child in its own session with
 the pty as controlling terminal, ``TERM`` (and ``COLORTERM`` if the client sent it)
@@ -42,10 +49,13 @@ from typing import Any
 
 import asyncssh
 
-from deathzap_tui.net.protocol import ROLES
+from deathzap_tui.net.limits import Lobby
+from deathzap_tui.net.protocol import ROLES, SIDES
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 MAX_KEYS_BYTES = 256 * 1024
+PLAYER_CONNECTIONS = 2
+"""Logged-in connections a player's key may hold at once."""
 NO_PTY = ("deathzap: this server runs a full-screen game and needs a terminal; "
           "connect with `ssh -t`.\r\n")
 
@@ -123,6 +133,7 @@ class GameSSHServer:
     def __init__(self, keys: dict[bytes, str], host_key: asyncssh.SSHKey,
                  command: Callable[[str], Sequence[str]], *, host: str = "127.0.0.1",
                  port: int = 2222, idle: float = 1800.0, max_connections: int = 8,
+                 max_unauthenticated: int = 8, login_timeout: float = 10.0,
                  log: Callable[[str], None] | None = None) -> None:
         self.keys = keys
         self.key = host_key
@@ -131,7 +142,11 @@ class GameSSHServer:
         self.port = port
         self.idle = idle
         self.max_connections = max_connections
-        self.connections = 0
+        self.login_timeout = login_timeout
+        self.logged_in = {role: 0 for role in ROLES}
+        """Connections logged in, by the side of their key."""
+        self.unauthenticated: Lobby[asyncssh.SSHServerConnection] = Lobby(
+            max_unauthenticated, lambda conn: conn.abort())
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
@@ -140,7 +155,7 @@ class GameSSHServer:
         self._server = await asyncssh.create_server(
             self._connection, self.host, self.port, server_host_keys=[self.key],
             process_factory=self._session, encoding=None, allow_scp=False,
-            agent_forwarding=False, x11_forwarding=False, login_timeout=30,
+            agent_forwarding=False, x11_forwarding=False, login_timeout=self.login_timeout,
             keepalive_interval=30, keepalive_count_max=3)
         self.port = self._server.sockets[0].getsockname()[1]
 
@@ -258,21 +273,32 @@ class _Auth(asyncssh.SSHServer):
     def __init__(self, server: GameSSHServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
-        self.counted = False
+        self.side = ""
+        """The side this connection logged in as (counted in ``logged_in``)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        if self.server.connections >= self.server.max_connections:
-            self.server.log("ssh: too many connections; refusing one")
-            conn.close()
+        self.server.unauthenticated.enter(conn)
+
+    def auth_completed(self) -> None:
+        assert self.conn is not None
+        server = self.server
+        server.unauthenticated.leave(self.conn)
+        side = self.conn.get_extra_info("deathzap_side")
+        most = PLAYER_CONNECTIONS if side in SIDES else server.max_connections
+        if server.logged_in[side] >= most:
+            server.log(f"ssh: {side} has {most} connections already; refusing one")
+            self.conn.close()
             return
-        self.server.connections += 1
-        self.counted = True
+        server.logged_in[side] += 1
+        self.side = side
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.counted:
-            self.server.connections -= 1
-            self.counted = False
+        if self.conn is not None:
+            self.server.unauthenticated.leave(self.conn)
+        if self.side:
+            self.server.logged_in[self.side] -= 1
+            self.side = ""
 
     def begin_auth(self, username: str) -> bool:
         return True

@@ -3,18 +3,25 @@ frames, a peer gone quietly. Wire-level, against a real referee on a Unix socket
 
 from __future__ import annotations
 
+import asyncio
+import os
+import re
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import asyncssh
 import pytest
 from rawclient import RawClient
 from referee_harness import HostThread
+from test_faults import HERE, LAUNCH, ROOT, start_host
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.client import RemoteSession
-from deathzap_tui.net.referee import Limits
+from deathzap_tui.net.limits import Limits
 
 
 @pytest.fixture
@@ -115,7 +122,8 @@ def test_idle_watchers_never_take_a_players_slot(limited) -> None:
     replies = [first_reply(w) for w in watchers]
     welcomed = [r for r in replies if r["t"] == "welcome"]
     assert len(welcomed) == Limits().max_watchers
-    assert all("watchers" in r["message"] for r in replies if r["t"] == "error")
+    assert all("no room for another watcher" in r["message"]
+               for r in replies if r["t"] == "error")
     red = RemoteSession.connect(host.socket_path, "red", timeout=5)
     black = RemoteSession.connect(host.socket_path, "black", timeout=5)
     red.close()
@@ -180,3 +188,55 @@ def test_a_player_gone_without_a_word_is_no_error_on_the_host(limited) -> None:
     assert any(line.startswith("red left") for line in host.logged)
     assert not [line for line in host.logged if "Errno" in line or "pipe" in line]
     black.close()
+
+
+def test_host_takes_the_watchers_limit_from_its_flag(new_session, saves_dir: Path) -> None:
+    new_session("flagged")
+    proc = start_host(saves_dir, "flagged", "--max-watchers", "1")
+    try:
+        sock = saves_dir / "flagged.sock"
+        first, second = RawClient(sock, "watch"), RawClient(sock, "watch")
+        assert first_reply(first)["t"] == "welcome"
+        assert "at most 1" in first_reply(second)["message"]
+        first.close()
+        second.close()
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
+def test_serve_ssh_takes_the_login_budget_from_its_flags(new_session, saves_dir: Path,
+                                                         tmp_path: Path) -> None:
+    new_session("sshed")
+    red = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "keys.toml"
+    keys.write_text(f'[[players]]\nside = "red"\n'
+                    f'key = "{red.export_public_key().decode().strip()}"\n')
+    env = {**os.environ, "DEATHZAP_SAVES_DIR": str(saves_dir), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(HERE), "serve-ssh", "sshed",
+                             "--keys", str(keys), "--port", "0", "--socket",
+                             str(tmp_path / "s.sock"), "--max-unauthenticated", "1",
+                             "--login-timeout", "0.5"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+    async def main(port: int) -> None:
+        idle_r, idle_w = await asyncio.open_connection("127.0.0.1", port)
+        early_r, early_w = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.wait_for(idle_r.read(), 5)  # dropped at once: a budget of one
+        await asyncio.wait_for(early_r.read(), 5)  # dropped after the login timeout
+        async with asyncio.timeout(10), asyncssh.connect(
+                "127.0.0.1", port, username="x", client_keys=[red], known_hosts=None,
+                agent_path=None) as conn:
+            assert (await conn.run()).exit_status == 1  # served (no pty: one line)
+        idle_w.close()
+        early_w.close()
+
+    try:
+        line = proc.stdout.readline()
+        found = re.search(r":(\d+) \(", line)
+        assert found, line + proc.stderr.read()
+        asyncio.run(main(int(found.group(1))))
+    finally:
+        proc.terminate()
+        proc.wait(5)

@@ -24,14 +24,13 @@ def probe(side: str) -> list[str]:
 
 @pytest.fixture
 def keys(tmp_path: Path):
-    red = asyncssh.generate_private_key("ssh-ed25519")
-    black = asyncssh.generate_private_key("ssh-ed25519")
-    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    sides = {"red": "red", "black": "black", "watch": "watch", "watch2": "watch"}
+    made = {name: asyncssh.generate_private_key("ssh-ed25519") for name in (*sides, "stranger")}
     f = tmp_path / "keys.toml"
-    f.write_text(f'[[players]]\nside = "red"\nkey = "{red.export_public_key().decode().strip()}"\n'
-                 f'[[players]]\nside = "black"\n'
-                 f'key = "{black.export_public_key().decode().strip()}"\n')
-    return {"red": red, "black": black, "stranger": stranger, "file": f}
+    f.write_text("".join(f'[[players]]\nside = "{side}"\n'
+                         f'key = "{made[name].export_public_key().decode().strip()}"\n'
+                         for name, side in sides.items()))
+    return {**made, "file": f}
 
 
 async def start(tmp_path: Path, keys, command=probe, **kw) -> sshd.GameSSHServer:
@@ -119,14 +118,63 @@ def test_idle_sessions_and_extra_connections_are_closed(tmp_path, keys) -> None:
     async def main() -> None:
         server = await start(tmp_path, keys, idle=0.5, max_connections=1)
         try:
-            async with connect(server, keys["red"]) as conn:
+            async with connect(server, keys["watch"]):
                 with pytest.raises((asyncssh.Error, OSError)):
-                    async with connect(server, keys["black"]) as second:
+                    async with connect(server, keys["watch2"]) as second:
                         await second.run("x")
+                async with connect(server, keys["black"]) as player:  # players always
+                    assert (await asyncio.wait_for(player.run(), 10)).exit_status == 1
+            async with connect(server, keys["red"]) as conn:
                 proc = await conn.create_process(term_type="xterm", encoding=None)
                 out = await read_until(proc.stdout, b"idle too long", timeout=10)
                 assert b"idle too long" in out
                 await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+async def idle_tcp(server, n: int) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """``n`` TCP connections to ``server`` that never log in."""
+    return [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(n)]
+
+
+def test_connections_not_logged_in_never_lock_a_player_out(tmp_path, keys) -> None:
+    """Issue 19: as many idle TCP connections as --max-connections (and as the budget
+    for connections not logged in) once kept every player out for the login timeout."""
+    async def main() -> None:
+        server = await start(tmp_path, keys, max_connections=8, max_unauthenticated=8)
+        idle = await idle_tcp(server, 8)
+        try:
+            for key in ("red", "black"):
+                async with asyncio.timeout(10), connect(server, keys[key]) as conn:
+                    result = await conn.run()  # served: a session, without a pty
+                    assert result.exit_status == 1 and "needs a terminal" in result.stdout
+            # The one waiting longest gave way to them (dropped at once).
+            await asyncio.wait_for(idle[0][0].read(), 5)
+            assert idle[0][0].at_eof()
+        finally:
+            for _r, w in idle:
+                w.close()
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_a_connection_not_logged_in_is_dropped_after_the_login_timeout(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys, login_timeout=0.3)
+        try:
+            [(reader, writer)] = await idle_tcp(server, 1)
+            t = asyncio.get_running_loop().time()
+            async with asyncio.timeout(5):
+                while await reader.read(4096):
+                    pass  # the server's banner, then its goodbye
+            assert asyncio.get_running_loop().time() - t < 3
+            writer.close()
+            async with connect(server, keys["red"]) as conn:  # a prompt login is fine
+                assert (await asyncio.wait_for(conn.run(), 10)).exit_status == 1
         finally:
             await server.close()
 
