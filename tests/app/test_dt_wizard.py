@@ -146,3 +146,41 @@ async def test_dt_rush_hands_over_on_its_first_step_dt_s6(dt_paths) -> None:
         screen = app.screen
         assert not screen.asked and screen.resolution.step.key == "react.black"
         assert who_line(app) == "BLACK answers  ⇄ RED hands over to BLACK"
+
+
+@aiotest
+async def test_dt_r1_the_wizard_asks_the_second_die_at_8_plus(dt_paths) -> None:
+    """DT-R1 (seed double-tap-2.1.txt, Modifiers: "If you need to roll a 7+ or higher
+    to succeed, then a roll of 6+ followed by 4+ is a success."): Tech Imre, flashed
+    (-2) and hacked (-1), fires its Carbine at Boss Karn 5" away in cover (-1): 8+.
+    The wizard asks the three dice at 6+ (the two sixes typed), then a second die at
+    4+ for each six, rolled by ctrl+r: never "cannot succeed"."""
+    session = dt_session(*dt_paths)
+    imre = session.game.state.unit("red.3")  # test poke: a flash and a hack in play
+    imre.flashed_until, imre.hacked = "black", True
+    app = battle_app(session)
+    script = {"react.black": "no", "distance.black.0": 5, "cover.black.0": "yes",
+              "hit.1": "662"}
+
+    def pick(step: Step) -> Answer | None:
+        return script.get(step.key)
+
+    async with app.run_test(size=SMALL) as pilot:
+        await pick_action(pilot, "red.3", "hold")
+        first = await answer_by_keys(pilot, pick, until="hit.1")
+        assert first is not None and (first.count, first.target) == (3, 6)
+        assert "needs 8+ (a 6, then 4+)" in first.why
+        second = await answer_by_keys(pilot, pick, until="hit.1.second")
+        assert second is not None and (second.count, second.target) == (2, 4)
+        assert "2 sixes rolled again: each 4+ is a success (DT §1)" in screen_text(app)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        notes = [n.text for n in app.screen.resolution.ctx.notes]
+        assert any("needing 8+, each 6 must be followed by a 4+ (DT §1, DT-R1)" in n
+                   for n in notes)
+        rolled = app.screen.resolution.answers[-1]
+        assert rolled.generated and len(rolled.faces) == 2
+        faces = " ".join(map(str, rolled.faces))
+        assert f"Red Tech Imre: shooting at Black Boss Karn, second dice: rolled {faces}" \
+            in "\n".join(notes)
+        assert not any("cannot succeed" in n for n in notes)
