@@ -166,6 +166,11 @@ class Session:
     def commit(self, action: Action) -> Event:
         return self.game.commit(action)
 
+    def cancel(self, action: Action) -> Event | None:
+        """Give up ``action``: what it showed stays spent (:meth:`Game.cancel`); the
+        event recording that, if any."""
+        return self.game.cancel(action)
+
     def undo(self, by: str = "") -> Event:
         return self.game.undo(by)
 

@@ -16,7 +16,7 @@ from typing import Any
 import tomli_w
 
 from deathzap_tui.net.views import notes_for
-from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event
+from deathzap_tui.rules.events import REDO, UNDO, Event, redo_span, undo_span
 from deathzap_tui.rules.ruleset import SIDES
 
 MAX_BYTES = 4096
@@ -69,18 +69,23 @@ def since(game: Any, start: int, viewer: str | None) -> list[str]:
     done: list[tuple[int, Event]] = []
     undone: list[tuple[int, Event]] = []
     changes: list[tuple[int, str]] = []
+    def kind(entry: tuple[int, Event]) -> str:
+        return entry[1].kind
+
     for i, event in enumerate(game.log):
-        if event.kind == UNDO and done:
-            j, e = done.pop()
-            undone.append((j, e))
+        if event.kind == UNDO and (n := undo_span(done, kind)):
+            action = done[-n][1]  # and the chances spent after it go with it
+            undone += reversed(done[-n:])
+            del done[-n:]
             if i >= start:
-                changes.append((i, f"{event.by or 'someone'} took back {_what(e)}"))
-        elif event.kind == REDO and undone:
-            j, e = undone.pop()
-            done.append((j, e))
+                changes.append((i, f"{event.by or 'someone'} took back {_what(action)}"))
+        elif event.kind == REDO and (n := redo_span(undone, kind)):
+            action = undone[-1][1]
+            done += reversed(undone[-n:])
+            del undone[-n:]
             if i >= start:
-                changes.append((i, f"{event.by or 'someone'} redid {_what(e)}"))
-        elif event.kind == RESOLVE:
+                changes.append((i, f"{event.by or 'someone'} redid {_what(action)}"))
+        elif event.kind not in (UNDO, REDO):
             done.append((i, event))
             undone.clear()
     index = {id(e): i for i, e in done}

@@ -36,7 +36,7 @@ from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.steps import Answer, Refused
+from deathzap_tui.rules.steps import Answer, Dice, Refused
 
 MAX_BAD_MESSAGES = 20
 MAX_BUFFERED = 4 * 1024 * 1024
@@ -113,6 +113,10 @@ class Table:
         if p.answerer != side:
             raise Refused(f"this is for {p.answerer} to answer")
         answer: Answer = answer_in(data)
+        if isinstance(answer, Dice) and answer.generated and answer.faces:
+            # Only the referee rolls: whether it took a client's faces would tell the
+            # dice to come before they are rolled.
+            raise Refused('generated dice are rolled by the referee: answer {"roll": true}')
         res = p.action.resolution
         try:
             res.answer(answer)
@@ -136,12 +140,17 @@ class Table:
         p.answerers.pop()
         self.session.keep_action(p.action)
 
-    def cancel(self, side: str, aid: int) -> None:
+    def cancel(self, side: str, aid: int) -> Event | None:
+        """Drop the action in progress. What it showed stays spent, as at a table
+        (:meth:`~deathzap_tui.rules.game.Game.cancel`): dice rolled stay rolled, a
+        turned card stays turned (the draw stands). The event that records it, if any."""
         p = self._pending(side, aid)
         if p.action.by != side:
             raise Refused(f"only {p.action.by} can cancel this")
+        event = self.session.cancel(p.action)  # saved (fsync) before this returns
         self.pending = None
         self.session.keep_action(None)
+        return event
 
     def commit(self, side: str, aid: int) -> Event:
         p = self._pending(side, aid)

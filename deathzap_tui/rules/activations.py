@@ -44,12 +44,29 @@ def normalise_card(code: str) -> str:
         raise Refused(str(exc)) from None
 
 
-def take_card(deck: list[str], discard: list[str], named: str = "") -> Card:
+def named_card(intent: Mapping[str, Any], by: str) -> str:
+    """The card a draw ``intent`` names ("" for the top of the deck), as it was typed.
+
+    Only a shared table (``by`` empty: hot seat) names the card it flipped from a
+    physical deck. A player acting from their own terminal (hosted, play by turn)
+    draws the top of the deck the app shuffled: a named card is refused before it is
+    looked at, so the refusal is the same whatever the card, and never tells where a
+    card is (another player's Command Hand, the deck)."""
+    named = str(intent.get("card", "") or "")
+    if named and by:
+        raise Refused("the app shuffled this deck: a draw takes its top card, and "
+                      "naming the card is only for a physical deck at a shared table")
+    return named
+
+
+def take_card(ctx: Any, deck: list[str], discard: list[str], named: str = "") -> Card:
     """Flip the top card of ``deck`` (or the ``named`` one a player flipped from a
-    physical deck) onto ``discard``."""
+    physical deck) onto ``discard``. The card is turned for good (``ctx.turned``): the
+    draw can no longer be cancelled, only confirmed."""
     code = named or deck[0]
     deck.remove(code)
     discard.append(code)
+    ctx.turned = True
     return Card.parse(code)
 
 

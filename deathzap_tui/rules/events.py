@@ -3,11 +3,18 @@
 Every change is an :class:`Event` appended to the log, never edited or removed.
 Undo and redo are events too; :func:`effective` folds them away, giving the events
 that made the current state. State is always ``forces + replay(effective(log))``.
+
+A :data:`SPENT` event records the chance an action showed before it was cancelled
+(dice rolled from the game's RNG): as at a table, what was shown is not put back.
+It is not an action of its own for undo and redo: an undo takes back the last action
+together with the chances spent after it (taking back only those would put shown
+dice back for the next action), and a redo brings them back with it
+(:func:`undo_span`, :func:`redo_span`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, TypeVar
@@ -18,6 +25,10 @@ UNDO = "undo"
 REDO = "redo"
 RESOLVE = "resolve"
 """A completed resolution: ``{"intent": {...}, "answers": [...]}``."""
+SPENT = "spent"
+"""A cancelled action that had shown chance, as far as it went: ``{"intent": {...},
+"answers": [...]}``. Replaying it moves the dice RNG on as the action did, and
+changes nothing else (see :meth:`~deathzap_tui.rules.game.Game.cancel`)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,27 @@ class Event:
         return cls(kind, dict(body), by)
 
 
+def undo_span(done: Sequence[T], kind: Callable[[T], str] = attrgetter("kind")) -> int:
+    """How many entries an undo takes off the end of ``done`` (events in force,
+    oldest first): the last action and the :data:`SPENT` chances after it; 0 when no
+    action is in force (chances spent before the first action stay spent)."""
+    n = len(done)
+    while n and kind(done[n - 1]) == SPENT:
+        n -= 1
+    return len(done) - n + 1 if n else 0
+
+
+def redo_span(undone: Sequence[T], kind: Callable[[T], str] = attrgetter("kind")) -> int:
+    """How many entries a redo brings back from the end of ``undone`` (next last):
+    the action, and the :data:`SPENT` chances an undo took back with it."""
+    if not undone:
+        return 0
+    n = 1
+    while n < len(undone) and kind(undone[-1 - n]) == SPENT:
+        n += 1
+    return n
+
+
 def fold(entries: Iterable[T], kind: Callable[[T], str] = attrgetter("kind"),
          ) -> tuple[list[T], list[T]]:
     """Apply undo/redo: (entries in force oldest first, undone entries newest last).
@@ -56,11 +88,13 @@ def fold(entries: Iterable[T], kind: Callable[[T], str] = attrgetter("kind"),
     for e in entries:
         k = kind(e)
         if k == UNDO:
-            if done:
-                undone.append(done.pop())
+            n = undo_span(done, kind)
+            undone.extend(reversed(done[len(done) - n:]))
+            del done[len(done) - n:]
         elif k == REDO:
-            if undone:
-                done.append(undone.pop())
+            n = redo_span(undone, kind)
+            done.extend(reversed(undone[len(undone) - n:]))
+            del undone[len(undone) - n:]
         else:
             done.append(e)
             undone.clear()

@@ -20,15 +20,29 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deathzap_tui.rules.events import REDO, RESOLVE, UNDO, Event, fold
+from deathzap_tui.rules.events import (
+    REDO,
+    RESOLVE,
+    SPENT,
+    UNDO,
+    Event,
+    fold,
+    redo_span,
+    undo_span,
+)
+from deathzap_tui.rules.narration import faces_text, side_name
 from deathzap_tui.rules.ruleset import Ruleset
 from deathzap_tui.rules.steps import (
     Answer,
+    Context,
+    Dice,
+    Maker,
     Note,
     Refused,
     Resolution,
     answer_from_data,
     answer_to_data,
+    at_once,
 )
 
 CHECKPOINT_EVERY = 32
@@ -82,8 +96,29 @@ class Action:
     def event(self) -> Event:
         if not self.resolution.done:
             raise Refused("the resolution is not finished")
+        return Event(RESOLVE, self._data(), self.by)
+
+    def spent(self) -> Event | None:
+        """The event cancelling this action leaves in the log: what it showed stays
+        shown, as at a table (the caller applies it, :meth:`Game.cancel`).
+
+        - Nothing shown yet: ``None``, nothing to record.
+        - A card turned: the action itself (a turned card is not put back, and
+          drawing it is the whole of a draw); :class:`Refused` if it is not finished.
+        - Dice rolled from the game's RNG: a :data:`~.events.SPENT` event with the
+          answers so far, whose replay moves the RNG on past those dice and changes
+          nothing else, so the next roll of any action does not get them again.
+        """
+        res = self.resolution
+        if not res.shown:
+            return None
+        if res.ctx.turned:
+            return self.event()
+        return Event(SPENT, self._data(), self.by)
+
+    def _data(self) -> dict[str, Any]:
         answers = [answer_to_data(a) for a in self.resolution.answers]
-        return Event(RESOLVE, {"intent": dict(self.intent), "answers": answers}, self.by)
+        return {"intent": dict(self.intent), "answers": answers}
 
 
 class Game:
@@ -172,7 +207,9 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._done)
+        """Whether an action is in force (chances spent before the first action are
+        never taken back)."""
+        return bool(undo_span(self._done, _kind))
 
     @property
     def can_redo(self) -> bool:
@@ -236,6 +273,13 @@ class Game:
             raise Refused(f"more answers needed: next is {step.key!r}")  # type: ignore[union-attr]
         return self.commit(action)
 
+    def cancel(self, action: Action) -> Event | None:
+        """Give up ``action`` (begun, not committed): the chance it showed stays
+        spent (:meth:`Action.spent`). Returns the event that records it, or ``None``
+        when it showed nothing and the game is unchanged."""
+        event = action.spent()
+        return None if event is None else self.apply(event)
+
     def undo(self, by: str = "") -> Event:
         if not self.can_undo:
             raise Refused("nothing to undo")
@@ -262,17 +306,27 @@ class Game:
     def _record(self, event: Event) -> None:
         """Apply one event; one that fails leaves the game untouched."""
         if event.kind == UNDO:
-            if self._done:
-                self._undone.append(self._done.pop())
+            n = undo_span(self._done, _kind)
+            if n:
+                self._undone += reversed(self._done[-n:])
+                del self._done[-n:]
                 self._state = self._rebuild(len(self._done))
         elif event.kind == REDO:
-            if self._undone:
-                redone = self._undone[-1]
-                res = self._resolve(self._state, redone.event)
-                self._undone.pop()
-                self._done.append(Entry(redone.at, redone.event, res.ctx.notes))
-                self._state = res.ctx.state
-                self._checkpoint()
+            n = redo_span(self._undone, _kind)
+            if n:
+                # All replayed before any is taken: one that fails changes nothing.
+                group = self._undone[:-n - 1:-1]
+                state = self._state
+                redone = []
+                for entry in group:
+                    res = self._resolve(state, entry.event, borrow=state is not self._state)
+                    redone.append((entry, res.ctx.notes, res.ctx.state))
+                    state = res.ctx.state
+                del self._undone[-n:]
+                for entry, notes, after in redone:
+                    self._done.append(Entry(entry.at, entry.event, notes))
+                    self._state = after
+                    self._checkpoint()
         else:
             res = self._resolve(self._state, event)
             self._advance(event, res.ctx.notes, res.ctx.state)
@@ -307,14 +361,42 @@ class Game:
         return state
 
     def _resolve(self, state: Any, event: Event, *, borrow: bool = False) -> Resolution:
-        if event.kind != RESOLVE:
+        if event.kind not in (RESOLVE, SPENT):
             raise Refused(f"unknown event kind {event.kind!r}")
         intent = event.data.get("intent")
         raw_answers = event.data.get("answers", [])
         if not isinstance(intent, Mapping) or not isinstance(raw_answers, list):
-            raise Refused("a resolve event needs an intent table and an answers list")
+            raise Refused(f"a {event.kind} event needs an intent table and an answers list")
+        answers = [answer_from_data(a) for a in raw_answers]
+        if event.kind == SPENT:
+            return Resolution(state, self._spend(intent, answers, event.by), borrow=borrow)
         res = Resolution(state, self.ruleset.resolution(state, intent, event.by), borrow=borrow)
-        res.replay([answer_from_data(a) for a in raw_answers])
+        res.replay(answers)
         if not res.done:
             raise Refused("the recorded answers stop before the resolution ends")
         return res
+
+    def _spend(self, intent: Mapping[str, Any], answers: list[Answer], by: str) -> Maker:
+        """The resolution of a :data:`SPENT` event: the cancelled action is replayed as
+        far as it went, on a copy, and only where it left the dice RNG is kept; the
+        note says which dice were spent."""
+
+        def spend(ctx: Context) -> None:
+            state = ctx.state
+            res = Resolution(state, self.ruleset.resolution(state, intent, by))
+            res.replay(answers)
+            if res.ctx.turned:
+                raise Refused("a turned card is not spent: the draw stands")
+            state.rng.state = res.ctx.state.rng.state  # in place: it may be shared
+            rolled = [faces_text(a.faces) for a in answers
+                      if isinstance(a, Dice) and a.generated]
+            who = f"{side_name(by)} cancelled" if by else "Cancelled"
+            ctx.say(f"{who} {intent.get('type', 'an action')} after the dice showed "
+                    f"{'; '.join(rolled) or 'their faces'}: dice once rolled stay rolled "
+                    "(the next roll comes after them).")
+
+        return at_once(spend)
+
+
+def _kind(entry: Entry) -> str:
+    return entry.event.kind

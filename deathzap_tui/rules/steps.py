@@ -289,6 +289,11 @@ class Context:
     facts: dict[str, Any] = field(default_factory=dict)
     answered: int = 0
     harms: list[Harm] = field(default_factory=list)
+    turned: bool = False
+    """The resolution turned a hidden card (off a deck): as at a table it stays
+    turned, so the action can no longer be cancelled, only confirmed
+    (:meth:`~deathzap_tui.rules.game.Action.spent`). A resolution turns a card as its
+    last change (a draw is resolved at once)."""
 
     def say(self, text: str, to: str | None = None) -> None:
         self.notes.append(Note(self.answered, text, to))
@@ -365,8 +370,11 @@ class Resolution:
             raise Refused("this resolution is already complete")
         answer = check_answer(step, answer)
         if isinstance(step, DiceRequest) and isinstance(answer, Dice) and answer.generated:
-            rolled = self.ctx.state.rng.roll(step.count)
+            rng = self.ctx.state.rng
+            before = rng.state
+            rolled = rng.roll(step.count)
             if answer.faces and answer.faces != rolled:
+                rng.state = before  # a refused answer changes nothing
                 raise Refused("recorded generated dice do not match the game's RNG")
             answer = Dice(faces=rolled, generated=True)
         kept = list(self.answers)
@@ -382,8 +390,20 @@ class Resolution:
         self.asked.append(step)
         return self.step
 
+    @property
+    def shown(self) -> bool:
+        """Whether the resolution has shown chance that a table cannot take back: it
+        moved the game's dice RNG (generated dice) or turned a card."""
+        return self.ctx.turned or self.ctx.state.rng != self.start.rng
+
     def back(self) -> Step | None:
-        """Undo the last answer (nothing has been committed yet)."""
+        """Undo the last answer (nothing has been committed yet). Generated dice
+        cannot be taken back: they were shown, and answering again would only let the
+        earlier answers be changed knowing them."""
+        last = self.answers[-1] if self.answers else None
+        if isinstance(last, Dice) and last.generated:
+            raise Refused("the dice are rolled and cannot be taken back "
+                          "(cancelling the action leaves them rolled)")
         self.replay(self.answers[:-1])
         return self.step
 

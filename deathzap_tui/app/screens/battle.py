@@ -80,6 +80,8 @@ class BattleScreen(Screen[None]):
         self.game_over_shown = False
         self.hidden = HiddenHands(self)
         self._wizard: WizardScreen | None = None
+        self._spent = False
+        """The wizard's action was given up after showing chance (``spend``)."""
         self.advance_label = ""
         """The advance key's label, from the view ("Draw card", "Next phase")."""
 
@@ -300,7 +302,8 @@ class BattleScreen(Screen[None]):
                   started=started, intent_label=label, unit_names=self.unit_names(),
                   dice_mode=self.app.dice_mode,  # type: ignore[attr-defined]
                   context=self.view.prompt if self.view else "", on_close=self._wizard_done,
-                  acting_side=side, keep=getattr(self.session, "keep_action", None))
+                  acting_side=side, keep=getattr(self.session, "keep_action", None),
+                  spend=self.spend if hasattr(self.session, "cancel") else None)
         # One wizard per battle screen, installed so that Textual keeps it when it is
         # popped: restarting it is much cheaper than mounting and removing a new one.
         if self._wizard is None:
@@ -323,10 +326,26 @@ class BattleScreen(Screen[None]):
             wizard.remove()
 
     def _wizard_done(self, action: Any) -> None:
+        spent, self._spent = self._spent, False
         if action is None:
-            self.app.notify("Cancelled: nothing changed.", markup=False, timeout=2)
+            if not spent:
+                self.app.notify("Cancelled: nothing changed.", markup=False, timeout=2)
             return
         self.commit(action)
+
+    def spend(self, action: Any) -> None:
+        """The wizard gave ``action`` up: what it showed stays spent, as at a table
+        (``Session.cancel``), and the log says so."""
+        try:
+            spent = self.session.cancel(action)
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        if spent is not None:
+            self._spent = True
+            self.app.notify("Cancelled: what the action showed stays shown (see the log).",
+                            markup=False, timeout=3)
+            self.committed(action)
 
     def commit(self, action: Any) -> None:
         try:

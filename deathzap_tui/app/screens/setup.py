@@ -151,6 +151,7 @@ class SetupScreen(Screen[None]):
         self.app.push_screen(
             WizardScreen(title="Set-up", begin=begin, started=(action, action.resolution),
                          intent_label=option.label, keep=session.keep_action,
+                         spend=session.cancel,
                          dice_mode=self.app.dice_mode),  # type: ignore[attr-defined]
             self._done)
 

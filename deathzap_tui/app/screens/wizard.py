@@ -4,7 +4,8 @@ engine's steps one at a time.
 It is handed a ``begin(intent) -> (token, Resolution)`` callback, so the same screen
 serves a game (token = ``game.Action``), the set-up and a quick resolve outside any
 game. It dismisses with the token once the player confirms the finished resolution,
-or ``None`` if they cancel: cancelling never touches the game. Given ``keep`` (the
+or ``None`` if they cancel: cancelling changes nothing in the game but what the
+action showed, which ``spend`` records (dice rolled stay rolled). Given ``keep`` (the
 session's ``keep_action``), it keeps the action in progress with the save after
 every change (``None``: there is none), so that quitting or a crash loses none of it.
 """
@@ -202,7 +203,8 @@ class WizardScreen(Screen[Any]):
               dice_mode: str = "physical", context: str = "",
               ruleset: Any = None, on_close: Callable[[Any], None] | None = None,
               records: bool = True, acting_side: str | None = None,
-              keep: Callable[[Any], None] | None = None) -> None:
+              keep: Callable[[Any], None] | None = None,
+              spend: Callable[[Any], None] | None = None) -> None:
         """(Re)start the wizard on a new action. The battle screen keeps one wizard
         installed and restarts it for every action: removing a popped screen costs
         Textual two more layouts of the screen below (on top of mounting a new one),
@@ -227,6 +229,10 @@ class WizardScreen(Screen[Any]):
         self.keep = keep
         """Keeps the action in progress (the token) with the save; ``None``: nothing is
         kept (a quick resolve, an unsaved game, a table whose referee keeps it)."""
+        self.spend = spend
+        """Gives up an action begun here and records what it showed (the session's
+        ``cancel``: dice rolled stay rolled, a turned card stays turned); ``None``:
+        nothing is recorded (a quick resolve, a table whose referee does it)."""
         self._asking_to_quit = False
         self.asked: list[Step] = []
         self.chosen_unit: str | None = None
@@ -593,13 +599,18 @@ class WizardScreen(Screen[Any]):
     def action_back(self) -> None:
         res = self.resolution
         if res is not None and res.answers:
-            res.back()
+            try:
+                res.back()
+            except Refused as exc:  # generated dice are not taken back
+                self._feedback(str(exc), error=True)
+                return
             self.asked = self.asked[: len(res.answers)]
             self._keep()
             self._redraw()
             return
         if res is not None and self.intents:
             # Back out of the steps to the choice of action.
+            self._give_up()
             self.resolution, self.token, self.intent_label = None, None, ""
             self._keep()
             self._start_pick()
@@ -621,6 +632,7 @@ class WizardScreen(Screen[Any]):
         there is then drawn once, as the board comes back. (Given to a dismiss
         callback, which runs after the pop, Textual would draw the board twice.)"""
         if result is None:
+            self._give_up()
             self.token = None
             self._keep()  # cancelled: nothing in progress any more
         if self.on_close is not None:
@@ -629,6 +641,12 @@ class WizardScreen(Screen[Any]):
 
     def action_cancel(self) -> None:
         self.close(None)
+
+    def _give_up(self) -> None:
+        """The action in progress is dropped (cancelled, or backed out of to the
+        choice of action): ``spend`` records what it showed, as at a table."""
+        if self.token is not None and self.spend is not None:
+            self.spend(self.token)
 
     # --- keeping the action in progress -----------------------------------------
     def _keep(self) -> None:

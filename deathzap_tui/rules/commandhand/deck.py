@@ -83,7 +83,7 @@ def draw(ctx: Context, named: str = "") -> None:
         fresh_deck(state, deck_pool(state.hands, state.played))
         ctx.say(f"The deck is exhausted: the flipped cards are shuffled into a fresh deck "
                 f"(deck {state.decks_used}; hand cards never return, CH-R2).")
-    card = take_card(state.deck, state.discard, named)
+    card = take_card(ctx, state.deck, state.discard, named)
     state.card = card.code
     state.grants = []
     state.interrupted = False

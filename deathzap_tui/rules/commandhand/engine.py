@@ -6,7 +6,8 @@ Intents (plain dicts, saved in the log):
 - ``{"type": "objectives"}`` — set-up, CH-R5 objectives option only: board depth and
   the five objectives' distances from Red's home edge (as DZ3 §1).
 - ``{"type": "draw"}`` or ``{"type": "draw", "card": "10H"}`` — flip the next card of
-  the activation deck (or the one flipped from a physical deck) (CH §2).
+  the activation deck (or the one flipped from a physical deck, only at a shared
+  table: ``activations.named_card``) (CH §2).
 - ``{"type": "interrupt", "card": "5S"}`` — play a card from the Command Hand against
   the flipped card of the other colour (CH §2, CH-R2, CH-R3). Only while the
   interrupt window is open (``state.window``), only by that side.
@@ -26,7 +27,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from deathzap_tui.rules.activations import activations_for
+from deathzap_tui.rules.activations import activations_for, named_card
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.rules.commandhand import deck as deckmod
 from deathzap_tui.rules.commandhand import setup
@@ -69,7 +70,7 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
         return pregame
     if kind == "draw":
         refuse_if(deckmod.draw_refusal(state))
-        named = str(intent.get("card", "") or "")
+        named = named_card(intent, by)
         if named:
             named = deckmod.check_named_card(state, named)
         return at_once(partial(deckmod.draw, named=named))

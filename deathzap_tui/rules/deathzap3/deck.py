@@ -65,7 +65,7 @@ def draw(ctx: Context, named: str = "") -> None:
         fresh_deck(state, deck_cards(state.options))
         ctx.say(f"The deck is exhausted: a fresh deck is shuffled (deck {state.decks_used}, "
                 f"DZ3-R2).")
-    card = take_card(state.deck, state.discard, named)
+    card = take_card(ctx, state.deck, state.discard, named)
     state.card = card.code
     state.used = 0
     state.forfeited = 0

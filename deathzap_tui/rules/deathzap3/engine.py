@@ -6,7 +6,8 @@ Intents (plain dicts, saved in the log):
 - ``{"type": "objectives"}`` — set-up 2: board depth and the five objectives'
   distances from Red's edge (DZ3 §1, §12).
 - ``{"type": "draw"}`` or ``{"type": "draw", "card": "10H"}`` — flip the next card
-  (or the one the players flipped from a physical deck) (DZ3 §2, §4, DZ3-R1..R3).
+  (or the one the players flipped from a physical deck, only at a shared table:
+  ``activations.named_card``) (DZ3 §2, §4, DZ3-R1..R3).
 - ``{"type": "activate", "unit": "red.3", "action": A}`` with A one of ``advance``,
   ``charge``, ``cover-ground``, ``signal``, ``protect``; optionally
   ``"command": "red.0.0"`` (a leader figure spending a command point for the one
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from deathzap_tui.rules.activations import named_card
 from deathzap_tui.rules.deathzap3 import deck as deckmod
 from deathzap_tui.rules.deathzap3 import setup
 from deathzap_tui.rules.deathzap3.activation import (
@@ -57,7 +59,7 @@ def resolution(state: State, intent: Mapping[str, Any], by: str = "") -> Maker:
         return pregame
     if kind == "draw":
         refuse_if(deckmod.draw_refusal(state))
-        named = str(intent.get("card", "") or "")
+        named = named_card(intent, by)
         if named:
             named = deckmod.check_named_card(state, named)
             if not state.deck and deckmod.exhausted_action(state) == "end":
