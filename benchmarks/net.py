@@ -236,27 +236,45 @@ PLAYER_GAP = 0.01
 answers, within the pace the referee allows a player."""
 
 
-def play_timed(me: RemoteSession, other: RemoteSession, requests: list[float],
-               to_other: list[float]) -> None:
+class Phase:
+    """One phase's timings, in milliseconds."""
+
+    def __init__(self) -> None:
+        self.pings: list[float] = []
+        self.moves: list[float] = []
+        """Each begin, answer and commit (the referee keeps each with the save)."""
+        self.to_other: list[float] = []
+        """Commit -> the other player has the event."""
+
+    def line(self) -> str:
+        if not self.pings:
+            return "no request completed"
+        def stat(xs: list[float]) -> str:
+            return f"median {statistics.median(xs):.1f}, p95 {pct(xs, 95):.1f}, max {max(xs):.1f}"
+        return (f"ping {stat(self.pings)} ms ({len(self.pings)}); "
+                f"begin/answer/commit {stat(self.moves)} ms; "
+                f"commit -> other player p95 {pct(self.to_other, 95):.1f} ms")
+
+
+def play_timed(me: RemoteSession, other: RemoteSession, phase: Phase) -> None:
     """One turn of ``me`` (begin, two answers, commit) and a ping, at a brisk
-    player's pace (PLAYER_GAP between requests): each request's round trip into
-    ``requests``, commit -> ``other`` has the event into ``to_other``."""
-    def timed(call):
+    player's pace (PLAYER_GAP before each request), timed into ``phase``."""
+    def timed(call, into: list[float]):
         time.sleep(PLAYER_GAP)
         t = time.perf_counter()
         out = call()
-        requests.append((time.perf_counter() - t) * 1000)
+        into.append((time.perf_counter() - t) * 1000)
         return out
 
-    a = timed(lambda: me.begin({"type": "hit", "side": me.side}))
-    timed(lambda: a.resolution.answer("open"))
-    timed(lambda: a.resolution.answer(Dice(faces=(1, 1))))  # no hits: the game goes on
+    a = timed(lambda: me.begin({"type": "hit", "side": me.side}), phase.moves)
+    timed(lambda: a.resolution.answer("open"), phase.moves)
+    timed(lambda: a.resolution.answer(Dice(faces=(1, 1))), phase.moves)  # no hits
     k = me.events + 1
     t = time.perf_counter()
-    timed(lambda: me.commit(a))
+    timed(lambda: me.commit(a), phase.moves)
     other.wait_for(lambda s: s.events >= k, 10)
-    to_other.append((time.perf_counter() - t) * 1000)
-    timed(lambda: me._call("ping"))
+    phase.to_other.append((time.perf_counter() - t) * 1000)
+    timed(lambda: me._call("ping"), phase.pings)
 
 
 def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
@@ -267,13 +285,13 @@ def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
         sock = saves / "churn.sock"
         red = RemoteSession.connect(sock, "red")
         black = RemoteSession.connect(sock, "black")
-        phases: dict[str, tuple[list[float], list[float]]] = {}
+        phases: dict[str, Phase] = {}
 
         def play(name: str, until: float) -> None:
-            requests, to_other = phases.setdefault(name, ([], []))
+            phase = phases.setdefault(name, Phase())
             while time.perf_counter() < until:
                 me, other = (red, black) if red.turn["side"] == "red" else (black, red)
-                play_timed(me, other, requests, to_other)
+                play_timed(me, other, phase)
 
         try:
             play("quiet, before", time.perf_counter() + 2)
@@ -292,17 +310,11 @@ def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
             proc.terminate()
             proc.wait(5)
     made = sum(c[0] for c in counts)
-    refused = sum(c[1] for c in counts)
+    failed = sum(c[1] for c in counts)
     print(f"{churners} processes churning watcher connections for {churned:.1f} s: "
-          f"{made} connections ({made / churned:.0f}/s), {refused} failed to connect")
-    for name, (requests, to_other) in phases.items():
-        if not requests:
-            print(f"  {name}: no request completed")
-            continue
-        print(f"  {name}: player request round trip median {statistics.median(requests):.2f} ms, "
-              f"p95 {pct(requests, 95):.2f} ms, max {max(requests):.2f} ms "
-              f"({len(requests)} requests); commit -> other player p95 "
-              f"{pct(to_other, 95):.2f} ms")
+          f"{made} connections ({made / churned:.0f}/s), {failed} failed to connect")
+    for name, phase in phases.items():
+        print(f"  {name}: {phase.line()}")
 
 
 if __name__ == "__main__":
