@@ -125,7 +125,7 @@ class RemoteResolution:
     def _apply(self, p: Mapping[str, Any]) -> None:
         self.step = step_from_data(p["step"])
         self.answers = [None if a is None else answer_from_data(a) for a in p["answers"]]
-        self.asked = [step_from_data(s) for s in p["asked"]]  # type: ignore[misc]
+        self.asked = [step_from_data(s) for s in p["asked"]]
         self.answerers = list(p["answerers"])
         self.ctx.notes = [Note(after, text) for after, text in p["notes"]]
 
