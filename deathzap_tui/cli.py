@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any, TextIO
 
 COMMANDS: dict[str, str] = {
     "points": "show a force's points, unit by unit",
@@ -52,8 +53,35 @@ SIGPIPE_EXIT = 141
 """The status a shell shows for a process ended by SIGPIPE (128 + 13)."""
 
 
+class CleanErrors:
+    """``sys.stderr`` while a command runs: what is written goes through
+    :func:`~deathzap_tui.app.text.clean`. Error messages quote the user's own
+    arguments (a save name, a path) and what files hold: one place keeps control
+    characters and bidi overrides in them from reaching the terminal (issue 19)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        from deathzap_tui.app.text import clean
+
+        return self.stream.write(clean(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    stderr = sys.stderr
+    sys.stderr = CleanErrors(stderr)  # type: ignore[assignment]
+    try:
+        return _run(sys.argv[1:] if argv is None else argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _run(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
     try:
         status = int(_module(args.command or "start").run(args) or 0)
         sys.stdout.flush()

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from deathzap_tui.paths import PROJECT_ROOT, cache_key
 from deathzap_tui.rules.game import Game, Resumable
-from deathzap_tui.saves import cache_path, read_regular
+from deathzap_tui.safefiles import read_regular
+from deathzap_tui.saves import MAX_SAVE_BYTES, cache_path
 
 MAGIC = b"deathzap-cache 1\n"
 WRITE_EVERY = 64
@@ -67,7 +68,8 @@ def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
         payload = pickle.dumps((code_identity(), journal_bytes, files, game.resumable()),
                                protocol=pickle.HIGHEST_PROTOCOL)
         mac = hmac.new(key, payload, "sha256").digest()
-        fd, tmp = tempfile.mkstemp(prefix=f".{save.name}.", suffix=".tmp", dir=save.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{cache_path(save).name}.", suffix=".tmp",
+                                   dir=save.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC + mac + payload)
         os.replace(tmp, cache_path(save))
@@ -84,7 +86,7 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
     if key is None:
         return None
     try:
-        raw = read_regular(cache_path(save))
+        raw = read_regular(cache_path(save), MAX_SAVE_BYTES)
     except OSError:
         return None
     head, size = len(MAGIC), hashlib.sha256().digest_size

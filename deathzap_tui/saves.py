@@ -16,20 +16,22 @@ was played (its cards come from the public seed). It is two files:
 
 Killing the process at any moment loses at most the event being written: a torn
 last journal line (no newline yet) is dropped on load, never the file. Writing a new
-snapshot (:func:`save_game`) folds the journal in and then removes it; journal lines
-the snapshot already holds (a crash between the two) are skipped by their index.
+snapshot (:func:`save_game`) folds the journal in and then empties it (removes it
+when the game is over); journal lines the snapshot already holds (a crash between
+the two) are skipped by their index. The snapshot of a game in progress says that it
+has a journal, so a lost journal is noticed, never taken for "no events since".
+
+Nothing here follows a link (:mod:`.safefiles`): a save, or any file beside it,
+that is a symbolic link is refused by every command alike.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import errno
 import json
 import os
 import re
-import stat
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,10 +45,13 @@ from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
+from deathzap_tui.safefiles import fsync_dir, open_regular, read_regular, write_atomic
 
 FORMAT = "deathzap-save"
 VERSION = 1
 MAX_SAVE_BYTES = 32 * 1024 * 1024
+JOURNAL_KEY = "journal"
+"""``journal = true`` in a snapshot: the game goes on in ``NAME.toml.journal``."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 
 
@@ -61,8 +66,10 @@ def save_path(name: str | os.PathLike[str], directory: Path | None = None) -> Pa
     raw = Path(name)
     candidate = raw if raw.is_absolute() else Path.cwd() / raw
     if raw.parent != Path(".") or raw.is_absolute():
-        # A path was given: it must point into the saves directory.
-        resolved = candidate.resolve()
+        # A path was given: it must point into the saves directory. Its folder is
+        # resolved, never the file: a save that is a link is refused when opened,
+        # not swapped for whatever it points to.
+        resolved = candidate.parent.resolve() / candidate.name
         if resolved.parent != directory:
             raise SaveError(f"{name}: saves can only be written in {directory} "
                             "(give a plain name, or set DEATHZAP_SAVES_DIR)")
@@ -115,26 +122,6 @@ def game_to_data(game: Game) -> dict[str, Any]:
     return data
 
 
-def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
-    """Replace ``path`` with ``text`` whole or not at all. ``mode``: the file's
-    permission bits (default: the temporary file's 0600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            if mode is not None:
-                os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
 def journal_path(save: Path) -> Path:
     """The save's journal: the events since its snapshot was written."""
     return save.with_name(save.name + ".journal")
@@ -146,13 +133,33 @@ def cache_path(save: Path) -> Path:
 
 
 def save_game(game: Game, path: Path) -> None:
-    """Write the whole game as the snapshot and drop the journal it now holds."""
-    write_atomic(path, tomli_w.dumps(game_to_data(game)))
+    """Write the whole game as the snapshot, and empty the journal it now holds.
+
+    A game in progress goes on in its journal, and its snapshot says so
+    (``journal = true``): a snapshot whose journal is lost (deleted, or the snapshot
+    copied alone) is then refused (:func:`parse_save`) rather than taken for the whole
+    game and written over from an earlier event. The journal is made before the
+    snapshot that names it. A finished game is one self-contained file again: its
+    journal is removed."""
+    data = game_to_data(game)
+    journal = journal_path(path)
+    in_progress = not game.ruleset.is_over(game.state)
+    if in_progress:
+        data[JOURNAL_KEY] = True
+        os.close(open_regular(journal, os.O_WRONLY | os.O_CREAT))
+    write_atomic(path, tomli_w.dumps(data))
     with contextlib.suppress(FileNotFoundError):
         os.unlink(cache_path(path))  # made from the old files: stale now
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(journal_path(path))
-        _fsync_dir(path.parent)
+    if in_progress:
+        fd = open_regular(journal, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(journal)
+    fsync_dir(path.parent)
 
 
 def append_event(path: Path, index: int, event: Event) -> bytes:
@@ -162,8 +169,7 @@ def append_event(path: Path, index: int, event: Event) -> bytes:
                        separators=(",", ":")) + "\n").encode("utf-8")
     journal = journal_path(path)
     created = not journal.exists()
-    fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o600)
+    fd = open_regular(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         data = line
         while data:
@@ -172,7 +178,7 @@ def append_event(path: Path, index: int, event: Event) -> bytes:
     finally:
         os.close(fd)
     if created:
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     return line
 
 
@@ -226,49 +232,23 @@ def stamp(path: Path) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _fsync_dir(directory: Path) -> None:
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-
-
 def read_save_data(path: Path) -> dict[str, Any]:
     """Parse a save (its snapshot and journal), turning every way it can be broken
     into a SaveError."""
     return parse_save(path, *read_files(path))
 
 
-def read_regular(path: Path, limit: int = MAX_SAVE_BYTES) -> bytes:
-    """The bytes of ``path`` if it is a regular file (not a link, a FIFO or a
-    device: a saves folder is not to be trusted) of at most ``limit`` bytes.
-    Raises ``FileNotFoundError``, or ``OSError`` saying what is wrong."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise OSError(errno.EFBIG, f"larger than {limit} bytes")
-    return data
-
-
 def read_files(path: Path) -> tuple[bytes, bytes]:
     """The save's snapshot and journal as they are on disk (no journal: empty)."""
     try:
-        snapshot = read_regular(path)
+        snapshot = read_regular(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save") from None
     except OSError as exc:
         raise SaveError(f"{path}: cannot read ({exc.strerror or exc})") from None
     journal = journal_path(path)
     try:
-        return snapshot, read_regular(journal)
+        return snapshot, read_regular(journal, MAX_SAVE_BYTES)
     except FileNotFoundError:
         return snapshot, b""
     except OSError as exc:
@@ -280,7 +260,7 @@ def cut_torn_tail(path: Path) -> None:
     the next event is not appended onto it. Only the writer may (it holds the lock)."""
     journal = journal_path(path)
     try:
-        fd = os.open(journal, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = open_regular(journal, os.O_RDWR)
     except FileNotFoundError:
         return
     try:
@@ -307,6 +287,14 @@ def parse_save(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:
     except (RecursionError, ValueError) as exc:
         raise SaveError(f"{path}: unreadable ({type(exc).__name__})") from None
     events = data.get("events")
+    if (data.get(JOURNAL_KEY) is True and not journal
+            and not os.path.lexists(journal_path(path))):
+        have = len(events) if isinstance(events, list) else 0
+        raise SaveError(f"{path}: {journal_path(path).name} is missing (deleted, or the "
+                        "save copied without it), and this game in progress keeps its "
+                        f"events after the first {have} there: put it back beside the "
+                        f"save (refused rather than resumed from event {have} and "
+                        "written over)")
     if isinstance(events, list):
         data["events"] = events + parse_journal(journal_path(path), journal, len(events))
     return data

@@ -8,6 +8,7 @@ quitting mid-action, a crash or a dropped link loses nothing of it either.
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -104,11 +105,11 @@ class Session:
         player...) is read where it is and never written to; anything else is a save
         name, opened as :meth:`resume` opens it."""
         path = Path(name)
-        if path.is_file():
+        if os.path.isfile(path):  # False, not OSError, for a name too long to be a file
             return cls(saves.load_game(path), None)
         if len(path.parts) > 1:  # a path, not a name: don't look for it among the saves
-            raise saves.SaveError(f"{path} is a folder, not a save file" if path.is_dir()
-                                  else f"no save file {path}")
+            raise saves.SaveError(f"{path} is a folder, not a save file"
+                                  if os.path.isdir(path) else f"no save file {path}")
         return cls.resume(name)
 
     def save(self) -> None:

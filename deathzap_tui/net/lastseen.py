@@ -18,6 +18,7 @@ import tomli_w
 from deathzap_tui.net.views import notes_for
 from deathzap_tui.rules.events import REDO, UNDO, Event, redo_span, undo_span
 from deathzap_tui.rules.ruleset import SIDES
+from deathzap_tui.safefiles import read_regular, write_atomic
 
 MAX_BYTES = 4096
 
@@ -29,10 +30,7 @@ def seen_path(save: Path) -> Path:
 def read(save: Path) -> dict[str, int]:
     """Each side's mark; a missing or broken file counts as nothing seen."""
     try:
-        path = seen_path(save)
-        if path.stat().st_size > MAX_BYTES:
-            return {}
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(seen_path(save), MAX_BYTES).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     return {s: v for s in SIDES if type(v := data.get(s)) is int and v >= 0}
@@ -40,8 +38,6 @@ def read(save: Path) -> dict[str, int]:
 
 def mark(save: Path, side: str, events: int) -> None:
     """Record that ``side`` has seen the first ``events`` events of the log."""
-    from deathzap_tui.saves import write_atomic
-
     marks = read(save)
     if marks.get(side) == events:
         return

@@ -3,8 +3,10 @@
 The lock file holds who has it (pid, host, user, command, since) so a second writer
 gets a clear message. ``flock`` is released by the kernel when its holder dies, so a
 lock left by a crashed process is simply free: it is taken over, and
-:attr:`SaveLock.took_over` describes the previous holder. Readers (watchers) do not
-lock: they open the save read only (:func:`read_only`).
+:attr:`SaveLock.took_over` describes the previous holder. The lock file is never
+opened through a link (:mod:`deathzap_tui.safefiles`), and a writer taking the lock
+removes the temporary files that interrupted writes left beside the save. Readers
+(watchers) do not lock: they open the save read only (:func:`read_only`).
 
 Usage::
 
@@ -29,6 +31,8 @@ import socket
 import sys
 from pathlib import Path
 from typing import Any
+
+from deathzap_tui.safefiles import open_regular, remove_stale_temps
 
 
 class SaveLocked(RuntimeError):
@@ -78,7 +82,7 @@ class SaveLock:
 
         ``what`` says who holds it ("red in deathzap resume", "the referee")."""
         path = lock_path(Path(save))
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = open_regular(path, os.O_RDWR | os.O_CREAT)  # never through a link (issue 19)
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -95,6 +99,7 @@ class SaveLock:
         except BaseException:
             os.close(fd)
             raise
+        remove_stale_temps(Path(save))  # the writer's now: any temporary file is left over
         return cls(Path(save), fd, stale)
 
     @property
@@ -121,7 +126,7 @@ def holder(save: Path) -> dict[str, Any] | None:
     """Who holds the lock on ``save`` now, or ``None`` if nobody does."""
     path = lock_path(Path(save))
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return None
     try:

@@ -440,6 +440,7 @@ class Referee:
         self._accepting: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
         self._fatal = asyncio.Event()
+        self.failure: OSError | None = None
         """Why the save could not be written, once it could not (the referee stops)."""
         self._greeting: Lobby[asyncio.StreamWriter] = Lobby(self.limits.greeting,
                                                              lambda w: w.close())
@@ -497,7 +498,10 @@ class Referee:
                 await asyncio.sleep(wait)
 
     async def serve_until_closed(self) -> None:
+        """Serve until the save cannot be written, then raise ``OSError`` saying why
+        (the command exits non-zero with it: the game was not saved)."""
         await self._fatal.wait()
+        raise OSError(f"the referee stopped: cannot write the save ({self.failure})")
 
     async def close(self) -> None:
         if self._accepting is not None:
@@ -623,6 +627,7 @@ class Referee:
             except OSError as exc:  # the save could not be written: stop, lose nothing
                 self.log(f"cannot write the save: {exc}; stopping")
                 client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
+                self.failure = exc
                 self._fatal.set()
                 return
             # The new snapshot goes out before the reply, so a client's facade call

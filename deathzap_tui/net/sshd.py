@@ -51,6 +51,7 @@ import asyncssh
 
 from deathzap_tui.net.limits import Lobby
 from deathzap_tui.net.protocol import ROLES, SIDES
+from deathzap_tui.safefiles import write_atomic
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 MAX_KEYS_BYTES = 256 * 1024
@@ -114,8 +115,9 @@ def host_key(directory: Path) -> asyncssh.SSHKey:
         f.write(key.export_private_key())
         f.flush()
         os.fsync(f.fileno())
-    with contextlib.suppress(OSError):
-        (directory / (HOST_KEY_NAME + ".pub")).write_bytes(key.export_public_key())
+    with contextlib.suppress(OSError):  # never through a link (issue 19)
+        write_atomic(directory / (HOST_KEY_NAME + ".pub"), key.export_public_key(),
+                     mode=0o644)
     return key
 
 

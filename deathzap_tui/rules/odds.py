@@ -173,6 +173,17 @@ def refuse(settings: Mapping[str, Any], keys: Sequence[str], why: str) -> None:
                          f"{why}; leave {'it' if len(given) == 1 else 'them'} out")
 
 
+def at_most(value: int | None, key: str, most: int, why: str) -> int | None:
+    """For the rulesets' odds hooks: ``value``, the setting ``key`` (``None``: not
+    given), or ``ValueError`` naming its flag and the limit if it is above ``most``
+    (``why``: where the limit comes from). A mistyped count must not send the odds
+    after a unit no force file can hold (issue 19: ``--shields 1000000000`` took
+    gigabytes)."""
+    if value is not None and value > most:
+        raise ValueError(f"{flag(key)} {value}: at most {most} ({why})")
+    return value
+
+
 def need(args: Any, *names: str) -> None:
     """For the rulesets' ``odds_numbers`` hooks: raise ``ValueError`` naming the flags
     among ``names`` (settings) that were not given."""

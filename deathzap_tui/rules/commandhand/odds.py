@@ -31,7 +31,7 @@ from typing import Any
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.distributions import binomial_pmf, carried_weapons, p_success
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds
+from deathzap_tui.rules.odds import Odds, at_most
 
 D6 = [0.0] + [1 / 6] * 6
 """The distribution of one D6 (index = face)."""
@@ -239,8 +239,10 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     force, unit = attacker
     _tforce, tunit = target
     full = target_from_unit(tunit)
-    shields = settings.get("shields")
-    figures = settings.get("figures")
+    shields = at_most(settings.get("shields"), "shields", full.shields,
+                      f"{tunit.name}'s starting shields: CH §3 Recharge")
+    figures = at_most(settings.get("figures"), "figures", full.figures,
+                      f"{tunit.name}'s figures")
     tgt = Target(full.shields if shields is None else int(shields),
                  full.figures if figures is None else int(figures), tunit.name)
     if settings.get("melee"):

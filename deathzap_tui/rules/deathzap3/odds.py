@@ -54,7 +54,7 @@ from deathzap_tui.rules.distributions import (
     p_success,
 )
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds
+from deathzap_tui.rules.odds import Odds, at_most
 
 PER_ATTACK = "per-attack"
 PER_CASUALTY = "per-casualty"
@@ -632,9 +632,13 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     _tforce, tunit = target
     weapons = settings.get("weapons")
     crippled = bool(settings.get("crippled"))
-    tgt = target_from_unit(tunit, settings.get("shields"), settings.get("figures"))
+    full = target_from_unit(tunit)
+    tgt = target_from_unit(
+        tunit, at_most(settings.get("shields"), "shields", full.shields,
+                       f"{tunit.name}'s full shields: DZ3 §8"), settings.get("figures"))
     if tunit.vehicle and tgt.figures != 1:
         raise ValueError("a vehicle is one model (DZ3 §9): leave out --figures")
+    at_most(tgt.figures, "figures", full.figures, f"{tunit.name}'s figures")
     if settings.get("melee"):
         if weapons or settings.get("cover"):
             raise ValueError("--weapons and --cover are for shooting; leave them out "

@@ -12,7 +12,8 @@ import argparse
 from typing import Any
 
 from deathzap_tui.rules.deathzap3 import tables
-from deathzap_tui.rules.odds import Odds, need
+from deathzap_tui.rules.odds import Odds, at_most, need
+from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT, MAX_NUMBER
 
 USAGE = """\
 deathzap odds --shots 24 --skill basic --power light [--strike] --cover open \\
@@ -22,6 +23,18 @@ deathzap odds --melee-dice 7 --skill regular --target-skill basic --shields 2 \\
 deathzap odds --morale-test --figures 4 --target-skill basic [--leader-near]
 
 The target's skill sets its saves and its morale (DZ3 §6, §10)."""
+
+MAX_DICE = MAX_MODELS_PER_UNIT * MAX_NUMBER
+LIMITS = (
+    ("shots", MAX_DICE, f"a force file's unit has at most {MAX_MODELS_PER_UNIT} "
+     f"figures and a profile at most {MAX_NUMBER} shots"),
+    ("melee_dice", MAX_DICE, f"a force file's unit has at most {MAX_MODELS_PER_UNIT} "
+     f"figures of at most {MAX_NUMBER} melee attacks"),
+    ("shields", MAX_NUMBER, "the most shields a force file gives a unit"),
+    ("figures", MAX_MODELS_PER_UNIT, "the most figures a force file gives a unit"),
+)
+"""The bare numbers cannot describe a unit no force file holds (the force files'
+limits, ``rules/validation.py``): the odds of one would take the machine's memory."""
 
 
 def odds_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -69,6 +82,8 @@ def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     """The odds of an attack or morale test described in bare numbers."""
     from deathzap_tui.rules.deathzap3 import odds as O
 
+    for key, most, why in LIMITS:
+        at_most(getattr(args, key), key, most, why)
     known: dict[str, Any] = {"hits": args.hits, "damage": args.damage,
                              "failed_saves": args.failed_saves}
     common = {"leader_near": args.leader_near, "morale_option": args.morale_option}
