@@ -192,3 +192,36 @@ async def test_a_resize_to_60x20_and_back_leaves_the_wizard_usable(demo_paths) -
         answered = len(wiz.resolution.answers)
         await pilot.press(*keys_for(wiz.resolution.step, entered=False))
         assert len(wiz.resolution.answers) == answered + 1
+
+
+@aiotest
+async def test_the_resolved_summary_is_readable_at_22_rows_issue_26(demo_paths) -> None:
+    """At 80x22 "Resolved. Confirm" showed only the tail of the last line
+    ("possible)."): the summary takes the rows, and scrolls back (↑, Home) to every
+    roll of the action before confirming."""
+    from ch_helpers import has, screen_text
+
+    app = battle_app(session_at(*demo_paths, draws=2), dice_mode="generated")
+    async with app.run_test(size=(80, 22)) as pilot:
+        await to_first_hit_roll(pilot)
+        wiz = app.screen
+        assert isinstance(wiz, WizardScreen)
+        for _ in range(30):
+            if wiz.resolution.step is None:
+                break
+            await pilot.press(*keys_for(wiz.resolution.step, entered=False))
+        await pilot.pause()
+        assert wiz.resolution.done and wiz.has_class("-tiny")
+        assert wiz.query_one("#wiz-history").region.height >= 14
+        history = wiz.query_one("#wiz-history")
+        notes = [n.text for n in wiz.resolution.ctx.notes]
+        seen = set()
+        for key in ("end", *["up"] * 30):
+            await pilot.press(key)
+            assert "Confirm" in screen_text(app)
+            seen |= {n for n in notes if has(history.render().plain, n)}
+        assert seen == set(notes)
+        assert has(history.render().plain, notes[0])  # scrolled back to the beginning
+        events = len(app.session.game.log)
+        await pilot.press("enter")  # the summary scrolled, Enter still confirms
+        assert len(app.session.game.log) == events + 1

@@ -12,7 +12,7 @@ every change (``None``: there is none), so that quitting or a crash loses none o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -85,7 +85,34 @@ class StepBox(Settled, Vertical):
 
 
 class History(Settled, TailLog):
-    """What this action has done so far."""
+    """What this action has done so far. Once it is resolved the summary scrolls
+    (↑/↓, PgUp/PgDn, Home/End), so that every roll can be read before confirming
+    however few rows the terminal has (issue 26)."""
+
+    back = 0
+    """Wrapped rows scrolled back from the end (0: the tail, following new lines)."""
+
+    def set_lines(self, lines: Iterable[Text]) -> None:
+        self.back = 0
+        super().set_lines(lines)
+
+    def scroll_rows(self, rows: int) -> None:
+        """Scroll ``rows`` rows back (negative: forward), within the summary."""
+        most = len(self._rows()) - self.content_region.height
+        self.back = max(0, min(self.back + rows, most))
+        self.refresh()
+
+    def _rows(self) -> list[Text]:
+        width = max(1, self.content_region.width)
+        return [row for line in self.lines for row in line.wrap(self.app.console, width)]
+
+    def render(self) -> Text:
+        if not self.back:
+            return super().render()
+        height = max(1, self.content_region.height)
+        rows = self._rows()
+        end = max(height, len(rows) - self.back)
+        return Text("\n").join(rows[end - height:end])
 
 
 class Odds(Settled, OddsPanel):
@@ -187,6 +214,10 @@ class WizardScreen(Screen[Any]):
         Binding("ctrl+s", "confirm", "Confirm", priority=True),
         Binding("ctrl+o", "odds", "Odds chart", priority=True),
         Binding("enter", "confirm", "Confirm", show=False),
+        *[Binding(key, action, show=False) for key, action in (
+            ("up", "scroll_history(1)"), ("down", "scroll_history(-1)"),
+            ("pageup", "page_history(1)"), ("pagedown", "page_history(-1)"),
+            ("home", "page_history(1000)"), ("end", "page_history(-1000)"))],
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(CHOICE_KEYS)],
     ]
 
@@ -379,8 +410,8 @@ class WizardScreen(Screen[Any]):
             repaint(headline, Text("Resolved. Confirm to record it." if self.records else
                                    "Resolved. Confirm to see the result (nothing is "
                                    "recorded or saved).", style="bold"))
-            repaint(reason, Text("Esc goes back a step; ctrl+x cancels (nothing changes).",
-                               style="dim"))
+            repaint(reason, Text("↑/↓ scroll · Esc goes back a step · ctrl+x cancels "
+                                 "(nothing changes).", style="dim"))
             self.shown = None
             choices.display, inp.display, confirm.display = False, False, True
             self.set_focus(None)
@@ -573,7 +604,7 @@ class WizardScreen(Screen[Any]):
         step = self.resolution.step if self.resolution else None
         if action == "roll":
             return isinstance(step, DiceRequest)
-        if action == "confirm":
+        if action in ("confirm", "scroll_history", "page_history"):
             return self.resolution is not None and step is None
         if action == "odds":
             return self.query_one(OddsPanel).display and not self.has_class("-wide")
@@ -588,6 +619,15 @@ class WizardScreen(Screen[Any]):
 
     def action_pick(self, index: int) -> None:
         self._choose(index)
+
+    def action_scroll_history(self, rows: int) -> None:
+        """Scroll the resolved action's summary ``rows`` rows back (-: forward)."""
+        self.query_one(History).scroll_rows(rows)
+
+    def action_page_history(self, pages: int) -> None:
+        """Scroll the summary ``pages`` pages (a page less a row) back (-: forward)."""
+        history = self.query_one(History)
+        history.scroll_rows(pages * max(1, history.content_region.height - 1))
 
     def action_roll(self) -> None:
         self.answer(ROLL)
