@@ -481,6 +481,8 @@ class EditorScreen(Screen[bool]):
         if not isinstance(box, FieldInput):
             return
         event.stop()
+        if event.value != box.value:  # typed on since: a later Changed brings the value
+            return
         box.touched = box.touched or event.value != box.initial
         if not box.touched:  # the text it opened with (made safe to show): no edit
             return
@@ -673,8 +675,31 @@ class EditorScreen(Screen[bool]):
             'e.g. count = 2, rules = ["strike"], melee = { attacks = 1 }', refused), chosen)
 
     # --- saving and leaving ----------------------------------------------------
+    def after_typing(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the field being typed in has read every key typed
+        before now, with its text taken in. ctrl+s and ctrl+q are priority bindings,
+        acted on as the app receives them, while the keys before them may still wait
+        in the field's queue (a fast typist's burst: ``name = "Raider Sq"`` was saved
+        after "Raider Squad" was typed, issue 26)."""
+        box = self.focused
+        if not isinstance(box, FieldInput):
+            callback()
+            return
+
+        def typed() -> None:
+            if box.is_attached and (box.touched or box.value != box.initial):
+                box.touched = True
+                self.edit(box.field, box.value)
+            callback()
+
+        box.call_later(typed)  # behind the keys already in the field's queue
+
     def action_save(self, then: Callable[[], None] | None = None) -> None:
-        """Save; with errors, ask first (``deathzap check`` refuses such a file)."""
+        """Save what is typed, to the last key; with errors, ask first (``deathzap
+        check`` refuses such a file)."""
+        self.after_typing(lambda: self._save(then))
+
+    def _save(self, then: Callable[[], None] | None) -> None:
         self._settle()
         if self.result.ok:
             self._write(then)
@@ -723,9 +748,14 @@ class EditorScreen(Screen[bool]):
         the open question is still the answer to it."""
         if self._asking_to_leave:
             return
+        self._asking_to_leave = True  # from now: the last keys typed are read first
+        self.after_typing(lambda: self._leave(quit_app))
+
+    def _leave(self, quit_app: bool) -> None:
         close = self.app.exit if quit_app else self._close
         self._settle()
         if not self.doc.modified and not self.unparsed:
+            self._asking_to_leave = False
             close()
             return
         typed = f" and {len(self.unparsed)} typed value(s) not read" if self.unparsed else ""
@@ -737,7 +767,6 @@ class EditorScreen(Screen[bool]):
             elif value == "discard":
                 close()
 
-        self._asking_to_leave = True
         self.app.push_screen(AskScreen(
             "Unsaved changes", f"This force has unsaved changes{typed}.",
             [("s", "save", "save"), ("d", "discard", "discard")]), answered)
