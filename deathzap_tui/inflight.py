@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from deathzap_tui import saves
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.steps import Answer, answer_from_data, answer_to_data
+from deathzap_tui.safefiles import read_regular, write_atomic
 
 FORMAT = "deathzap-inflight"
 VERSION = 1
@@ -117,16 +117,15 @@ class InFlightStore(Protocol):
 
 
 class FileStore:
-    """The record as JSON beside a save, ``NAME.toml.inflight``: replaced whole (a
-    temporary file, fsync, rename, fsync of the folder) and read only if it is a
-    regular file, never through a link."""
+    """The record as JSON beside a save, ``NAME.toml.inflight``: replaced whole and
+    read only if it is a regular file, never through a link (:mod:`.safefiles`)."""
 
     def __init__(self, save: Path) -> None:
         self.path = save.with_name(save.name + ".inflight")
 
     def load(self) -> InFlight | None:
         try:
-            raw = saves.read_regular(self.path, MAX_BYTES)
+            raw = read_regular(self.path, MAX_BYTES)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -141,7 +140,7 @@ class FileStore:
             raise InFlightError(f"{self.path}: {exc}") from None
 
     def store(self, record: InFlight) -> None:
-        saves.write_atomic(self.path, json.dumps(record.to_data(), ensure_ascii=False))
+        write_atomic(self.path, json.dumps(record.to_data(), ensure_ascii=False))
 
     def clear(self) -> None:
         with contextlib.suppress(FileNotFoundError):
