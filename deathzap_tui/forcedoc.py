@@ -10,11 +10,12 @@ runs, on the document's text, so the problems and their lines are the same.
 
 File I/O lives here, not in :mod:`deathzap_tui.rules` (which is pure): reading
 reuses :func:`deathzap_tui.forcefile.read_force_text` (bounded, regular files only),
-writing reuses :func:`deathzap_tui.saves.write_atomic`.
+writing reuses :func:`deathzap_tui.safefiles.write_atomic` (never through a link).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,7 @@ from deathzap_tui.forcefile import (
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.ruleset import PointsReport
+from deathzap_tui.safefiles import UnsafeFile, write_atomic
 
 Part = str | int
 
@@ -334,17 +336,18 @@ def save_text(path: str | Path, text: str) -> None:
     """Replace the file at ``path`` with ``text``, whole or not at all (a temporary
     file in the same directory, fsynced, renamed over it): a crash or a full disk
     leaves the old file as it was. The file keeps its permission bits (a new one gets
-    :data:`NEW_FILE_MODE`); a symbolic link stays one, its target is replaced.
-    ``InvalidInput`` (and nothing written) if ``text`` is not TOML."""
-    from deathzap_tui.saves import write_atomic  # saves pulls in the game engine
-
+    :data:`NEW_FILE_MODE`). ``InvalidInput`` (and nothing written) if ``text`` is not
+    TOML; :class:`~deathzap_tui.safefiles.UnsafeFile` (and nothing written) if
+    ``path`` is a symbolic link: no file the app writes follows a link (issue 19)."""
     parse_toml(text, str(path))
-    target = Path(os.path.realpath(path))
+    if os.path.islink(path):
+        raise UnsafeFile(errno.ELOOP, "a symbolic link, which deathzap never writes "
+                         f"through: edit {os.path.realpath(path)} itself", str(path))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        mode = stat.S_IMODE(os.stat(path, follow_symlinks=False).st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
-    write_atomic(target, text, mode=mode)
+    write_atomic(Path(path), text, mode=mode)  # a link put there meanwhile is replaced
 
 
 class _Missing:

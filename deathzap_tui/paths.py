@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import secrets
-import stat
 import tempfile
 from pathlib import Path
+
+from deathzap_tui.safefiles import open_regular
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,14 +47,14 @@ def cache_key() -> bytes | None:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     path = Path(os.environ.get("DEATHZAP_CACHE_KEY") or base / "deathzap-tui" / "cache.key")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return _make_key(path)
-    except OSError:
+    except OSError:  # a link, a FIFO...
         return None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if st.st_uid != os.getuid() or st.st_mode & 0o077 or not stat.S_ISREG(st.st_mode):
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
             return None
         key = f.read(KEY_BYTES + 1)
     return key if len(key) == KEY_BYTES else None

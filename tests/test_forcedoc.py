@@ -298,13 +298,18 @@ def test_saving_text_that_is_not_toml_is_refused(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == ["f.toml"]
 
 
-def test_save_through_a_symlink_replaces_its_target(tmp_path: Path) -> None:
+def test_save_never_writes_through_a_symlink(tmp_path: Path) -> None:
+    """No file the app writes follows a link (issue 19): refused, naming the file to
+    edit instead; the link and its target stay as they were."""
+    from deathzap_tui.safefiles import UnsafeFile
+
     target = tmp_path / "real.toml"
     target.write_text('name = "old"\n')
     link = tmp_path / "link.toml"
     link.symlink_to(target)
-    forcedoc.save_text(link, 'name = "new"\n')
-    assert link.is_symlink() and target.read_text() == 'name = "new"\n'
+    with pytest.raises(UnsafeFile, match=f"link.toml: a symbolic link, .* edit {target}"):
+        forcedoc.save_text(link, 'name = "new"\n')
+    assert link.is_symlink() and target.read_text() == 'name = "old"\n'
 
 
 def test_a_new_file_gets_the_default_mode(tmp_path: Path) -> None:
