@@ -83,3 +83,72 @@ def test_resume_with_no_saves_says_where_it_looked(saves_dir: Path,
     err = capsys.readouterr().err.splitlines()
     assert err == [f"deathzap resume: no save named anything in {saves_dir.resolve()}",
                    f"  there are no saves in {saves_dir}"]
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The apps ``deathzap resume`` would run, recorded instead of run."""
+    from deathzap_tui.app.app import DeathzapApp
+
+    apps: list[Any] = []
+    monkeypatch.setattr(DeathzapApp, "run", lambda self, *a, **kw: apps.append(self))
+    return apps
+
+
+def test_resume_with_no_name_lists_the_saves_and_resumes_the_one_picked(
+        saves_dir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, launched: list[Any]) -> None:
+    """Issue 26: "deathzap resume" was a usage error. Each save says its ruleset,
+    players, and whose turn it is or how it ended; a number picks one."""
+    done = played("finished", decks=1)
+    going = Session.new(RED, BLACK, seed=3, deal_seed=1, save_path="going")
+    play(going, {"type": "rolloff"})
+    (saves_dir / "going.toml").touch()  # the newest: listed first
+    for old in saves_dir.glob("finished.toml*"):
+        os.utime(old, (1, 1))
+    monkeypatch.setattr("builtins.input", lambda prompt="": "2")
+    assert main(["resume"]) == 0
+    out = capsys.readouterr().out
+    first, second = out.index("  1. going (Deathzap 3"), out.index("  2. finished (Deathzap 3")
+    assert first < second
+    assert out.count("Ashfall Legion vs Vanta Syndicate") == 2
+    assert "in progress: " in out[first:second]
+    assert f"finished: {done.view().result}" in out[second:]
+    assert [app.session.path.stem for app in launched] == ["finished"]
+
+
+def test_resume_with_no_name_and_no_pick_resumes_nothing(
+        saves_dir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, launched: list[Any]) -> None:
+    assert main(["resume"]) == 1
+    assert capsys.readouterr().err == f"deathzap resume: there are no saves in {saves_dir}\n"
+    play(Session.new(RED, BLACK, seed=3, deal_seed=1, save_path="going"), {"type": "rolloff"})
+    for answer in ("", "7"):
+        monkeypatch.setattr("builtins.input", lambda prompt="", a=answer: a)
+        assert main(["resume"]) == 1
+    assert "7 is not one of the saves 1-1" in capsys.readouterr().err
+    assert launched == []
+
+
+def test_resume_dice_given_wins_over_the_saves_setting(
+        saves_dir: Path, launched: list[Any]) -> None:
+    """Issue 26: `resume --dice generated` was ignored once the save kept "physical";
+    given, the flag wins (and is kept with the save); not given, the save's holds."""
+    from deathzap_tui import saves
+
+    play(Session.new(RED, BLACK, seed=3, deal_seed=1, save_path="going"), {"type": "rolloff"})
+    saves.write_setting(saves_dir / "going.toml", "dice", "physical")
+
+    def mode(*flags: str) -> str:
+        from deathzap_tui.app.app import DeathzapApp
+
+        assert main(["resume", "going", *flags]) == 0
+        app = launched[-1]
+        assert isinstance(app, DeathzapApp)
+        app._restore_dice(saves_dir / "going.toml")  # what mounting it does
+        return app.dice_mode
+
+    assert mode("--dice", "generated") == "generated"
+    assert saves.read_settings(saves_dir / "going.toml")["dice"] == "generated"
+    assert mode() == "generated"  # kept from the last sitting
+    assert mode("--dice", "physical") == "physical"

@@ -68,15 +68,18 @@ class DeathzapApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, launch: Launch | None = None, *, session: Session | None = None,
-                 dice_mode: str = "physical", lock: SaveLock | None = None,
+                 dice_mode: str | None = None, lock: SaveLock | None = None,
                  greeting: tuple[str, list[str]] | None = None) -> None:
-        """``lock``: the writer's lock already taken on ``session``'s save (else the
+        """``dice_mode``: "physical" or "generated"; ``None``: as the save was last
+        played, else physical (a mode given wins over the save's, issue 26).
+        ``lock``: the writer's lock already taken on ``session``'s save (else the
         app takes it on mount); ``greeting``: (title, lines) shown over the first
         screen (play by turn: what happened since this player last looked)."""
         super().__init__()
         self.launch = launch or Launch()
         self.session: Session | None = session
-        self.dice_mode = dice_mode
+        self.dice_mode = dice_mode or "physical"
+        self._dice_given = dice_mode is not None
         self.lock: SaveLock | None = lock
         """The save lock this app holds as the save's one writer (net/lock.py)."""
         self.greeting = greeting
@@ -178,12 +181,12 @@ class DeathzapApp(App[None]):
         self._watch()
 
     def _restore_dice(self, save: Path) -> None:
-        """Take the dice mode kept with the save (``saves.read_settings``), or keep
-        this one there for the next sitting."""
+        """Take the dice mode kept with the save (``saves.read_settings``) unless one
+        was given, or keep this one there for the next sitting."""
         from deathzap_tui import saves
 
         saved = saves.read_settings(save).get("dice")
-        if saved is not None:
+        if saved is not None and not self._dice_given:
             self.dice_mode = saved
         else:
             saves.write_setting(save, "dice", self.dice_mode)

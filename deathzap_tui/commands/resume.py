@@ -1,4 +1,5 @@
-"""``deathzap resume SAVE``: reopen a saved game on the battle screen."""
+"""``deathzap resume [SAVE]``: reopen a saved game on the battle screen; with no name,
+list the saves (ruleset, players, whose turn or the result) and ask which."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", metavar="SAVE", help="a save name in saves/ or its path")
-    parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
-                        help="default dice mode")
+    parser.add_argument("save", metavar="SAVE", nargs="?", default=None,
+                        help="a save name in saves/ or its path; none: pick from a list")
+    parser.add_argument("--dice", choices=("physical", "generated"), default=None,
+                        help="dice mode; default: as the save was last played (else "
+                        "physical). Given, it wins over the save's and is kept with it")
     parser.add_argument("--as", dest="side", choices=("red", "black"), default=None,
                         help="play by turn as this side: shows what happened since you "
                         "last looked and whose turn it is")
@@ -38,9 +41,70 @@ def known_saves() -> list[str]:
     return lines
 
 
+def save_menu() -> list[tuple[str, list[str]]]:
+    """Every save, newest first: its name and the lines that describe it (the name,
+    the ruleset and when it was last played; the players; whose turn it is, or the
+    result of a finished game). Each is read without being written."""
+    from deathzap_tui.app.text import clean
+    from deathzap_tui.net import playbyturn
+    from deathzap_tui.saves import list_saves
+    from deathzap_tui.session import Session
+
+    out = []
+    for info in list_saves():
+        name = clean(info.path.stem, oneline=True)
+        try:
+            session = Session.read(info.path)
+            now = playbyturn.whose_turn(session)
+            state = f"finished: {now}" if session.over else f"in progress: {now}"
+            head, players = session.ruleset.title, f"{info.red} vs {info.black}"
+        except (ValueError, OSError) as exc:  # SaveError, CorruptLog
+            head, players, state = info.ruleset, "", f"unreadable: {info.problem or exc}"
+        lines = [f"{name} ({clean(head, oneline=True)}, {info.modified:%Y-%m-%d %H:%M})"]
+        lines += [clean(text, oneline=True) for text in (players, state) if text]
+        out.append((info.path.stem, lines))
+    return out
+
+
+def pick_save() -> str | None:
+    """List the saves and read which to resume (a number or a name) from stdin;
+    ``None`` (said why on stderr) when there is none or none is picked."""
+    from deathzap_tui.paths import saves_dir
+
+    menu = save_menu()
+    if not menu:
+        print(f"deathzap resume: there are no saves in {saves_dir()}", file=sys.stderr)
+        return None
+    print(f"Saves in {saves_dir()}, newest first:")
+    for n, (_name, lines) in enumerate(menu, 1):
+        print(f"{n:>3}. {lines[0]}")
+        for line in lines[1:]:
+            print(f"     {line}")
+    try:
+        answer = input("Resume which? (number or name; Enter: none) ").strip()
+    except EOFError:
+        answer = ""
+    if not answer:
+        print("deathzap resume: no save picked (or name one: deathzap resume SAVE)",
+              file=sys.stderr)
+        return None
+    if answer.isdigit():
+        if 1 <= int(answer) <= len(menu):
+            return menu[int(answer) - 1][0]
+        print(f"deathzap resume: {answer} is not one of the saves 1-{len(menu)}",
+              file=sys.stderr)
+        return None
+    return answer
+
+
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.net import playbyturn
     from deathzap_tui.net.lock import SaveLocked
+
+    if args.save is None:
+        args.save = pick_save()
+        if args.save is None:
+            return 1
 
     try:
         session, lock, message = playbyturn.open_for(args.save, args.side,
