@@ -1,0 +1,1 @@
+"""The club: many members, many games, one SSH address (issue 23)."""

@@ -1,0 +1,259 @@
+"""The club hub protocol: what a member's lobby asks of the club server.
+
+``deathzap club serve`` runs one hub on a Unix socket in a private directory (mode
+0700, inside the store's directory). Every SSH session of a member runs the lobby as
+its own process on a pty::
+
+    python -m deathzap_tui club session --hub SOCK --member NAME
+
+with the environment variable :data:`TOKEN_ENV` set to a secret the server made for
+that session. The lobby says ``hello`` with that token and the hub answers with the
+member it stands for: the server decides who a session is (by the SSH key that
+logged in), never the client; ``--member`` is only for the lobby's title and must
+match. A token is good for one SSH session and dies with it.
+
+Framing is the referee's (:mod:`deathzap_tui.net.protocol`: a 4-byte big-endian
+length, then one UTF-8 JSON object), with a larger cap on requests
+(:data:`MAX_REQUEST_FRAME`) since a force's TOML text may come with one. A request
+carries an integer ``id``, repeated by its ``ok`` or ``error`` reply. Free text in
+replies (member names, force names, results) is cleaned on the server
+(:func:`deathzap_tui.app.text.clean`), and a screen must still escape markup.
+
+Lobby -> hub::
+
+    hello      {v, token}                         first; -> welcome
+    lobby      {id}                               everything the lobby shows, at once:
+               -> ok {games, challenges, finished, watch}
+    forces     {id}                               -> ok {forces: [ForceRow]} (my saved)
+    save_force {id, name, toml}                   checked like `deathzap check`
+               -> ok {force: ForceRow}  |  error {message, problems: [text]}
+    challenge  {id, ruleset, opponent, options, force, side}
+               opponent: a member name, or "" for an open challenge; side: "red",
+               "black" or "" (the server draws); force: ForceSpec
+               -> ok {challenge: ChallengeRow}
+    accept     {id, challenge, force}              -> ok {game: GameRow}
+    decline    {id, challenge}                     -> ok {}  (the challenger withdraws)
+    open       {id, game}                          -> ok {socket, side, since, game}
+               socket: the game's referee (net/referee.py protocol; say hello as
+               ``side``: "red"/"black" for my games, "watch" for a public game of
+               others); since: what happened since I last opened it, as I may see it
+    public     {id, game, public: bool}            make my game watchable (or not)
+    report     {id, game}                          -> ok {report}  (a finished game)
+    add_key    {id, key}                           an OpenSSH public key line
+    subscribe  {id}                                -> ok {}, then ``event`` pushes
+    ping       {id}
+
+Hub -> lobby::
+
+    welcome {v, member}
+    ok      {id, ...}
+    error   {id?, message, problems?}
+    event   {what, game?, challenge?, text}       pushed to subscribers
+            what: "your-move" | "moved" | "challenge" | "accepted" | "game-over"
+    bye     {message}
+
+Rows (all times are seconds since the epoch, UTC; ``ago`` is seconds before now)::
+
+    GameRow      {game, ruleset, title, side, opponent, turn, whose, yours: bool,
+                  last_move, ago, unread, public: bool, over: bool, result}
+                 ``turn``: the board's turn/round text; ``whose``: "red"/"black"/"";
+                 ``yours``: the next move is mine; ``unread``: events since I last
+                 opened it. ``games`` lists yours-to-move first, then by last move.
+    ChallengeRow {challenge, ruleset, title, by, to, options, created, mine: bool}
+                 ``to`` is "" for an open challenge; ``mine``: I made it.
+    ForceRow     {name, ruleset, force, points}
+    ForceSpec    {"shipped": ID} | {"saved": NAME} | {"toml": TEXT}
+                 ``shipped`` ids are the names of the files in deathzap_tui/forces
+                 (e.g. "dz3_red"); a saved or given force must pass `deathzap check`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from deathzap_tui.forcefile import MAX_BYTES as MAX_FORCE_BYTES
+from deathzap_tui.net import protocol
+from deathzap_tui.net.protocol import BadMessage, _int, plain
+
+VERSION = 1
+TOKEN_ENV = "DEATHZAP_CLUB_TOKEN"
+"""The environment variable that carries a session's token to its lobby process."""
+MAX_REQUEST_FRAME = MAX_FORCE_BYTES + 64 * 1024
+"""A request may carry a whole force file; nothing else is big."""
+MAX_NAME = 60
+EVENTS = ("your-move", "moved", "challenge", "accepted", "game-over")
+"""What an ``event`` push may say happened."""
+SIDE_CHOICES = ("red", "black", "")
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": ("v", "token"),
+    "lobby": ("id",),
+    "forces": ("id",),
+    "save_force": ("id", "name", "toml"),
+    "challenge": ("id", "ruleset", "opponent", "options", "force", "side"),
+    "accept": ("id", "challenge", "force"),
+    "decline": ("id", "challenge"),
+    "open": ("id", "game"),
+    "public": ("id", "game", "public"),
+    "report": ("id", "game"),
+    "add_key": ("id", "key"),
+    "subscribe": ("id",),
+    "ping": ("id",),
+}
+_OPTIONAL = {"options", "side", "opponent"}
+READ_ONLY = frozenset({"lobby", "forces", "report", "ping"})
+"""Requests that change nothing in the club."""
+
+
+def _text(msg: Mapping[str, Any], key: str, limit: int = MAX_NAME) -> str:
+    value = msg.get(key)
+    if not isinstance(value, str) or len(value) > limit:
+        raise BadMessage(f"{msg['t']}: {key!r} must be a text of at most {limit} characters")
+    return value
+
+
+def check_force_spec(value: Any, where: str) -> dict[str, str]:
+    """A :data:`ForceSpec <deathzap_tui.club.hub>`: exactly one of shipped, saved, toml."""
+    if not isinstance(value, dict) or len(value) != 1:
+        raise BadMessage(f"{where}: a force is one of shipped, saved or toml")
+    (kind, text), = value.items()
+    if kind not in ("shipped", "saved", "toml") or not isinstance(text, str):
+        raise BadMessage(f"{where}: a force is one of shipped, saved or toml (a text)")
+    limit = MAX_FORCE_BYTES if kind == "toml" else MAX_NAME
+    if len(text) > limit:
+        raise BadMessage(f"{where}.{kind}: longer than {limit} characters")
+    return {kind: text}
+
+
+def check_request(msg: dict[str, Any]) -> dict[str, Any]:
+    """Validate a lobby's message against its schema; return it (normalised).
+    :class:`~deathzap_tui.net.protocol.BadMessage` names what is wrong."""
+    t = msg["t"]
+    fields = _FIELDS.get(t)
+    if fields is None:
+        raise BadMessage(f"unknown message type {t[:40]!r}")
+    extra = set(msg) - {"t", *fields}
+    if extra:
+        raise BadMessage(f"{t}: unexpected field {sorted(extra)[0][:40]!r}")
+    missing = [f for f in fields if f not in msg and f not in _OPTIONAL]
+    if missing:
+        raise BadMessage(f"{t}: missing field {missing[0]!r}")
+    if t == "hello":
+        _int(msg, "v")
+        _text(msg, "token", 200)
+        return msg
+    _int(msg, "id")
+    for key in ("game", "challenge"):
+        if key in fields:
+            _int(msg, key)
+    if t == "save_force":
+        _text(msg, "name")
+        _text(msg, "toml", MAX_FORCE_BYTES)
+    elif t == "challenge":
+        _text(msg, "ruleset")
+        msg["opponent"] = _text(msg, "opponent") if "opponent" in msg else ""
+        options = msg.get("options", {})
+        if not isinstance(options, dict):
+            raise BadMessage("challenge: options must be an object")
+        msg["options"] = plain(options, "options")
+        msg["side"] = msg.get("side", "")
+        if msg["side"] not in SIDE_CHOICES:
+            raise BadMessage("challenge: side must be red, black or \"\" (drawn)")
+        msg["force"] = check_force_spec(msg["force"], "challenge.force")
+    elif t == "accept":
+        msg["force"] = check_force_spec(msg["force"], "accept.force")
+    elif t == "public" and not isinstance(msg.get("public"), bool):
+        raise BadMessage("public: public must be true or false")
+    elif t == "add_key":
+        _text(msg, "key", 16 * 1024)
+    return msg
+
+
+class HubError(Exception):
+    """The hub refused a request (or the link to it broke); the message says why."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class HubClient:
+    """A lobby's link to the hub: ``await connect(path, token)``, then ``await
+    request("lobby")`` etc. (the ``ok`` reply without ``t`` and ``id``, or
+    :class:`HubError`); pushed ``event`` messages land in :attr:`events`."""
+
+    def __init__(self) -> None:
+        self.member = ""
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._reading: asyncio.Task[None] | None = None
+
+    async def connect(self, path: str, token: str) -> str:
+        """Say hello with the session's token; the member the hub says it stands for."""
+        self._reader, self._writer = await asyncio.open_unix_connection(
+            path, limit=protocol.MAX_SERVER_FRAME)
+        self._writer.write(protocol.encode({"t": "hello", "v": VERSION, "token": token}))
+        body = await protocol.read_frame(self._reader, protocol.MAX_SERVER_FRAME)
+        reply = protocol.decode(body) if body is not None else {"t": "error",
+                                                                "message": "hub closed"}
+        if reply["t"] != "welcome":
+            await self.close()
+            raise HubError(str(reply.get("message", "the hub refused the session")))
+        self.member = str(reply["member"])
+        self._reading = asyncio.ensure_future(self._read())
+        return self.member
+
+    async def request(self, t: str, **fields: Any) -> dict[str, Any]:
+        if self._writer is None or self._reading is None or self._reading.done():
+            raise HubError("not connected to the club")
+        rid = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        self._writer.write(protocol.encode({"t": t, "id": rid, **fields}))
+        return await future
+
+    async def close(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(Exception):
+                await self._writer.wait_closed()
+        self._fail("the link to the club was closed")
+
+    async def _read(self) -> None:
+        assert self._reader is not None
+        why = "the club server went away"
+        try:
+            while (body := await protocol.read_frame(self._reader,
+                                                     protocol.MAX_SERVER_FRAME)) is not None:
+                msg = protocol.decode(body)
+                if msg["t"] == "event":
+                    self.events.put_nowait(msg)
+                elif msg["t"] == "bye":
+                    why = str(msg.get("message", why))
+                    break
+                elif (future := self._waiting.pop(msg.get("id"), None)) is not None:
+                    if msg["t"] == "ok":
+                        future.set_result({k: v for k, v in msg.items()
+                                           if k not in ("t", "id")})
+                    else:
+                        future.set_exception(HubError(str(msg.get("message", "")),
+                                                      tuple(msg.get("problems", ()))))
+        except (OSError, protocol.ProtocolError, BadMessage) as exc:
+            why = f"the link to the club broke ({exc})"
+        finally:
+            self._fail(why)
+
+    def _fail(self, why: str) -> None:
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(HubError(why))
+        self._waiting.clear()
