@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import fcntl
 import json
 import os
 import re
@@ -40,6 +41,7 @@ from typing import Any
 
 import tomli_w
 
+from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
@@ -55,7 +57,7 @@ JOURNAL_KEY = "journal"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 
 
-class SaveError(ValueError):
+class SaveError(StoreError):
     """A save that cannot be read or written; the message says why and where."""
 
 
@@ -162,15 +164,25 @@ def save_game(game: Game, path: Path) -> None:
     fsync_dir(path.parent)
 
 
-def append_event(path: Path, index: int, event: Event) -> bytes:
+def append_event(path: Path, index: int, event: Event,
+                 expected_bytes: int | None = None) -> bytes:
     """Append the log's event number ``index`` (0-based) to the save's journal, durably
-    (fsync) before returning; returns the bytes written."""
+    (fsync) before returning; returns the bytes written.
+
+    ``expected_bytes``: the journal's length as the caller last saw it; if another
+    writer has changed it since, nothing is written and :class:`Conflict` is raised
+    (checked and written under an exclusive ``flock`` of the journal)."""
     line = (json.dumps({"n": index, **event.to_data()}, ensure_ascii=False,
                        separators=(",", ":")) + "\n").encode("utf-8")
     journal = journal_path(path)
     created = not journal.exists()
     fd = open_regular(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
+        if expected_bytes is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+            if os.fstat(fd).st_size != expected_bytes:
+                raise Conflict(f"{journal}: another writer added events since this game "
+                               "was read; reload it")
         data = line
         while data:
             data = data[os.write(fd, data):]
@@ -327,14 +339,14 @@ def parse_journal(journal: Path, raw: bytes, have: int) -> list[dict[str, Any]]:
     return out
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type, path: Path) -> Any:
+def _field(data: Mapping[str, Any], key: str, kind: type, path: Path | str) -> Any:
     value = data.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise SaveError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
     return value
 
 
-def game_from_data(data: Mapping[str, Any], path: Path,
+def game_from_data(data: Mapping[str, Any], path: Path | str,
                    cached: Resumable | None = None) -> Game:
     from deathzap_tui.forcefile import force_from_data
 

@@ -1,8 +1,9 @@
-"""A game as the app and the CLI hold it: one :class:`Game` bound to its save.
+"""A game as the app and the CLI hold it: one :class:`Game` bound to where it is
+kept (:class:`~deathzap_tui.gamestore.GameStore`: a save's files, or a club's store).
 
-Every event is written to the save before the call that caused it returns, so the
-save is always current and quitting (or being killed) loses nothing committed. The
-action in progress is kept beside it (:mod:`.inflight`) as it is answered, so that
+Every event is written to the store before the call that caused it returns, so the
+store is always current and quitting (or being killed) loses nothing committed. The
+action in progress is kept with it (:mod:`.inflight`) as it is answered, so that
 quitting mid-action, a crash or a dropped link loses nothing of it either.
 """
 
@@ -16,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from deathzap_tui import savecache, saves
 from deathzap_tui.forcefile import load_force
-from deathzap_tui.inflight import FileStore, InFlight, InFlightError, InFlightStore
+from deathzap_tui.gamestore import GameStore
+from deathzap_tui.inflight import InFlight, InFlightError, InFlightStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
+from deathzap_tui.savestore import SaveFileStore
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
@@ -46,22 +49,28 @@ class Session:
     """
 
     def __init__(self, game: Game, path: Path | None, *,
-                 in_flight: InFlightStore | None = None) -> None:
-        """``in_flight``: where the action in progress is kept (default: beside the
-        save; none for a session without one)."""
+                 in_flight: InFlightStore | None = None,
+                 store: GameStore | None = None) -> None:
+        """``path``: the save (its files are the store); ``store``: where the game is
+        kept instead (a club's game; ``path`` is then ``None``); neither: a session
+        that writes nothing. ``in_flight``: where the action in progress is kept
+        (default: the store's place for it)."""
         self.game = game
         self.path = path
+        self.store: GameStore | None = store if store is not None else \
+            SaveFileStore(path) if path is not None else None
         self.in_flight = in_flight if in_flight is not None else \
-            FileStore(path) if path is not None else None
+            self.store.in_flight if self.store is not None else None
         self._kept = True
         """Whether :attr:`in_flight` may hold a record (one from an earlier sitting,
         until the first event or cancel clears it)."""
-        self._files: Any = None
-        """A running hash of the save's files as this session has written them (read
-        when first needed), and the journal's length: what a cache is made from."""
-        self._journal_bytes = 0
-        if path is not None:
+        if self.store is not None:
             game.listeners.append(self._autosave)
+
+    @classmethod
+    def open(cls, store: GameStore) -> Session:
+        """The game kept in ``store`` (a club's game), written back there as it goes."""
+        return cls(store.load(), None, store=store)
 
     @classmethod
     def new(cls, red_path: str | Path, black_path: str | Path, *, seed: int | None = None,
@@ -113,38 +122,29 @@ class Session:
         return cls.resume(name)
 
     def save(self) -> None:
-        """Write the whole game as the save's snapshot (folding its journal in)."""
-        if self.path is not None:
-            saves.save_game(self.game, self.path)
-            self._files = None
+        """Write the whole game to its store (a save's snapshot, folding its journal
+        in)."""
+        if self.store is not None:
+            self.store.rewrite(self.game)
 
     def keep_cache(self) -> None:
         """Cache the game as it stands beside its save, so that the next resume does
         not replay it (:mod:`.savecache`). Only the writer holding the save's lock
         may: done when a writer opens a save, then every ``WRITE_EVERY`` events."""
-        if self.path is not None and not self.over:
-            self._hash_files()
-            savecache.write(self.path, self.game, self._journal_bytes, self._files.digest())
-
-    def _hash_files(self) -> None:
-        if self._files is None:
-            assert self.path is not None
-            saves.cut_torn_tail(self.path)  # a crash's half line: never append onto it
-            snapshot, journal = saves.read_files(self.path)
-            self._files = savecache.fingerprint(snapshot, journal)
-            self._journal_bytes = len(journal)
+        if self.store is not None and not self.over:
+            self.store.keep_cache(self.game)
 
     def _autosave(self, game: Game, event: Event) -> None:
-        assert self.path is not None
+        """Keep each event as it happens. A :class:`~deathzap_tui.gamestore.Conflict`
+        (another writer got this event number first) reaches the caller, whose game
+        is then behind its store: it must reload."""
+        assert self.store is not None
         if self.over:
-            # A finished game is one self-contained file again (to keep or send).
+            # A finished game is whole in one place again (one self-contained file).
             self.save()
         else:
-            # One journal line per event: constant cost however long the game (issue 11).
-            self._hash_files()
-            line = saves.append_event(self.path, len(game.log) - 1, event)
-            self._files.update(line)
-            self._journal_bytes += len(line)
+            # One event appended: constant cost however long the game (issue 11).
+            self.store.append(len(game.log) - 1, event)
             if len(game.log) % savecache.WRITE_EVERY == 0:
                 self.keep_cache()
         # The action committed (or any event: the game moved past it) is in the log.

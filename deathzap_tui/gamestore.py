@@ -1,0 +1,73 @@
+"""Where one game is kept: one small interface, several homes (issue 23).
+
+:class:`~deathzap_tui.session.Session` persists a game only through
+:class:`GameStore`, so the rules engine, replay, report and undo never know which
+home a game has:
+
+- :class:`deathzap_tui.savestore.SaveFileStore`: a save in files (a TOML snapshot and
+  a JSON-lines journal, :mod:`deathzap_tui.saves`), as every game had before clubs;
+- :class:`deathzap_tui.club.store.ClubGameStore`: one game of a club's database
+  (SQLite today; issue 24 adds PostgreSQL behind the same interface).
+
+A game is its *header* (ruleset, seeds, options, both forces: what
+:func:`deathzap_tui.saves.game_to_data` writes without the events) and its events,
+numbered from 0 in the order they happened. Events are only ever appended, each with
+the number the writer expects it to take: two writers racing on one game are
+decided by that number (the second gets :class:`Conflict`, and must reload), so a
+game is never forked. Every home keeps the events in the same JSON form
+(:meth:`deathzap_tui.rules.events.Event.to_data`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from deathzap_tui.inflight import InFlightStore
+    from deathzap_tui.rules.events import Event
+    from deathzap_tui.rules.game import Game
+
+
+class StoreError(ValueError):
+    """A game's home that cannot be read or written; the message says why and where."""
+
+
+class Conflict(StoreError):
+    """Another writer appended the event with this number first (or the game has
+    moved on since it was read): reload the game and try again."""
+
+
+class GameStore(Protocol):
+    """One game's persistence."""
+
+    label: str
+    """How messages name the game's home (a save's path, ``club game 12``)."""
+
+    @property
+    def in_flight(self) -> InFlightStore:
+        """Where the action in progress is kept (:mod:`deathzap_tui.inflight`)."""
+
+    def create(self, game: Game) -> None:
+        """Keep a new ``game`` (its header and any events it has); raises
+        :class:`StoreError` if this home already holds a game."""
+
+    def load(self) -> Game:
+        """The game with every event kept so far, replayed (or resumed from a cache
+        the store trusts). Raises :class:`StoreError` naming what is wrong."""
+
+    def append(self, seq: int, event: Event) -> None:
+        """Keep ``event`` as event number ``seq`` (0-based), durably before
+        returning. Raises :class:`Conflict` if ``seq`` is not the next number (another
+        writer got there first), :class:`StoreError` if it cannot be written."""
+
+    def events_after(self, count: int) -> list[Event]:
+        """The events after the first ``count`` (numbers ``count`` and up): what a
+        reader that has ``count`` events lacks."""
+
+    def rewrite(self, game: Game) -> None:
+        """Keep ``game`` whole as it stands (its header and all its events): done when
+        a game ends, so a finished game is complete in one place."""
+
+    def keep_cache(self, game: Game) -> None:
+        """Remember ``game`` as it stands so the next :meth:`load` replays less; a
+        home without a cache does nothing. Never raises."""
