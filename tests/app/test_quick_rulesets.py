@@ -115,3 +115,43 @@ def test_the_result_at_80x24(snap_compare, rid, workdir) -> None:
         await pilot.pause()
 
     assert snap_compare(app, run_before=resolve, terminal_size=SIZE)
+
+
+@aiotest
+async def test_a_typed_target_of_another_ruleset_is_resolved(workdir) -> None:
+    """A Plasmashok unit from a file shoots a Plasmashok unit typed in (the template)."""
+    attacker, _ = copy_forces(workdir, FORCES["plasmashok"])
+    app = DeathzapApp(Launch("resolve", attacker=f"forces/{attacker.name}:1"),
+                      dice_mode="generated")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await _pick(pilot, "#target-source", "type:plasmashok")
+        await pilot.pause()
+        assert screen.forces["target"].source == "<typed target>"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await _answer_all(pilot, app)
+        await pilot.pause()
+        result = screen.query_one("#quick-result")
+        assert app.screen is screen and result.display
+        typed = screen.forces["target"].force.units[0].name
+        assert any(typed in line.plain for line in result.lines)
+
+
+@aiotest
+async def test_a_kind_the_unit_cannot_do_says_why_in_sight(workdir) -> None:
+    """Special combat by a unit without it: the rule's reason above the form."""
+    attacker, target = copy_forces(workdir, FORCES["plasmashok"])
+    app = DeathzapApp(Launch("resolve", attacker=f"forces/{attacker.name}:2",
+                             target=f"forces/{target.name}:1"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await _pick(pilot, "#kind", "special")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        message = screen.query_one("#quick-message")
+        assert "has no special combat (PS §4)" in str(message.render())
+        assert message.region.bottom <= SIZE[1] - 1 and message.region.height
