@@ -32,7 +32,8 @@ from pathlib import Path
 
 STALE_AFTER = 60.0
 """Seconds after which a temporary file of ours is certainly left by an interrupted
-write: an atomic write keeps one for the milliseconds it takes to write and fsync."""
+write, whoever may be writing: an atomic write keeps one for the milliseconds it
+takes to write and fsync."""
 _TEMP = r"\.[a-z0-9_]{8}\.tmp"
 """What :func:`write_atomic` adds to ``.NAME`` (``tempfile.mkstemp``'s random part)."""
 
@@ -107,8 +108,9 @@ def remove_stale_temps(path: Path, older_than: float = STALE_AFTER) -> list[Path
     """Remove what interrupted :func:`write_atomic` calls left of ``path`` and of the
     files kept beside it (``path`` plus a suffix: ``NAME.toml.cache``...): temporary
     files named as it names them, regular files (not links) of this user, untouched
-    for ``older_than`` seconds. The caller makes sure nobody else writes these files
-    now (a save's writer holds its lock). Returns the files removed; never raises."""
+    for more than ``older_than`` seconds (0: all of them, when the caller knows that
+    nobody else writes these files now, as the holder of a save's lock does).
+    Returns the files removed; never raises."""
     pattern = re.compile(rf"\.{re.escape(path.name)}(\.[a-z]+)?{_TEMP}")
     removed: list[Path] = []
     now = time.time()
@@ -122,7 +124,7 @@ def remove_stale_temps(path: Path, older_than: float = STALE_AFTER) -> list[Path
         try:
             st = entry.stat(follow_symlinks=False)
             if (stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid()
-                    and now - st.st_mtime > older_than):
+                    and now - st.st_mtime >= older_than):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
         except OSError:

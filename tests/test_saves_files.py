@@ -212,20 +212,21 @@ def _temp(directory: Path, name: str, age: float) -> Path:
     return path
 
 
-def test_a_writer_removes_stale_temporary_files_of_its_save(saves_dir: Path,
-                                                            tmp_path: Path) -> None:
-    """Temporary files of atomic writes interrupted long ago are removed when a writer
-    takes the save: only those of this save, named as ours, regular files, old."""
+def test_a_writer_removes_the_temporary_files_left_beside_its_save(
+        saves_dir: Path, tmp_path: Path) -> None:
+    """Temporary files of interrupted atomic writes are removed when a writer takes
+    the save (every file of a save is written under its lock, so any left is stale):
+    only those of this save, named as ours, regular files."""
     from deathzap_tui.net.lock import SaveLock
     from deathzap_tui.safefiles import STALE_AFTER
 
     game_in_progress()
     old = 2 * STALE_AFTER
     stale = [_temp(saves_dir, ".g1.toml.k2j4h5g6.tmp", old),
+             _temp(saves_dir, ".g1.toml.y7u8i9o0.tmp", 0),
              _temp(saves_dir, ".g1.toml.cache.a_b1c2d3.tmp", old),
-             _temp(saves_dir, ".g1.toml.settings.zzzzzzzz.tmp", old)]
-    kept = [_temp(saves_dir, ".g1.toml.y7u8i9o0.tmp", 0),  # a write going on now
-            _temp(saves_dir, ".g2.toml.k2j4h5g6.tmp", old),  # another save's
+             _temp(saves_dir, ".g1.toml.settings.zzzzzzzz.tmp", 0)]
+    kept = [_temp(saves_dir, ".g2.toml.k2j4h5g6.tmp", old),  # another save's
             _temp(saves_dir, ".g1.toml.notours.tmp", old),
             _temp(saves_dir, "g1.toml.k2j4h5g6.tmp", old)]
     link = saves_dir / ".g1.toml.aaaaaaaa.tmp"
@@ -237,12 +238,23 @@ def test_a_writer_removes_stale_temporary_files_of_its_save(saves_dir: Path,
     assert (tmp_path / "victim.txt").read_text() == "keep me\n"
 
 
+def test_before_a_save_exists_only_old_temporary_files_are_removed(saves_dir: Path) -> None:
+    """A new game's first snapshot is written before its lock is taken: a fresh
+    temporary file may be that write, going on now."""
+    from deathzap_tui.net.lock import SaveLock
+    from deathzap_tui.safefiles import STALE_AFTER
+
+    old = _temp(saves_dir, ".new.toml.k2j4h5g6.tmp", 2 * STALE_AFTER)
+    fresh = _temp(saves_dir, ".new.toml.y7u8i9o0.tmp", 0)
+    SaveLock.acquire(saves_dir / "new.toml").release()
+    assert not old.exists() and fresh.exists()
+
+
 def test_an_interrupted_atomic_write_leaves_a_temp_that_the_next_writer_removes(
         saves_dir: Path) -> None:
     """A write killed between its temporary file and the rename (simulated: the
-    rename fails), then a writer opening the save much later."""
+    rename fails), then a writer opening the save."""
     from deathzap_tui.net.lock import SaveLock
-    from deathzap_tui.safefiles import STALE_AFTER
 
     session = game_in_progress()
 
@@ -256,7 +268,5 @@ def test_an_interrupted_atomic_write_leaves_a_temp_that_the_next_writer_removes(
             saves.write_setting(session.path, "dice", "generated")
     left = [p for p in saves_dir.iterdir() if p.name.endswith(".tmp")]
     assert len(left) == 1
-    when = time.time() - 2 * STALE_AFTER
-    os.utime(left[0], (when, when))
     SaveLock.acquire(session.path).release()
     assert not left[0].exists()

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui.safefiles import open_regular, remove_stale_temps
+from deathzap_tui.safefiles import STALE_AFTER, open_regular, remove_stale_temps
 
 
 class SaveLocked(RuntimeError):
@@ -99,7 +99,7 @@ class SaveLock:
         except BaseException:
             os.close(fd)
             raise
-        remove_stale_temps(Path(save))  # the writer's now: any temporary file is left over
+        _remove_left_temps(Path(save))
         return cls(Path(save), fd, stale)
 
     @property
@@ -120,6 +120,14 @@ class SaveLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _remove_left_temps(save: Path) -> None:
+    """Every file of an existing save is written by the holder of its lock, so a
+    temporary file of it that a new holder finds was left by an interrupted write
+    (issue 19). A new save's first snapshot may be written before its lock is taken
+    (``Session.new``): before there is a save, only old ones are taken away."""
+    remove_stale_temps(save, 0.0 if os.path.lexists(save) else STALE_AFTER)
 
 
 def holder(save: Path) -> dict[str, Any] | None:
