@@ -390,8 +390,10 @@ class Game:
             state.rng.state = res.ctx.state.rng.state  # in place: it may be shared
             rolled = [faces_text(a.faces) for a in answers
                       if isinstance(a, Dice) and a.generated]
+            what = next((o.label for o in self.ruleset.intents(state)
+                         if dict(o.intent) == dict(intent)), str(intent.get("type", "")))
             who = f"{side_name(by)} cancelled" if by else "Cancelled"
-            ctx.say(f"{who} {intent.get('type', 'an action')} after the dice showed "
+            ctx.say(f"{who} ({what}) after the dice showed "
                     f"{'; '.join(rolled) or 'their faces'}: dice once rolled stay rolled "
                     "(the next roll comes after them).")
 

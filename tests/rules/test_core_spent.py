@@ -243,7 +243,7 @@ def test_save_and_resume_keep_the_spent_dice(saves_dir: Any) -> None:
     resumed = Session.resume("spent")
     assert [e.kind for e in resumed.game.log] == [SPENT, RESOLVE]
     assert resumed.game.state.rng == session.game.state.rng
-    assert resumed.narrative()[0].startswith("Cancelled rolloff")
+    assert resumed.narrative()[0].startswith("Cancelled (Roll off")
 
 
 def test_what_happened_since_tells_an_undo_over_spent_dice() -> None:
@@ -254,4 +254,5 @@ def test_what_happened_since_tells_an_undo_over_spent_dice() -> None:
     game.undo("red")
     lines = since(game, 0, "red")
     assert any("took back" in line and "rolloff" in line for line in lines)
+    assert any(line.startswith("Cancelled (Roll off") for line in lines)
     assert sum("dice once rolled stay rolled" in line for line in lines) == 1
