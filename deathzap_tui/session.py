@@ -100,6 +100,7 @@ class Session:
                                         "name", "--save")])
         session = cls(game, path)
         session.save()
+        session.keep_action(None)  # one left by an older save of that name is not ours
         return session
 
     @classmethod

@@ -148,3 +148,15 @@ def test_a_record_round_trips(tmp_path: Path) -> None:
     store.clear()
     store.clear()
     assert store.load() is None
+
+
+def test_a_new_game_never_takes_the_action_of_an_older_save_of_its_name(
+        saves_dir: Path) -> None:
+    old = new_game("deathzap3", "g")
+    option = old.intents()[0]
+    old.keep_action(old.begin(option.intent))  # a set-up step begun, at no event yet
+    for path in saves_dir.glob("g.toml*"):
+        if not path.name.endswith(".inflight"):
+            path.unlink()  # the save deleted by hand, its record left behind
+    new_game("deathzap3", "g")
+    assert Session.resume("g").kept_action() == (None, "")
