@@ -451,7 +451,9 @@ class RemoteSession:
             delay = min(delay * 2, 1.0)
 
     async def _session(self) -> None:
-        reader, writer = await asyncio.open_unix_connection(str(self.socket_path))
+        sock = await asyncio.to_thread(protocol.connect_unix, str(self.socket_path),
+                                       self.timeout)
+        reader, writer = await asyncio.open_unix_connection(sock=sock)
         self._writer = writer
         try:
             writer.write(protocol.encode({"t": "hello", "v": protocol.VERSION,

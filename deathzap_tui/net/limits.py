@@ -3,17 +3,20 @@
 :class:`Limits` are the referee's; :class:`Rate` paces a stream of work (one
 connection's requests, watchers joining); :class:`Lobby` bounds the connections that
 have not yet said who they are, so idle ones can delay, never lock out, a connection
-that gets on with it.
+that gets on with it; :class:`FairQueue` takes new connections in turn from each
+process, so one that floods waits behind itself, not in front of a player.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -22,8 +25,11 @@ class Limits:
     starves or locks out the players (issue 19). Tests shorten the timeouts."""
 
     accepts: tuple[float, int] = (200.0, 50)
-    """New connections taken per second and burst; more wait in the kernel's queue
-    (the connections in play are served meanwhile)."""
+    """New connections taken on per second and burst, in turn from each process (a
+    :class:`FairQueue`); the connections in play are served meanwhile."""
+    queued: tuple[int, int] = (16, 64)
+    """New connections waiting to be taken on: per process and in all; one more drops
+    the oldest of the process that has the most waiting."""
     max_watchers: int = 12
     """Watchers at once. Each player's side has its own slot besides: a watcher
     never takes a player's place."""
@@ -103,3 +109,53 @@ class Lobby(Generic[T]):
 
     def leave(self, item: T) -> None:
         self._waiting.pop(item, None)
+
+
+class FairQueue(Generic[K, T]):
+    """Items waiting by key, taken in turn from each key (round robin). At most
+    ``per_key`` wait for one key and ``total`` in all: one more drops (``drop``) the
+    oldest item of the key with the most waiting, so whoever floods loses its own."""
+
+    def __init__(self, per_key: int, total: int, drop: Callable[[T], None]) -> None:
+        if per_key < 1 or total < per_key:
+            raise ValueError("a fair queue holds at least one per key, and as many in all")
+        self.per_key = per_key
+        self.total = total
+        self._drop = drop
+        self._queues: dict[K, deque[T]] = {}  # in turn order: the next to take first
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def put(self, key: K, item: T) -> None:
+        self._queues.setdefault(key, deque()).append(item)
+        self._count += 1
+        if len(self._queues[key]) > self.per_key:
+            self._drop_oldest(key)
+        elif self._count > self.total:
+            self._drop_oldest(max(self._queues, key=lambda k: len(self._queues[k])))
+
+    def take(self) -> T | None:
+        """The next item, from the key whose turn it is (``None`` if none waits)."""
+        if not self._queues:
+            return None
+        key = next(iter(self._queues))
+        queue = self._queues.pop(key)
+        item = queue.popleft()
+        self._count -= 1
+        if queue:
+            self._queues[key] = queue  # to the back of the turn order
+        return item
+
+    def clear(self) -> None:
+        """Drop everything waiting."""
+        while (item := self.take()) is not None:
+            self._drop(item)
+
+    def _drop_oldest(self, key: K) -> None:
+        queue = self._queues[key]
+        self._drop(queue.popleft())
+        self._count -= 1
+        if not queue:
+            del self._queues[key]

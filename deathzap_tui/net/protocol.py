@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import socket
 import struct
 from collections.abc import Mapping
 from typing import Any
@@ -64,6 +65,24 @@ class ProtocolError(Exception):
 
 class BadMessage(ValueError):
     """A well-framed message that is not valid; answer with an error, carry on."""
+
+
+def connect_unix(path: str, timeout: float) -> socket.socket:
+    """A connection to the referee's socket at ``path``, made blocking so that it
+    waits its turn (up to ``timeout`` s) when the referee's queue of new connections
+    is full, as under a flood, instead of failing at once as a non-blocking connect
+    does. Returned non-blocking, for asyncio; run it in a thread."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        seconds = int(timeout)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                        struct.pack("ll", seconds, int((timeout - seconds) * 1e6)))
+        sock.connect(path)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def encode(message: Mapping[str, Any]) -> bytes:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.net import protocol, views
-from deathzap_tui.net.limits import Limits, Lobby, Rate
+from deathzap_tui.net.limits import FairQueue, Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
@@ -40,8 +40,10 @@ from deathzap_tui.rules.steps import Answer, Dice, Refused
 
 MAX_BAD_MESSAGES = 20
 MAX_BUFFERED = 4 * 1024 * 1024
-BACKLOG = 128
-"""Connections the kernel queues for the referee to take."""
+BACKLOG = 4096
+"""Connections the kernel queues for the referee (capped by the system's somaxconn)."""
+ACCEPT_BATCH = 64
+"""Connections taken from the kernel's queue at most per turn of the event loop."""
 READ_ONLY = frozenset({"ping", "report"})
 """Requests that change nothing at the table, so push no new snapshot."""
 
@@ -474,28 +476,60 @@ class Referee:
         self._accepting = asyncio.ensure_future(self._accept(listener))
 
     async def _accept(self, listener: socket.socket) -> None:
-        """Take new connections at the pace of ``limits.accepts``: a flood of them
-        waits in the kernel's queue instead of crowding out the players' requests."""
+        """Take on new connections at the pace of ``limits.accepts``, in turn from
+        each process. The kernel's queue is emptied as fast as connections come, so a
+        player's connect never finds it full, into a :class:`FairQueue` by the peer's
+        process: a process that floods the referee waits behind itself, and the
+        connections in play are served meanwhile."""
         loop = asyncio.get_running_loop()
+        fd = listener.fileno()
+        waiting: FairQueue[int, socket.socket] = FairQueue(*self.limits.queued,
+                                                           drop=socket.socket.close)
+        arrived = asyncio.Event()
+        paused: asyncio.TimerHandle | None = None
+
+        def take_all() -> None:
+            nonlocal paused
+            for _ in range(ACCEPT_BATCH):
+                try:
+                    conn, _addr = listener.accept()
+                except (BlockingIOError, InterruptedError):
+                    break
+                except OSError as exc:  # e.g. out of file descriptors: pause, do not spin
+                    self.log(f"cannot take a connection: {exc}")
+                    loop.remove_reader(fd)
+                    paused = loop.call_later(0.5, loop.add_reader, fd, take_all)
+                    break
+                conn.setblocking(False)
+                creds = _creds(conn)
+                waiting.put(creds[0] if creds else -1, conn)
+            arrived.set()
+
+        loop.add_reader(fd, take_all)
         pace = Rate(*self.limits.accepts)
-        while True:
-            try:
-                conn, _addr = await loop.sock_accept(listener)
-            except OSError as exc:  # e.g. out of file descriptors: wait, do not spin
-                self.log(f"cannot take a connection: {exc}")
-                await asyncio.sleep(0.5)
-                continue
-            try:
-                reader, writer = await asyncio.open_unix_connection(sock=conn)
-            except OSError:
-                conn.close()
-                continue
-            task = asyncio.ensure_future(self._serve(reader, writer))
-            self._serving.add(task)
-            task.add_done_callback(self._serving.discard)
-            wait = pace.spend()
-            if wait:
-                await asyncio.sleep(wait)
+        try:
+            while True:
+                conn = waiting.take()
+                if conn is None:
+                    arrived.clear()
+                    await arrived.wait()
+                    continue
+                try:
+                    reader, writer = await asyncio.open_unix_connection(sock=conn)
+                except OSError:
+                    conn.close()
+                    continue
+                task = asyncio.ensure_future(self._serve(reader, writer))
+                self._serving.add(task)
+                task.add_done_callback(self._serving.discard)
+                wait = pace.spend()
+                if wait:
+                    await asyncio.sleep(wait)
+        finally:
+            if paused is not None:
+                paused.cancel()
+            loop.remove_reader(fd)
+            waiting.clear()
 
     async def serve_until_closed(self) -> None:
         """Serve until the save cannot be written, then raise ``OSError`` saying why
@@ -506,6 +540,7 @@ class Referee:
     async def close(self) -> None:
         if self._accepting is not None:
             self._accepting.cancel()
+            await asyncio.wait([self._accepting])  # it lets go of the listener first
         if self._listener is not None:
             self._listener.close()
         for c in list(self.clients):
@@ -713,14 +748,19 @@ class Referee:
         self._later[what] = loop.call_later(max(0.0, wait), run)
 
 
-def _peer(writer: asyncio.StreamWriter) -> str:
-    sock = writer.get_extra_info("socket")
+def _creds(sock: Any) -> tuple[int, int] | None:
+    """The peer's process and user ids, if the socket tells them."""
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        pid, uid, _gid = struct.unpack("3i", creds)
-        return f"pid {pid}, uid {uid}"
     except (OSError, AttributeError):
-        return "unknown peer"
+        return None
+    pid, uid, _gid = struct.unpack("3i", creds)
+    return pid, uid
+
+
+def _peer(writer: asyncio.StreamWriter) -> str:
+    creds = _creds(writer.get_extra_info("socket"))
+    return f"pid {creds[0]}, uid {creds[1]}" if creds else "unknown peer"
 
 
 def _socket_alive(path: Path) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deathzap_tui.net.limits import Lobby, Rate
+from deathzap_tui.net.limits import FairQueue, Lobby, Rate
 
 
 class Clock:
@@ -53,3 +53,18 @@ def test_the_lobby_drops_the_one_waiting_longest() -> None:
     assert dropped == ["b"] and len(lobby) == 2
     lobby.leave("b")  # leaving twice (dropped, then its connection lost) is fine
     assert len(lobby) == 2
+
+
+def test_the_fair_queue_takes_in_turn_and_drops_from_whoever_floods() -> None:
+    dropped: list[str] = []
+    queue: FairQueue[str, str] = FairQueue(3, 4, dropped.append)
+    for i in range(5):
+        queue.put("flood", f"f{i}")  # over its 3: its own oldest go
+    assert dropped == ["f0", "f1"]
+    queue.put("player", "p")
+    queue.put("watcher", "w")  # over 4 in all: the flood's oldest goes
+    assert dropped == ["f0", "f1", "f2"] and len(queue) == 4
+    assert [queue.take() for _ in range(6)] == ["f3", "p", "w", "f4", None, None]
+    queue.put("a", "x")
+    queue.clear()
+    assert dropped[-1] == "x" and len(queue) == 0

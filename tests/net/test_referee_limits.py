@@ -106,6 +106,52 @@ def test_each_connections_requests_are_paced_and_the_players_go_first(limited) -
     flood.close()
 
 
+FLOOD = """
+import socket, sys, time
+hello = bytes.fromhex(sys.argv[2])
+end = time.monotonic() + float(sys.argv[3])
+held = []
+while time.monotonic() < end:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sys.argv[1])
+        s.sendall(hello)
+    except OSError:
+        s.close()
+        continue
+    held.append(s)
+    if len(held) > 8:
+        held.pop(0).close()
+"""
+"""A process joining as a watcher as fast as it can, never reading, keeping its
+eight newest connections: argv = socket, hello frame (hex), seconds."""
+
+
+def test_players_join_and_play_while_two_processes_flood_the_referee(limited) -> None:
+    host = limited()
+    black = RemoteSession.connect(host.socket_path, "black", timeout=5)
+    hello = protocol.encode({"t": "hello", "v": protocol.VERSION, "side": "watch"}).hex()
+    floods = [subprocess.Popen([sys.executable, "-c", FLOOD, str(host.socket_path), hello,
+                                "4"]) for _ in range(2)]
+    try:
+        time.sleep(0.5)  # the flood is on
+        red = RemoteSession.connect(host.socket_path, "red", timeout=5)
+        rtts = []
+        for _ in range(20):
+            t = time.monotonic()
+            red._call("ping")
+            rtts.append(time.monotonic() - t)
+        assert all(f.poll() is None for f in floods), "the flood ended too soon"
+        assert sorted(rtts)[10] < 0.1, rtts  # the median: milliseconds, not seconds
+        assert black.wait_for(lambda s: s.presence["red"] == 1, 5)
+        red.close()
+    finally:
+        for f in floods:
+            f.kill()
+            f.wait()
+        black.close()
+
+
 def test_watchers_joining_too_fast_are_refused_for_the_moment_not_players(limited) -> None:
     host = limited(watcher_joins=(0.5, 2))
     replies = [first_reply(RawClient(host.socket_path, "watch")) for _ in range(3)]
