@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import fcntl
 import json
 import os
@@ -171,12 +172,20 @@ def append_event(path: Path, index: int, event: Event,
 
     ``expected_bytes``: the journal's length as the caller last saw it; if another
     writer has changed it since, nothing is written and :class:`Conflict` is raised
-    (checked and written under an exclusive ``flock`` of the journal)."""
+    (checked and written under an exclusive ``flock`` of the journal). A journal the
+    caller saw with events in it is never made anew: deleted meanwhile, nothing is
+    written and ``FileNotFoundError`` says so (a new journal would begin with a gap,
+    or, empty, pass the game off as having none)."""
     line = (json.dumps({"n": index, **event.to_data()}, ensure_ascii=False,
                        separators=(",", ":")) + "\n").encode("utf-8")
     journal = journal_path(path)
     created = not journal.exists()
-    fd = open_regular(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        fd = open_regular(journal, os.O_WRONLY | os.O_APPEND
+                          | (0 if expected_bytes else os.O_CREAT))
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, f"{journal.name} was deleted while the game "
+                                "was open; nothing written", str(journal)) from None
     try:
         if expected_bytes is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed

@@ -7,6 +7,7 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,17 +84,23 @@ RED, BLACK = FORCES / "demo-ashfall-legion.toml", FORCES / "demo-vanta-syndicate
 
 def game_in_progress(name: str = "g1", events: int = 1):  # -> Session
     """A Deathzap 3 save in progress with ``events`` events in its journal."""
-    from deathzap_tui.rules.steps import ROLL, DiceRequest
     from deathzap_tui.session import Session
 
     session = Session.new(RED, BLACK, seed=3, deal_seed=1, save_path=name)
     while len(session.game.log) < events:
-        action = session.begin(session.intents()[0].intent)
-        res = action.resolution
-        while not res.done:
-            res.answer(ROLL if isinstance(res.step, DiceRequest) else res.step.default)
-        session.commit(action)
+        play_one(session)
     return session
+
+
+def play_one(session: Any) -> None:
+    """The first action offered, every die rolled, every question at its default."""
+    from deathzap_tui.rules.steps import ROLL, DiceRequest
+
+    action = session.begin(session.intents()[0].intent)
+    res = action.resolution
+    while not res.done:
+        res.answer(ROLL if isinstance(res.step, DiceRequest) else res.step.default)
+    session.commit(action)
 
 
 def victim_file(tmp_path: Path) -> Path:
@@ -194,6 +201,19 @@ def test_a_game_in_progress_without_its_journal_is_refused(saves_dir: Path,
     with pytest.raises(SaveError, match=r"g1\.toml\.journal is missing"):
         saves.load_game(copy)
     assert session.path.read_bytes() == snapshot
+
+
+def test_a_journal_deleted_while_the_game_is_open_is_not_made_anew(saves_dir: Path) -> None:
+    """The next event is refused (the referee then stops, saying why) rather than
+    begun in a new journal that would hide the lost events."""
+    session = game_in_progress(events=2)
+    journal = saves.journal_path(session.path)
+    journal.unlink()
+    with pytest.raises(FileNotFoundError, match=r"g1\.toml\.journal was deleted while"):
+        play_one(session)
+    assert not journal.exists()
+    with pytest.raises(SaveError, match=r"g1\.toml\.journal is missing"):
+        saves.load_game(session.path)
 
 
 def test_a_new_game_has_an_empty_journal_and_a_finished_one_none(saves_dir: Path) -> None:
