@@ -43,7 +43,7 @@ sys.path.insert(0, str(TOY))
 import toynet  # noqa: E402
 
 from deathzap_tui.net import protocol  # noqa: E402
-from deathzap_tui.net.client import RemoteSession  # noqa: E402
+from deathzap_tui.net.client import Disconnected, RemoteSession  # noqa: E402
 from deathzap_tui.rules.steps import Dice  # noqa: E402
 
 LAUNCH = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
@@ -277,6 +277,19 @@ def play_timed(me: RemoteSession, other: RemoteSession, phase: Phase) -> None:
     timed(lambda: me._call("ping"), phase.pings)
 
 
+def rejoin(sock: Path, side: str) -> tuple[RemoteSession, float, int]:
+    """Connect as ``side``, trying again until it works: the session, the
+    milliseconds it took and the tries."""
+    t = time.perf_counter()
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            return RemoteSession.connect(sock, side), (time.perf_counter() - t) * 1000, tries
+        except Disconnected:
+            time.sleep(0.05)
+
+
 def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
     """The players' round trips before, during and after a churn of watchers."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -286,6 +299,7 @@ def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
         red = RemoteSession.connect(sock, "red")
         black = RemoteSession.connect(sock, "black")
         phases: dict[str, Phase] = {}
+        rejoins: list[str] = []
 
         def play(name: str, until: float) -> None:
             phase = phases.setdefault(name, Phase())
@@ -300,6 +314,11 @@ def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
                                        str(seconds)], stdout=subprocess.PIPE, text=True)
                      for _ in range(churners)]
             time.sleep(0.5)  # let the churn get going
+            play("during the churn", started + seconds / 2)
+            for _ in range(3):  # black's terminal closes and joins again
+                black.close()
+                black, took, tries = rejoin(sock, "black")
+                rejoins.append(f"{took:.0f} ms" + (f" ({tries} tries)" if tries > 1 else ""))
             play("during the churn", started + seconds)
             counts = [tuple(map(int, p.communicate(30)[0].split())) for p in procs]
             churned = time.perf_counter() - started
@@ -315,6 +334,7 @@ def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
           f"{made} connections ({made / churned:.0f}/s), {failed} failed to connect")
     for name, phase in phases.items():
         print(f"  {name}: {phase.line()}")
+    print(f"  a player joining again during the churn: {', '.join(rejoins)}")
 
 
 if __name__ == "__main__":
