@@ -87,16 +87,19 @@ def test_a_snapshot_copied_without_its_journal_is_refused(saves_dir: Path, tmp_p
     assert f"{copy}: g1.toml.journal is missing" in err
 
 
-@pytest.mark.parametrize("command", [*SAVE_COMMANDS, "join", "play"])
+@pytest.mark.parametrize("command", [*SAVE_COMMANDS, "join", "play", "odds"])
 def test_a_name_too_long_for_a_file_is_a_clean_error(saves_dir: Path, command: str) -> None:
-    """``log`` and ``report`` ended in an OSError traceback (ENAMETOOLONG)."""
+    """``log`` and ``report`` (and ``odds`` of a force file) ended in an OSError
+    traceback (ENAMETOOLONG)."""
     name = "x" * 300
     args = {"join": ["join", name, "--as", "red"],
             "play": ["play", "--red", str(FILES / "demo-ashfall-legion.toml"), "--black",
                      str(FILES / "demo-vanta-syndicate.toml"), "--save", name],
+            "odds": ["odds", "--attacker", f"{name}:1", "--target", f"{name}:1"],
             }.get(command, [command, name])
     err = refused(deathzap(saves_dir, *args), command)
-    assert "a save name uses letters, digits" in err or "no save file" in err
+    assert any(why in err for why in ("a save name uses letters, digits", "no save file",
+                                      "File name too long"))
 
 
 @pytest.mark.parametrize("command", SAVE_COMMANDS)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 import unicodedata
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 BAR_WIDTH = 40
@@ -193,9 +193,10 @@ def _split(spec: str) -> tuple[str, str]:
     path, sep, name = spec.rpartition(":")
     if not sep or not path:
         return "", ""
-    if not Path(path).exists() and ":" in path:  # a unit name holding ':'
+    # os.path.exists: False, not OSError, for a name too long to be a file
+    if not os.path.exists(path) and ":" in path:  # a unit name holding ':'
         first, _, rest = spec.partition(":")
-        if Path(first).exists():
+        if os.path.exists(first):
             return first, rest
     return path, name
 
