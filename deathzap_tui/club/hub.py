@@ -25,11 +25,13 @@ Lobby -> hub::
     lobby      {id}                               everything the lobby shows, at once:
                -> ok {games, challenges, finished, watch}
     forces     {id}                               -> ok {forces: [ForceRow]} (my saved)
-    save_force {id, name, toml}                   checked like `deathzap check`
+    save_force {id, toml}                         checked like `deathzap check`, kept
+               under the force's own name (replacing one of that name)
                -> ok {force: ForceRow}  |  error {message, problems: [text]}
-    challenge  {id, ruleset, opponent, options, force, side}
-               opponent: a member name, or "" for an open challenge; side: "red",
-               "black" or "" (the server draws); force: ForceSpec
+    challenge  {id, ruleset, opponent?, options?, force, public?}
+               opponent: a member name, or "" (the default) for an open challenge;
+               options: the ruleset's options; force: ForceSpec; public: the game
+               may be watched. Sides are drawn when it is accepted.
                -> ok {challenge: ChallengeRow}
     accept     {id, challenge, force}              -> ok {game: GameRow}
     decline    {id, challenge}                     -> ok {}  (the challenger withdraws)
@@ -59,9 +61,11 @@ Rows (all times are seconds since the epoch, UTC; ``ago`` is seconds before now)
                  ``turn``: the board's turn/round text; ``whose``: "red"/"black"/"";
                  ``yours``: the next move is mine; ``unread``: events since I last
                  opened it. ``games`` lists yours-to-move first, then by last move.
-    ChallengeRow {challenge, ruleset, title, by, to, options, created, mine: bool}
-                 ``to`` is "" for an open challenge; ``mine``: I made it.
-    ForceRow     {name, ruleset, force, points}
+    ChallengeRow {challenge, ruleset, title, by, to, force, options, created,
+                  public: bool, mine: bool}
+                 ``to`` is "" for an open challenge; ``force``: the name of the
+                 challenger's force; ``mine``: I made it.
+    ForceRow     {name, ruleset}
     ForceSpec    {"shipped": ID} | {"saved": NAME} | {"toml": TEXT}
                  ``shipped`` ids are the names of the files in deathzap_tui/forces
                  (e.g. "dz3_red"); a saved or given force must pass `deathzap check`.
@@ -72,11 +76,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Mapping
-from typing import Any
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
 
 from deathzap_tui.forcefile import MAX_BYTES as MAX_FORCE_BYTES
 from deathzap_tui.net import protocol
+from deathzap_tui.net.limits import Rate
 from deathzap_tui.net.protocol import BadMessage, _int, plain
 
 VERSION = 1
@@ -87,14 +95,14 @@ MAX_REQUEST_FRAME = MAX_FORCE_BYTES + 64 * 1024
 MAX_NAME = 60
 EVENTS = ("your-move", "moved", "challenge", "accepted", "game-over")
 """What an ``event`` push may say happened."""
-SIDE_CHOICES = ("red", "black", "")
+MAX_BAD_MESSAGES = 20
 
 _FIELDS: dict[str, tuple[str, ...]] = {
     "hello": ("v", "token"),
     "lobby": ("id",),
     "forces": ("id",),
-    "save_force": ("id", "name", "toml"),
-    "challenge": ("id", "ruleset", "opponent", "options", "force", "side"),
+    "save_force": ("id", "toml"),
+    "challenge": ("id", "ruleset", "opponent", "options", "force", "public"),
     "accept": ("id", "challenge", "force"),
     "decline": ("id", "challenge"),
     "open": ("id", "game"),
@@ -104,7 +112,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "subscribe": ("id",),
     "ping": ("id",),
 }
-_OPTIONAL = {"options", "side", "opponent"}
+_OPTIONAL = {"options", "public", "opponent"}
 READ_ONLY = frozenset({"lobby", "forces", "report", "ping"})
 """Requests that change nothing in the club."""
 
@@ -151,7 +159,6 @@ def check_request(msg: dict[str, Any]) -> dict[str, Any]:
         if key in fields:
             _int(msg, key)
     if t == "save_force":
-        _text(msg, "name")
         _text(msg, "toml", MAX_FORCE_BYTES)
     elif t == "challenge":
         _text(msg, "ruleset")
@@ -160,9 +167,9 @@ def check_request(msg: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(options, dict):
             raise BadMessage("challenge: options must be an object")
         msg["options"] = plain(options, "options")
-        msg["side"] = msg.get("side", "")
-        if msg["side"] not in SIDE_CHOICES:
-            raise BadMessage("challenge: side must be red, black or \"\" (drawn)")
+        msg["public"] = msg.get("public", False)
+        if not isinstance(msg["public"], bool):
+            raise BadMessage("challenge: public must be true or false")
         msg["force"] = check_force_spec(msg["force"], "challenge.force")
     elif t == "accept":
         msg["force"] = check_force_spec(msg["force"], "accept.force")
@@ -257,3 +264,153 @@ class HubClient:
             if not future.done():
                 future.set_exception(HubError(why))
         self._waiting.clear()
+
+
+class Handler(Protocol):
+    """What the hub serves: the club (:class:`deathzap_tui.club.hosting.Club`)."""
+
+    async def handle(self, member: str, msg: dict[str, Any]) -> dict[str, Any]:
+        """The ``ok`` reply's fields for a checked request, or :class:`HubError`."""
+
+    def subscribe(self, member: str, push: Callable[[dict[str, Any]], None]) -> None:
+        """Send ``event`` messages for ``member`` through ``push`` from now on."""
+
+    def unsubscribe(self, member: str, push: Callable[[dict[str, Any]], None]) -> None:
+        ...
+
+
+class HubServer:
+    """The hub on a Unix socket (in a private directory: see the module doc).
+
+    :meth:`issue` makes a session's token; a lobby says hello with it and is then
+    that member until it goes. Requests from one lobby are taken one at a time, paced
+    (:class:`~deathzap_tui.net.limits.Rate`); a lobby that sends too many bad
+    messages, or stalls inside a frame, is dropped.
+    """
+
+    def __init__(self, handler: Handler, path: Path, *, hello_timeout: float = 10.0,
+                 stall_timeout: float = 10.0, pace: tuple[float, int] = (20.0, 40),
+                 log: Callable[[str], None] = print) -> None:
+        self.handler = handler
+        self.path = path
+        self.hello_timeout = hello_timeout
+        self.stall_timeout = stall_timeout
+        self.pace = pace
+        self.log = log
+        self._tokens: dict[str, str] = {}
+        self._server: asyncio.AbstractServer | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    def issue(self, member: str) -> str:
+        """A new secret token standing for ``member`` (until :meth:`revoke`)."""
+        token = secrets.token_urlsafe(24)
+        self._tokens[token] = member
+        return token
+
+    def revoke(self, token: str) -> None:
+        self._tokens.pop(token, None)
+
+    async def start(self) -> None:
+        old = os.umask(0o177)  # the socket: owner only, in an owner-only directory
+        try:
+            self._server = await asyncio.start_unix_server(
+                self._serve, str(self.path), limit=MAX_REQUEST_FRAME + 8)
+        finally:
+            os.umask(old)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for writer in list(self._writers):
+            with contextlib.suppress(Exception):
+                writer.write(protocol.encode({"t": "bye",
+                                              "message": "the club server is stopping"}))
+            writer.close()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+
+        def send(message: Mapping[str, Any]) -> None:
+            if not writer.is_closing():
+                writer.write(protocol.encode(message))
+
+        member = ""
+        try:
+            member = await self._hello(reader, send)
+            if member:
+                await self._loop(member, reader, send)
+        except (ConnectionError, protocol.ProtocolError) as exc:
+            self.log(f"hub: lobby of {member or '?'}: {exc}")
+        finally:
+            if member:
+                self.handler.unsubscribe(member, send)
+            self._writers.discard(writer)
+            writer.close()
+
+    async def _hello(self, reader: asyncio.StreamReader,
+                     send: Callable[[Mapping[str, Any]], None]) -> str:
+        try:
+            body = await asyncio.wait_for(protocol.read_frame(reader, MAX_REQUEST_FRAME),
+                                          self.hello_timeout)
+            if body is None:
+                return ""
+            msg = check_request(protocol.decode(body))
+            if msg["t"] != "hello":
+                raise BadMessage("the first message must be hello")
+        except (BadMessage, TimeoutError) as exc:
+            send({"t": "error", "message": f"bad hello: {exc or 'timed out'}"})
+            return ""
+        if msg["v"] != VERSION:
+            send({"t": "error", "message": f"hub protocol version {msg['v']}; this club "
+                                           f"speaks {VERSION}"})
+            return ""
+        member = self._tokens.get(msg["token"], "")
+        if not member:
+            send({"t": "error", "message": "this session is not known to the club"})
+            return ""
+        send({"t": "welcome", "v": VERSION, "member": member})
+        return member
+
+    async def _loop(self, member: str, reader: asyncio.StreamReader,
+                    send: Callable[[Mapping[str, Any]], None]) -> None:
+        bad = 0
+        pace = Rate(*self.pace)
+        while (body := await protocol.read_frame(reader, MAX_REQUEST_FRAME,
+                                                 self.stall_timeout)) is not None:
+            if wait := pace.spend():
+                await asyncio.sleep(wait)
+            rid = None
+            try:
+                msg = protocol.decode(body)
+                rid = msg.get("id") if type(msg.get("id")) is int else None
+                msg = check_request(msg)
+                if msg["t"] == "hello":
+                    raise BadMessage("hello was already said")
+                if msg["t"] == "subscribe":
+                    self.handler.subscribe(member, send)
+                    reply: dict[str, Any] = {}
+                elif msg["t"] == "ping":
+                    reply = {}
+                else:
+                    reply = await self.handler.handle(member, msg)
+            except BadMessage as exc:
+                bad += 1
+                send({"t": "error", "id": rid, "message": f"bad message: {exc}"})
+                if bad >= MAX_BAD_MESSAGES:
+                    raise protocol.ProtocolError("too many bad messages") from None
+                continue
+            except HubError as exc:
+                send({"t": "error", "id": rid, "message": str(exc),
+                      "problems": list(exc.problems)})
+                continue
+            except Exception as exc:  # a bug must cost one request, not the club
+                self.log(f"hub: {msg.get('t')} for {member} failed: {exc!r}")
+                send({"t": "error", "id": rid,
+                      "message": f"the club could not do that ({type(exc).__name__})"})
+                continue
+            send({"t": "ok", "id": rid, **reply})
