@@ -35,7 +35,16 @@ from deathzap_tui.app.widgets.log import TailLog
 from deathzap_tui.app.widgets.odds import OddsPanel, sync_odds
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.rules.ruleset import IntentOption
-from deathzap_tui.rules.steps import ROLL, Answer, DiceRequest, Question, Refused, Resolution, Step
+from deathzap_tui.rules.steps import (
+    ROLL,
+    Answer,
+    Dice,
+    DiceRequest,
+    Question,
+    Refused,
+    Resolution,
+    Step,
+)
 
 Begin = Callable[[Mapping[str, Any]], tuple[Any, Resolution]]
 
@@ -410,8 +419,11 @@ class WizardScreen(Screen[Any]):
             repaint(headline, Text("Resolved. Confirm to record it." if self.records else
                                    "Resolved. Confirm to see the result (nothing is "
                                    "recorded or saved).", style="bold"))
+            rolled = self.records and any(isinstance(a, Dice) and a.generated
+                                          for a in self.resolution.answers)
             repaint(reason, Text("↑/↓ scroll · Esc goes back a step · ctrl+x cancels "
-                                 "(nothing changes).", style="dim"))
+                                 + ("(dice stay rolled)." if rolled
+                                    else "(nothing changes)."), style="dim"))
             self.shown = None
             choices.display, inp.display, confirm.display = False, False, True
             self.set_focus(None)
