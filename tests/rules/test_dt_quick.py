@@ -31,9 +31,21 @@ def test_shooting_with_its_one_gun_asks_range_cover_and_the_reaction_dt_s4_s6() 
     res = RULESET.quick_resolution("shoot", MOTT, VEY, seed=2)
     seen = answer_all(res, {"distance.black.0": 20}, dice=ROLL)
     keys = [s.key for s in seen]
-    assert keys[:4] == ["distance.black.0", "cover.black.0", "down.black.0", "react.black"]
+    assert keys[:5] == ["quick.standing", "distance.black.0", "cover.black.0",
+                        "down.black.0", "react.black"]
     hit = next(s for s in seen if s.key == "hit.1")
     assert (hit.count, hit.target) == (4, 3)  # LMG 4 attacks, best +1 at 19-27" (DT-R2)
+
+
+def test_a_hacked_shooter_and_a_stunned_target_dt_s5_s7() -> None:
+    """Hacked: -1 to its next attack (4+ becomes 5+); stunned: no reaction."""
+    res = RULESET.quick_resolution("shoot", MOTT, VEY, seed=2)
+    seen = answer_all(res, {"quick.standing": "set", "quick.red.hacked": "yes",
+                            "quick.black.stunned": "yes", "distance.black.0": 12}, dice=ROLL)
+    keys = [s.key for s in seen]
+    assert "react.black" not in keys
+    assert next(s for s in seen if s.key == "hit.1").target == 5
+    assert "Gunner Mott, hacked; Sergeant Vey, stunned" in res.ctx.notes[0].text
 
 
 def test_the_target_may_dodge_and_cancel_successes_dt_s6() -> None:
@@ -42,7 +54,7 @@ def test_the_target_may_dodge_and_cancel_successes_dt_s6() -> None:
     res = RULESET.quick_resolution("melee", SIKE, VEY, seed=2)
     seen = answer_all(res, {"react.black": "yes", "reaction.black.0": "dodge"}, dice=ROLL)
     keys = [s.key for s in seen]
-    assert keys[:2] == ["react.black", "reaction.black.0"]
+    assert keys[1:3] == ["react.black", "reaction.black.0"]
     assert "cancel.black.0" in keys
 
 
@@ -50,6 +62,7 @@ def test_a_grenade_needs_the_rule_dt_s7() -> None:
     with pytest.raises(Refused, match="has no Grenade"):
         RULESET.quick_resolution("grenade", MOTT, VEY, seed=1)
     res = RULESET.quick_resolution("grenade", SIKE, VEY, seed=1)
+    res.answer("full")
     assert res.step.key == "grenade"  # the weapon is the grenade: not asked
 
 
@@ -63,7 +76,8 @@ def test_hack_needs_a_hacker_dt_s7() -> None:
 
 def test_tough_wound_markers_are_asked_dt_s7() -> None:
     res = RULESET.quick_resolution("shoot", MOTT, KARN, seed=1)
-    res.answer("set")
+    for answer in ("set", "no", "no"):  # neither unit is hacked
+        res.answer(answer)
     assert res.step.key == "quick.black.wounds" and res.step.maximum == 2
     res.answer(2)
     assert res.ctx.state.unit("black.0").wounds == 2

@@ -4,9 +4,10 @@ quality test, outside any game, through the real :mod:`.actions`, :mod:`.attacks
 and :mod:`.quality` code on a two-unit state (see :mod:`deathzap_tui.rules.quick`).
 Nothing is saved.
 
-Each unit is one model (DT §2): how it stands is its wound markers when Tough and,
-for the acting unit, whether it still has its camo marker (DT §7). The target starts
-without one, since it is being attacked.
+Each unit is one model (DT §2): how it stands is whether it is hacked, its wound
+markers when Tough, whether the target is stunned and whether the acting unit still
+has its camo marker (DT §5, §7). The target starts without one, since it is being
+attacked.
 """
 
 from __future__ import annotations
@@ -96,10 +97,22 @@ def _known(kind: str, unit: Any) -> quick.Known:
     return known
 
 
+def _yes_no(unit: Any, what: str, prompt: str, default: str) -> tuple[Question,
+                                                                      quick.Setter]:
+    """A yes/no question about ``unit`` setting its flag ``what``."""
+    return (Question(f"quick.{unit.side}.{what}", prompt, YES_NO, rule="DT §5, DT §7",
+                     side=unit.side, default=default),
+            lambda a: setattr(unit, what, a == "yes"))
+
+
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:
-    """Wound markers of a Tough unit (DT §7) and the acting unit's camo marker."""
+    """Whether either unit is hacked (-1 to its next attack or block) and has wound
+    markers (Tough), whether the target is stunned (it cannot react) and the acting
+    unit still has its camo marker (DT §5, §7)."""
     asks: list[tuple[Question | None, quick.Setter]] = []
     for unit in (acting, target):
+        asks.append(_yes_no(unit, "hacked", f"Is {unit.name} hacked (-1 to its next attack "
+                            "or block)?", "no"))
         if unit.has("tough"):
             asks.append((Question(f"quick.{unit.side}.wounds", f"How many wound markers "
                                   f"has {unit.name} (Tough: killed at the "
@@ -107,20 +120,22 @@ def standing(ctx: Context, acting: Any, target: Any) -> Gen:
                                   maximum=tables.TOUGH_WOUNDS - 1, rule="DT §7",
                                   side=unit.side, default=0),
                          lambda n, u=unit: setattr(u, "wounds", n)))
+    asks.append(_yes_no(target, "stunned", f"Is {target.name} stunned (it cannot react)?",
+                        "no"))
     if acting.has("camouflage"):
-        asks.append((Question("quick.red.camo", f"Has {acting.name} still its camo marker "
-                              "(reactions to its attack at -2)?", YES_NO, rule="DT §7",
-                              side=acting.side, default="yes"),
-                     lambda a: setattr(acting, "camo", a == "yes")))
+        asks.append(_yes_no(acting, "camo", f"Has {acting.name} still its camo marker "
+                            "(reactions to its attack at -2)?", "yes"))
     if (yield from quick.as_they_stand(asks)):
         ctx.say("As they stand: " + "; ".join(_words(u) for u in (acting, target)) + ".")
 
 
 def _words(unit: Any) -> str:
-    said = unit.name
+    said = [unit.name]
     if unit.has("tough"):
-        said += f" {unit.wounds} wound marker{'s' if unit.wounds != 1 else ''}"
-    return said + (", camouflaged" if unit.camo else "")
+        said.append(f"{unit.wounds} wound marker{'s' if unit.wounds != 1 else ''}")
+    said += [word for word, flag in (("hacked", unit.hacked), ("stunned", unit.stunned),
+                                     ("camouflaged", unit.camo)) if flag]
+    return ", ".join(said)
 
 
 def _morale(ctx: Context, unit: Any) -> Gen:
