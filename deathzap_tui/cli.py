@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "odds": "exact odds of an attack or morale test",
     "edit": "edit a force file (new or existing) with live points and checks",
     "report": "the end-of-game report of a saved game: score over time, units, dice luck",
+    "club": "a club's members, forces and games in one store (see `club -h`)",
 }
 """subcommand -> one-line help; the module is ``deathzap_tui.commands.<name>``."""
 

@@ -1,0 +1,119 @@
+"""One club game as a :class:`~deathzap_tui.gamestore.GameStore`, so that a
+:class:`~deathzap_tui.session.Session` plays it exactly as it plays a save.
+
+The header is the save's table without its events (:func:`deathzap_tui.saves.game_to_data`)
+and each event a row in the JSON of a save journal's line: a game is read back by
+the same code that reads a save (:func:`deathzap_tui.saves.game_from_data`), so it
+checks the same things and an export is a plain save.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from deathzap_tui.gamestore import StoreError
+from deathzap_tui.inflight import InFlight, InFlightError
+from deathzap_tui.rules.events import Event
+from deathzap_tui.rules.game import Game
+
+if TYPE_CHECKING:
+    from deathzap_tui.club.store import ClubStore
+
+
+class ClubInFlight:
+    """The action in flight of one club game (:class:`~deathzap_tui.inflight.InFlightStore`)."""
+
+    def __init__(self, games: ClubGameStore) -> None:
+        self.games = games
+
+    def load(self) -> InFlight | None:
+        raw = self.games.club.load_in_flight(self.games.game_id_or_fail())
+        if raw is None:
+            return None
+        try:
+            return InFlight.from_data(json.loads(raw))
+        except (ValueError, RecursionError) as exc:
+            raise InFlightError(f"{self.games.label}: {exc}") from None
+
+    def store(self, record: InFlight) -> None:
+        self.games.club.store_in_flight(self.games.game_id_or_fail(),
+                                        json.dumps(record.to_data(), ensure_ascii=False))
+
+    def clear(self) -> None:
+        if self.games.game_id is not None:
+            self.games.club.clear_in_flight(self.games.game_id)
+
+
+class ClubGameStore:
+    """Game ``game_id`` of ``club``; ``None`` until :meth:`create` keeps a new one
+    (between ``red`` and ``black``, members by name)."""
+
+    def __init__(self, club: ClubStore, game_id: int | None, *, red: str | None = None,
+                 black: str | None = None, public: bool = False) -> None:
+        self.club = club
+        self.game_id = game_id
+        self._players = (red, black, public)
+        self.in_flight = ClubInFlight(self)
+
+    @property
+    def label(self) -> str:
+        return f"{self.club.label}: game {self.game_id}" if self.game_id is not None \
+            else f"{self.club.label}: a new game"
+
+    def game_id_or_fail(self) -> int:
+        if self.game_id is None:
+            raise StoreError(f"{self.label} is not kept yet")
+        return self.game_id
+
+    def create(self, game: Game) -> None:
+        if self.game_id is not None:
+            raise StoreError(f"{self.label} is kept already")
+        red, black, public = self._players
+        self.game_id = self.club.insert_game(game, red, black, public)
+
+    def load(self) -> Game:
+        from deathzap_tui.saves import game_from_data
+
+        game_id = self.game_id_or_fail()
+        data = self.club.game_header(game_id)
+        data["events"] = [self._decode(n, raw)
+                          for n, raw in enumerate(self.club.event_rows(game_id, 0))]
+        return game_from_data(data, self.label)
+
+    def append(self, seq: int, event: Event) -> None:
+        self.club.append_event(self.game_id_or_fail(), seq, event_json(event))
+
+    def events_after(self, count: int) -> list[Event]:
+        rows = self.club.event_rows(self.game_id_or_fail(), count)
+        try:
+            return [Event.from_data(self._decode(count + i, raw)) for i, raw in enumerate(rows)]
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"{self.label}: an event cannot be read ({exc})") from None
+
+    def rewrite(self, game: Game) -> None:
+        """The events are all kept already (each appended as it happened); what a
+        whole write adds here is the game's end, for the lobby."""
+        game_id = self.game_id_or_fail()
+        have = self.club.game_info(game_id).events
+        for seq in range(have, len(game.log)):
+            self.append(seq, game.log[seq])
+        result = game.ruleset.view(game.state).result or ""
+        self.club.finish_game(game_id, game.ruleset.is_over(game.state), result)
+
+    def keep_cache(self, game: Game) -> None:
+        """No cache: a club game is replayed when opened."""
+
+    def _decode(self, seq: int, raw: str) -> dict[str, object]:
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError) as exc:
+            raise StoreError(f"{self.label}: event {seq} is not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"{self.label}: event {seq} is not a table")
+        return data
+
+
+def event_json(event: Event) -> str:
+    """An event as a save journal's line holds it (without the journal's ``n``)."""
+    return json.dumps(event.to_data(), ensure_ascii=False, separators=(",", ":"))

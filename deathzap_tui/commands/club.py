@@ -1,0 +1,227 @@
+"""``deathzap club SUBCOMMAND``: a club's store, from the host's side (issue 23).
+
+``members``, ``add``, ``remove``, ``export``, ``import`` and ``migrate`` work on the
+club store (``--store PATH``, default :func:`deathzap_tui.club.sqlstore.default_path`)
+directly; other subcommands (``serve``...) live in modules of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "members": ("list the club's members and their keys", ""),
+    "add": ("add a member with their SSH public key(s)", ""),
+    "remove": ("remove a member (their games stay)", ""),
+    "export": ("write a club game as a normal save (log, report, resume read it)", ""),
+    "import": ("bring a save into the club as a game between two members", ""),
+    "migrate": ("create the club store, or upgrade it to this deathzap's schema", ""),
+}
+"""subcommand -> (one-line help, module). A module named here has ``add_arguments
+(parser)`` and ``run(args) -> int``, as a command's module has; ``""``: this module's
+own ``args_<name>`` and ``run_<name>``. Every subcommand takes ``--store``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--store", metavar="PATH",
+                       help="the club store (an SQLite file; default: club.sqlite in "
+                       "the saves folder)")
+    sub = parser.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True)
+    for name, (summary, _module) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=summary, parents=[store],
+                           description=summary[:1].upper() + summary[1:])
+        _handler(name, "args")(p)
+
+
+def _handler(name: str, what: str) -> Callable[..., Any]:
+    """The subcommand's ``what`` ("args" or "run") function."""
+    module = SUBCOMMANDS[name][1]
+    if module:
+        return getattr(importlib.import_module(module),
+                       "add_arguments" if what == "args" else "run")
+    return globals()[f"{what}_{name}"]
+
+
+def run(args: argparse.Namespace) -> int:
+    return int(_handler(args.club_command, "run")(args) or 0)
+
+
+def _fail(args: argparse.Namespace, message: object) -> int:
+    print(f"deathzap club {args.club_command}: {message}", file=sys.stderr)
+    return 1
+
+
+def _open(args: argparse.Namespace, *, upgrade: bool = False) -> Any:
+    from deathzap_tui.club.sqlstore import open_store
+
+    return open_store(args.store, upgrade=upgrade)
+
+
+def _day(seconds: int) -> str:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%d")
+
+
+# --- members ----------------------------------------------------------------
+def args_members(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run_members(args: argparse.Namespace) -> int:
+    from deathzap_tui.gamestore import StoreError
+
+    try:
+        club = _open(args)
+        members = club.members()
+    except StoreError as exc:
+        return _fail(args, exc)
+    if not members:
+        print(f"no members yet in {club.label} (add one with `deathzap club add NAME "
+              "--key ...`)")
+    for member in members:
+        keys = len(member.keys)
+        print(f"{member.name}  ({keys} key{'s' if keys != 1 else ''}, member since "
+              f"{_day(member.created)})")
+        for key in member.keys:
+            print(f"  {key.type} {key.fingerprint}" + (f" {key.comment}" if key.comment
+                                                      else ""))
+    club.close()
+    return 0
+
+
+# --- add / remove -----------------------------------------------------------
+def args_add(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the member's name (2-24 characters)")
+    parser.add_argument("--key", action="append", required=True, metavar="KEY",
+                        help='an OpenSSH public key line, quoted ("ssh-ed25519 AAAA... '
+                        'you@host"); repeat for more keys')
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from deathzap_tui.club.members import PublicKey
+    from deathzap_tui.gamestore import StoreError
+
+    try:
+        keys = [PublicKey.parse(text) for text in args.key]
+        club = _open(args)
+        try:
+            club.add_member(args.name, keys[0])
+            for key in keys[1:]:
+                club.add_key(args.name, key)
+        finally:
+            club.close()
+    except StoreError as exc:
+        return _fail(args, exc)
+    print(f"added {args.name} ({', '.join(k.fingerprint for k in keys)})")
+    return 0
+
+
+def args_remove(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the member to remove")
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    from deathzap_tui.gamestore import StoreError
+
+    try:
+        club = _open(args)
+        try:
+            club.remove_member(args.name)
+        finally:
+            club.close()
+    except StoreError as exc:
+        return _fail(args, exc)
+    print(f"removed {args.name}")
+    return 0
+
+
+# --- export / import --------------------------------------------------------
+def args_export(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", type=int, help="the game's number")
+    parser.add_argument("--to", metavar="PATH",
+                        help="the save to write (default: club-game-GAME in the saves "
+                        "folder)")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from deathzap_tui import saves
+    from deathzap_tui.gamestore import StoreError
+    from deathzap_tui.savestore import SaveFileStore
+
+    try:
+        club = _open(args)
+        try:
+            game = club.game_store(args.game).load()
+        finally:
+            club.close()
+        if args.to:
+            to = Path(args.to)
+            if not to.parent.is_dir():
+                raise saves.SaveError(f"{to}: no folder {to.parent} to write the save in")
+            path = saves.save_path(to.name, to.parent)
+        else:
+            path = saves.unique_save_path(f"club-game-{args.game}")
+        SaveFileStore(path).create(game)
+    except (StoreError, OSError) as exc:
+        return _fail(args, exc)
+    print(f"exported game {args.game} to {path}")
+    return 0
+
+
+def args_import(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("save", metavar="SAVE",
+                        help="save name (in the saves folder) or the path of any save file")
+    parser.add_argument("--red", required=True, metavar="MEMBER", help="who plays red")
+    parser.add_argument("--black", required=True, metavar="MEMBER", help="who plays black")
+    parser.add_argument("--public", action="store_true", help="anyone may watch the game")
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from deathzap_tui.club.members import ClubError, name_key
+    from deathzap_tui.gamestore import StoreError
+    from deathzap_tui.session import Session
+
+    try:
+        if name_key(args.red) == name_key(args.black):
+            raise ClubError("--red and --black must be two different members")
+        game = Session.read(args.save).game
+        club = _open(args)
+        try:
+            store = club.new_game(red=args.red, black=args.black, public=args.public)
+            store.create(game)
+        finally:
+            club.close()
+    except StoreError as exc:
+        return _fail(args, exc)
+    print(f"imported {args.save} as game {store.game_id} ({args.red} red, {args.black} "
+          f"black, {len(game.log)} events)")
+    return 0
+
+
+# --- migrate ----------------------------------------------------------------
+def args_migrate(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    from deathzap_tui.gamestore import StoreError
+
+    try:
+        club = _open(args, upgrade=True)
+    except StoreError as exc:
+        return _fail(args, exc)
+    before, after = club.migrated
+    club.close()
+    if before == after:
+        print(f"{club.label}: at schema version {after}, nothing to do")
+    elif before == 0:
+        print(f"{club.label}: created at schema version {after}")
+    else:
+        print(f"{club.label}: upgraded from schema version {before} to {after}")
+    return 0
