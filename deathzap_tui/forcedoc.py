@@ -332,6 +332,26 @@ class ForceDocument:
         self._saved = text
 
 
+def force_path(text: str) -> Path:
+    """Where the force file the user names goes: a bare name in the forces folder
+    (:func:`~deathzap_tui.paths.forces_dir`, which ``DEATHZAP_FORCES_DIR`` sets), a
+    path (with a folder, or ``~``) where it says; ``.toml`` is added when missing.
+    Raises ``ValueError`` saying what is wrong (no name, no such folder)."""
+    from deathzap_tui.paths import forces_dir
+
+    name = text.strip()
+    if not name or name in (".", ".."):
+        raise ValueError("type a file name, or a path")
+    if not name.endswith(".toml"):
+        name += ".toml"
+    path = Path(name).expanduser()
+    if len(path.parts) == 1 and not name.startswith("~"):
+        return forces_dir() / path
+    if not path.parent.is_dir():
+        raise ValueError(f"no folder {path.parent}")
+    return path
+
+
 def save_text(path: str | Path, text: str) -> None:
     """Replace the file at ``path`` with ``text``, whole or not at all (a temporary
     file in the same directory, fsynced, renamed over it): a crash or a full disk

@@ -776,3 +776,57 @@ async def test_a_huge_force_is_checked_once_the_typing_pauses(
         await keys(pilot, "backspace", "0", "ctrl+s")  # the check runs before the save:
         assert isinstance(app.screen, AskScreen)      # an error, so it asks
         assert screen.result.at(field) and "checking…" not in rendered(screen, "#editor-title")
+
+
+# --- issue 26: where a force is saved; the points page's notes ----------------------
+
+
+@aiotest
+async def test_the_points_page_shows_the_expected_points_mismatch_dz3_r17(
+        workdir: Path) -> None:
+    """`deathzap points` explains the file's expected_points against the formula; the
+    editor's points page said nothing (issue 26)."""
+    path = workdir / "mortans-men.toml"
+    shutil.copy(PROJECT_ROOT / "forces" / "mortans-men.toml", path)
+    async with editing(path) as (_pilot, screen):
+        shown = " ".join(str(screen.query_one("#points").render()).split())
+        assert "The force file expects 249 points; the formula gives 327" in shown
+        assert "(DZ3-R17)" in shown
+
+
+@aiotest
+async def test_a_new_force_goes_where_its_path_says(workdir: Path) -> None:
+    """A name goes in the forces folder (DEATHZAP_FORCES_DIR here), a path where it
+    says; a folder that does not exist is refused with its name (issue 26)."""
+    elsewhere = workdir / "elsewhere"
+    elsewhere.mkdir()
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        start = app.screen
+        await keys(pilot, "ctrl+e", "enter", *"nowhere/mine", "enter")
+        assert app.screen is start
+        assert "no folder nowhere" in str(start.query_one("#problems").render())
+        await keys(pilot, "ctrl+e", "enter", *"elsewhere/mine", "enter", "enter")
+        screen = app.screen
+        assert isinstance(screen, EditorScreen)
+        assert screen.doc.path == Path("elsewhere/mine.toml")
+        await keys(pilot, "ctrl+s", "y", "escape")
+        assert (elsewhere / "mine.toml").exists()
+        assert not (workdir / "forces" / "mine.toml").exists()
+
+
+@aiotest
+async def test_save_as_writes_where_the_user_says_and_goes_on_there(workdir: Path) -> None:
+    path = workdir / "forces" / "demo-ashfall-legion.toml"
+    target = workdir / "copy.toml"
+    async with editing(path) as (pilot, screen):
+        await keys(pilot, "w")
+        assert isinstance(pilot.app.screen, PromptScreen)
+        await keys(pilot, *["backspace"] * 80, *str(target), "enter")
+        assert screen.doc.path == target and target.exists()
+        assert target.read_bytes() == path.read_bytes()  # nothing else changed
+        await keys(pilot, "w", *["backspace"] * 80, *"no-such-dir/x", "enter")
+        assert isinstance(pilot.app.screen, PromptScreen)  # refused, says why
+        assert "no folder no-such-dir" in str(
+            pilot.app.screen.query_one("#prompt-error").render())

@@ -42,7 +42,14 @@ from deathzap_tui.app.templates import ruleset_template
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
-from deathzap_tui.forcedoc import CheckResult, ForceDocument, Part, join_path, parse_path
+from deathzap_tui.forcedoc import (
+    CheckResult,
+    ForceDocument,
+    Part,
+    force_path,
+    join_path,
+    parse_path,
+)
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.problems import InvalidInput, Problem
@@ -112,6 +119,7 @@ class EditorScreen(Screen[bool]):
     CSS_PATH = "editor.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("w", "save_as", "Save as"),
         Binding("a,insert", "add", "Add"),
         Binding("d,delete", "delete", "Delete"),
         Binding("n", "new_field", "New field"),
@@ -699,16 +707,45 @@ class EditorScreen(Screen[bool]):
         check`` refuses such a file)."""
         self.after_typing(lambda: self._save(then))
 
-    def _save(self, then: Callable[[], None] | None) -> None:
+    def action_save_as(self) -> None:
+        """Save to another file: a name goes in the forces folder, a path where it
+        says (``forcedoc.force_path``); the editor goes on with that file."""
+        def refused(text: str) -> str | None:
+            try:
+                force_path(text)
+            except ValueError as e:
+                return str(e)
+            return None
+
+        def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            target = force_path(text)
+            if target.exists() and target != self.doc.path:
+                self.app.push_screen(AskScreen(
+                    "Replace it?", f"{clean(shown_path(target))} exists: replace it?",
+                    [("y", "replace", "replace it")]),
+                    lambda value: self.after_typing(lambda: self._save(None, target))
+                    if value == "replace" else None)
+                return
+            self.after_typing(lambda: self._save(None, target))
+
+        self.app.push_screen(PromptScreen(
+            "Save as: a file name (in the forces folder) or a path",
+            shown_path(self.doc.path), "e.g. my-force, or ~/wargames/my-force", refused),
+            chosen)
+
+    def _save(self, then: Callable[[], None] | None, target: Path | None = None) -> None:
+        """Save (to ``target``, else the file being edited); ask first with errors."""
         self._settle()
         if self.result.ok:
-            self._write(then)
+            self._write(then, target)
             return
         errors = sum(p.is_error for p in self.result.problems)
 
         def answered(value: str | None) -> None:
             if value == "save":
-                self._write(then)
+                self._write(then, target)
 
         self.app.push_screen(AskScreen(
             "Save with errors?",
@@ -716,9 +753,9 @@ class EditorScreen(Screen[bool]):
             "deathzap check will refuse it until they are fixed.",
             [("y", "save", "save anyway")]), answered)
 
-    def _write(self, then: Callable[[], None] | None) -> None:
+    def _write(self, then: Callable[[], None] | None, target: Path | None = None) -> None:
         try:
-            self.doc.save()
+            self.doc.save(target)
         except (OSError, ValueError) as e:  # InvalidInput is a ValueError
             message = e.problems[0].message if isinstance(e, InvalidInput) else str(e)
             self.notify(f"Not saved: {clean(message)}", severity="error", markup=False)
@@ -811,11 +848,12 @@ def points_summary(result: CheckResult) -> str:
 
 def points_text(result: CheckResult) -> Text:
     """The points of each unit and the total, or the counts of a ruleset without
-    points; while there are errors, why there are none."""
+    points; while there are errors, why there are none. The report's notes follow,
+    as ``deathzap points`` prints them (the force file's ``expected_points`` against
+    the formula, DZ3-R17)."""
     if not result.ok:
         errors = sum(p.is_error for p in result.problems)
-        return Text(f"Points\nnot counted: {errors} error{'s' * (errors != 1)} to fix "
-                    "first",
+        return Text(f"Points\nnot counted: {plural(errors, 'error')} to fix first",
                     style="dim")
     report = result.points
     text = Text()
@@ -837,6 +875,8 @@ def points_text(result: CheckResult) -> Text:
     text.append("\n")
     for warning in report.warnings:
         text.append(f"! {clean(warning)}\n", style="yellow")
+    for note in report.notes:
+        text.append(f"{clean(note)}\n", style="italic")
     return text
 
 

@@ -274,15 +274,16 @@ class StartScreen(Screen[None]):
 
     def _new_force(self) -> None:
         from deathzap_tui.app.screens.dialogs import PickScreen, PromptScreen
+        from deathzap_tui.forcedoc import force_path
 
         def named(name: str | None) -> None:
-            name = (name or "").strip()
-            if not name:
+            if not (name or "").strip():
                 return
-            if Path(name).name != name or name.startswith("."):
-                self._problem(f"{name}: a file name only (it goes in the forces folder)")
+            try:
+                path = force_path(name or "")
+            except ValueError as exc:
+                self._problem(f"{name}: {exc}")
                 return
-            path = forces_dir() / (name if name.endswith(".toml") else f"{name}.toml")
             if path.exists():
                 self._edit(path, None)
                 return
@@ -290,8 +291,10 @@ class StartScreen(Screen[None]):
             self.app.push_screen(PickScreen(f"The ruleset of {path.name}", rulesets),
                                  lambda rid: self._edit(path, rid) if rid else None)
 
-        self.app.push_screen(PromptScreen("A new force file in the forces folder: its name",
-                                          "", "e.g. my-force (.toml is added)"), named)
+        self.app.push_screen(PromptScreen(
+            "A new force file: a name (in the forces folder) or a path", "",
+            f"e.g. my-force, or ~/wargames/my-force (.toml is added); forces folder: "
+            f"{shown_path(forces_dir())}"), named)
 
     def _edit(self, path: Path, ruleset_id: str | None) -> None:
         from deathzap_tui.app.screens.editor import EditorScreen
