@@ -8,11 +8,13 @@ import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_saves_files import game_in_progress, victim_file
 
 from deathzap_tui import saves
+from deathzap_tui.rules.steps import ROLL, DiceRequest
 
 FILES = Path(__file__).resolve().parents[1] / "forces"
 SAVE_COMMANDS = ["log", "report", "host", "resume"]
@@ -164,3 +166,37 @@ def test_odds_from_force_files_refuse_more_than_the_target_has(
                    memory=1 << 30)
     assert out.returncode == 2
     assert out.stderr == f"deathzap odds: {flag} 10000000: {limit}\n"
+
+
+def test_resume_exits_non_zero_without_saved_when_the_save_fails(
+        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Hot seat: the journal replaced by a link under the app, then an action
+    committed. The app stopped on the error, and ``resume`` still said ``saved:``
+    and exited 0. (The real app, run headless: no terminal in a test.)"""
+    from deathzap_tui.app.app import DeathzapApp
+    from deathzap_tui.cli import main
+
+    session = game_in_progress()
+    victim = victim_file(tmp_path)
+    run = DeathzapApp.run
+
+    async def player(pilot: Any) -> None:
+        await pilot.pause()
+        journal = saves.journal_path(session.path)
+        journal.unlink()
+        journal.symlink_to(victim)
+        app = pilot.app
+        action = app.session.begin(app.session.intents()[0].intent)
+        while not action.resolution.done:
+            step = action.resolution.step
+            action.resolution.answer(ROLL if isinstance(step, DiceRequest) else step.default)
+        app.call_later(app.screen.commit, action)
+        await pilot.pause()
+
+    monkeypatch.setattr(DeathzapApp, "run",
+                        lambda self: run(self, headless=True, auto_pilot=player))
+    assert main(["resume", "g1"]) == 1
+    out, err = capsys.readouterr()
+    assert "saved:" not in out and "a symbolic link" in err
+    assert victim.read_text() == "keep me\n"

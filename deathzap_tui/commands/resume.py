@@ -137,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         playbyturn.finish(session, args.side if lock is not None else None, lock)
+    if app.return_code:  # stopped by an error (a save it could not write...), shown above
+        return app.return_code
     if args.side:
         print(f"Now: {playbyturn.whose_turn(session)}")
     if lock is not None and session.path is not None:
