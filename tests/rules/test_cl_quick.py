@@ -40,7 +40,7 @@ def test_shooting_then_casualties_then_suppression_cl_s5() -> None:
 
 def test_a_panicked_shooter_hits_only_on_a_6_cl_s5() -> None:
     res = RULESET.quick_resolution("shoot", GUARD, SQUAD, seed=2)
-    for answer in ("set", 4, "yes", 6, "open"):
+    for answer in ("set", 4, "yes", 6, 0, "open"):
         res.answer(answer)
     assert res.step.target == 6
 
@@ -68,3 +68,16 @@ def test_morale_recovers_on_4_cl_s7(roll, word) -> None:
 def test_a_unit_without_guns_cannot_shoot() -> None:
     with pytest.raises(Refused, match="has no guns"):
         RULESET.quick_resolution("shoot", (BROOD.force, 3), SQUAD, seed=1)
+
+
+def test_casualties_pending_from_earlier_fire_cap_the_new_ones_cl_r2() -> None:
+    """4 of the 6 are already pending: 3 failed saves add only 2 (CL-R2)."""
+    res = RULESET.quick_resolution("shoot", GUARD, SQUAD, seed=2)
+    for answer in ("set", 4, "no", 6, 4, "open"):
+        res.answer(answer)
+    res.answer(Dice(faces=(6, 6, 6, 6)))
+    res.answer(Dice(faces=(1, 1, 1, 6)))
+    assert "4 pending" in res.ctx.notes[0].text
+    assert any("(1 more than it has figures)" in n.text for n in res.ctx.notes)
+    assert res.ctx.state.unit("black.0").figures_left == 0  # all 6 come off
+    assert sum(h.kills for h in res.ctx.harms if h.by == "red.0") == 2

@@ -76,19 +76,29 @@ def _panicked(unit: Any) -> tuple[Question, quick.Setter]:
 
 def standing(ctx: Context, acting: Any, target: Any, kind: str) -> Gen:
     """Figures lost by both units; whether the acting unit (and in melee the target)
-    is panicked (CL §2, §5)."""
+    is panicked (CL §2, §5); when shooting, the casualties already pending on the
+    target from earlier fire (CL-R2)."""
     asks = [(quick.figures_left(acting, "quick.acting.figures", "CL §5"),
              lambda n: quick.keep_first(acting, n)), _panicked(acting),
             (quick.figures_left(target, "quick.target.figures", "CL §5"),
              lambda n: quick.keep_first(target, n))]
     if kind == "melee":
         asks.append(_panicked(target))
+    elif target.figures_left > 1:
+        asks.append((Question("quick.target.pending", f"How many casualties are pending on "
+                              f"{target.name} from the shooting before this (they come off "
+                              "once everyone has fired)?", minimum=0,
+                              maximum=len(target.figures) - 1, rule="CL-R2",
+                              side=target.side, default=0),
+                     lambda n: setattr(target, "pending", n)))
     yield from quick.as_they_stand(asks)
     ctx.say(f"As they stand: {_words(acting)}; {_words(target)}.")
 
 
 def _words(unit: Any) -> str:
     said = f"{unit.name} {unit.figures_left}/{len(unit.figures)} figures"
+    if unit.pending:
+        said += f", {unit.pending} pending"
     return said + (", panicked" if unit.is_panicked else "")
 
 
