@@ -12,7 +12,7 @@ import pytest
 from joined_helpers import run, until
 
 from deathzap_tui.net.wire import Waiting
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Question
+from deathzap_tui.rules.steps import ROLL, DiceRequest, Question, Refused
 
 pytest.importorskip("textual")
 
@@ -93,3 +93,25 @@ async def test_quitting_mid_action_says_the_table_keeps_it(host, clients) -> Non
         assert "The table keeps it: join again as red" in app.screen.message
         await pilot.press("y")
     assert host.table.pending is not None  # kept for red's next terminal
+
+
+def test_a_restarted_table_knows_who_gave_each_answer(new_session) -> None:
+    """The kept record holds no answerers: each step says whose it was, so a new
+    table hands the next step (and taking one back) to the right player."""
+    from deathzap_tui.net.referee import Table
+    from deathzap_tui.session import Session
+
+    table = Table(new_session("duel"))
+    aid = table.begin("red", {"type": "hit", "side": "red"})
+    table.answer("red", aid, "open")
+    table.answer("red", aid, {"faces": [6, 6]})
+    table.answer("black", aid, {"faces": [5, 1]})  # black's saves, typed
+    answers = list(table.pending.action.resolution.answers)
+    again = Table(Session.resume("duel"))  # the referee restarted
+    assert again.pending is not None and again.pending.answerers == ["red", "red", "black"]
+    assert again.pending.action.resolution.answers == answers  # the same dice
+    assert "red's hit was in progress" in again.notice
+    with pytest.raises(Refused, match="black's to take back"):
+        again.back("red", again.pending.aid)
+    again.back("black", again.pending.aid)
+    assert again.pending.answerer == "black"
