@@ -69,3 +69,15 @@ def test_melee_is_both_units_bracket_by_bracket_then_the_end_roll_ps_s3_s6() -> 
     assert [a.side for a in attacks] == ["red", "black"]
     assert attacks[1].count == hounds.figures_left * hounds.melee[0] < 8 * hounds.melee[0]
     assert [s.key for s in seen][-2:] == ["end.1.red", "end.1.black"]
+
+
+def test_a_model_of_many_wounds_keeps_the_wounds_it_took_ps_s5_step_5() -> None:
+    """The Cantor Engine (a vehicle, 12 wounds) with 11 already: one more ends it."""
+    engine = (CHOIR.force, 4)
+    res = RULESET.quick_resolution("special", WARDENS, engine, seed=2)
+    seen = answer_all(res, {"quick.standing": "set", "quick.acting.figures": 5,
+                            "quick.target.wounds": 11, "special.attack": Dice(faces=(6,)),
+                            "special.defence": "1 2"}, dice=ROLL)
+    assert "quick.target.figures" not in [s.key for s in seen]  # one model: not asked
+    assert "a model with 11 of 12 wounds" in res.ctx.notes[0].text
+    assert res.ctx.state.unit("black.0").figures_left == 0

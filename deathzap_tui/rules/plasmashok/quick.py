@@ -87,15 +87,29 @@ def _melee(ctx: Context, unit: Any, other: Any) -> Gen:
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:
-    """The models each unit has left (PS §2: a unit's size follows them)."""
-    yield from quick.as_they_stand([
-        (quick.figures_left(acting, "quick.acting.figures", "PS §2", "models"),
-         lambda n: quick.keep_first(acting, n)),
-        (quick.figures_left(target, "quick.target.figures", "PS §2", "models"),
-         lambda n: quick.keep_first(target, n)),
-    ])
-    ctx.say(f"As they stand: {acting.name} {acting.figures_left}/{len(acting.figures)} "
-            f"models; {target.name} {target.figures_left}/{len(target.figures)} models.")
+    """The models each unit has left (PS §2: a unit's size follows them) and the
+    wounds a model of several wounds has taken already (PS §5 step 5: it takes the
+    next wound first)."""
+    asks: list[tuple[Question | None, quick.Setter]] = []
+    for role, unit in (("acting", acting), ("target", target)):
+        asks.append((quick.figures_left(unit, f"quick.{role}.figures", "PS §2", "models"),
+                     lambda n, u=unit: quick.keep_first(u, n)))
+        if unit.stats.wounds > 1:
+            asks.append((Question(f"quick.{role}.wounds", f"How many wounds has a "
+                                  f"{unit.stats.singular} model of {unit.name} taken "
+                                  f"already (of {unit.stats.wounds})?", minimum=0,
+                                  maximum=unit.stats.wounds - 1, rule="PS §5 step 5",
+                                  side=unit.side, default=0),
+                         lambda n, u=unit: setattr(u.alive_figures[0], "wounds", n)))
+    yield from quick.as_they_stand(asks)
+    ctx.say(f"As they stand: {_words(acting)}; {_words(target)}.")
+
+
+def _words(unit: Any) -> str:
+    said = f"{unit.name} {unit.figures_left}/{len(unit.figures)} models"
+    wounded = casualties.wounded(unit)
+    return said + (f", a model with {wounded} of {unit.stats.wounds} wounds" if wounded
+                   else "")
 
 
 def _morale_only(ctx: Context, unit: Any) -> Gen:
