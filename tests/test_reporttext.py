@@ -219,3 +219,21 @@ def test_the_chart_of_a_huge_but_allowed_game_is_drawn_at_once() -> None:
 def test_a_vanishing_chance_reads_as_under_one_in_a_trillion() -> None:
     assert one_in(1e-320) == "under 1 in a trillion"
     assert one_in(0) == "never" and one_in(0.5) == "1 in 2"
+
+
+@pytest.mark.parametrize("ruleset_id", ["deathzap3", "command-hand", "classic",
+                                        "plasmashok", "double-tap"])
+def test_the_report_says_what_its_damage_columns_count(ruleset_id: str) -> None:
+    """Issue 26: "Damage dealt / taken" did not say what it counted. Each ruleset
+    says it in its rules' words, with their section; text, Markdown and JSON carry it."""
+    from deathzap_tui.rules import registry
+
+    counts = registry.get(ruleset_id).damage_counts
+    assert "§" in counts
+    rep = replace(report(units=(UnitTally("red.0", "red", "Squad 1", 1, 2, 3, 4),)),
+                  damage_counts=counts)
+    words = " ".join(counts.split())
+    assert words in " ".join(as_text(rep, 80).split())
+    assert words in " ".join(as_markdown(rep).split())
+    assert rep.to_json()["damage_counts"] == counts
+    assert report_from_json(rep.to_json()).damage_counts == counts
