@@ -217,11 +217,14 @@ class GameSSHServer:
                 data = os.read(master, 65536)
             except OSError:
                 data = b""
-            if not data:
-                loop.remove_reader(master)
-                done.set()
-                return
-            process.stdout.write(data)
+            if data:
+                try:
+                    process.stdout.write(data)
+                    return
+                except BrokenPipeError:
+                    pass  # the SSH client went away without a word: the session ends
+            loop.remove_reader(master)
+            done.set()
 
         loop.add_reader(master, pump_out)
 
@@ -245,7 +248,8 @@ class GameSSHServer:
             while True:
                 left = self.idle - (time.monotonic() - last_input)
                 if left <= 0:
-                    process.stdout.write(b"\r\ndeathzap: idle too long, disconnecting.\r\n")
+                    with contextlib.suppress(BrokenPipeError):
+                        process.stdout.write(b"\r\ndeathzap: idle too long, disconnecting.\r\n")
                     return
                 await asyncio.sleep(min(left, 5))
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import stat
@@ -179,6 +180,45 @@ def test_a_connection_not_logged_in_is_dropped_after_the_login_timeout(tmp_path,
             await server.close()
 
     asyncio.run(main())
+
+
+class GoneClient:
+    """An SSH session whose client has gone without a word: writing to it fails as
+    asyncssh's channel does, and its input never ends (the loss is not noticed yet)."""
+
+    def __init__(self) -> None:
+        self.stdin, self.stdout, self.env, self.status = self, self, {}, None
+
+    def get_terminal_size(self) -> tuple[int, int, int, int]:
+        return 80, 24, 0, 0
+
+    async def read(self, n: int) -> bytes:
+        await asyncio.Event().wait()  # never
+        return b""
+
+    def write(self, data: bytes) -> None:
+        raise BrokenPipeError("Channel not open for sending")
+
+    def exit(self, status: int) -> None:
+        self.status = status
+
+
+def test_a_client_gone_mid_output_ends_the_session_quietly(tmp_path, keys, caplog) -> None:
+    """The app writes after its SSH client vanished: the session ends at once, with
+    no BrokenPipeError traceback on the host's terminal."""
+    chatty = [sys.executable, "-c", "import sys\nwhile True: sys.stdout.write('x' * 4096)"]
+    said: list[str] = []
+    gone = GoneClient()
+
+    async def main() -> None:
+        server = sshd.GameSSHServer(sshd.load_keys(keys["file"]), sshd.host_key(tmp_path),
+                                    lambda side: chatty, log=said.append)
+        await asyncio.wait_for(server._run_on_pty(gone, "red", "xterm"), 10)
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(main())
+    assert said[-1] == "ssh: red session ended" and gone.status is not None
+    assert [r for r in caplog.records if r.exc_info] == []
 
 
 def test_host_key_is_generated_once_and_kept_private(tmp_path) -> None:
