@@ -81,3 +81,21 @@ def test_a_model_of_many_wounds_keeps_the_wounds_it_took_ps_s5_step_5() -> None:
     assert "quick.target.figures" not in [s.key for s in seen]  # one model: not asked
     assert "a model with 11 of 12 wounds" in res.ctx.notes[0].text
     assert res.ctx.state.unit("black.0").figures_left == 0
+
+
+def test_a_melee_tied_twice_fights_another_round_ps_s6() -> None:
+    """Every attack die blocked (all 1s against a 1): no wounds; equal products and
+    equal models left fight round 2 at once, which the lower product then loses."""
+    res = RULESET.quick_resolution("melee", WARDENS, WARDENS, seed=2)
+    res.answer("full")
+    ends = {"end.1.red": 3, "end.1.black": 3, "end.2.red": 4, "end.2.black": 3}
+    while not res.done:
+        step = res.step
+        if step.key in ends:
+            res.answer(Dice(faces=(ends[step.key],)))
+        else:
+            assert step.key.startswith(("melee.attack", "melee.defence")), step.key
+            res.answer(Dice(faces=(1,) * step.count))
+    text = [n.text for n in res.ctx.notes]
+    assert "Round 2 of the melee is fought at once (PS §6)." in text
+    assert text[-1].startswith("Black Choir Wardens retreats")

@@ -69,21 +69,28 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
 def _melee(ctx: Context, unit: Any, other: Any) -> Gen:
     """PS §3, §6: both units attack, bracket by bracket (elite, regular, recruit), the
     wounds of a bracket coming off before the next one fights; then the end-of-melee
-    roll. A unit that may not attack (PS-R1: no melee profile) says why."""
+    roll, and another round at once while it is tied twice (app reading 8). A unit
+    that may not attack (PS-R1: no melee profile) says why."""
     state: State = ctx.state
-    for bracket in tables.BRACKETS:
-        fighters = [u for u in (unit, other) if u.training == bracket and u.in_play]
-        if not fighters:
-            continue
-        state.bracket = bracket
-        for fighter in fighters:
-            why = melee.fight_refusal(state, fighter.id)
-            if why:
-                ctx.say(f"{why}.")
+    state.melee_round = 1
+    while True:
+        for bracket in tables.BRACKETS:
+            fighters = [u for u in (unit, other) if u.training == bracket and u.in_play]
+            if not fighters:
                 continue
-            yield from quick.preset(melee.fight(ctx, fighter.id), KNOWN)
-        yield from casualties.end_of_bracket(ctx)
-    yield from melee.end_of_melee(ctx, [unit, other])
+            state.bracket = bracket
+            for fighter in fighters:
+                why = melee.fight_refusal(state, fighter.id)
+                if why:
+                    ctx.say(f"{why}.")
+                    continue
+                yield from quick.preset(melee.fight(ctx, fighter.id), KNOWN)
+            yield from casualties.end_of_bracket(ctx)
+        if not (yield from melee.end_of_melee(ctx, [unit, other])):
+            return
+        state.melee_round += 1
+        unit.acted = other.acted = False
+        ctx.say(f"Round {state.melee_round} of the melee is fought at once (PS §6).")
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:
