@@ -35,7 +35,7 @@ from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action
-from deathzap_tui.rules.ruleset import SIDES, other_side
+from deathzap_tui.rules.ruleset import SIDES, WATCH, other_side
 from deathzap_tui.rules.steps import Answer, Dice, Refused
 
 MAX_BAD_MESSAGES = 20
@@ -354,9 +354,13 @@ class Table:
         Ruleset-agnostic: options whose intent is contained in this one are the
         matching offers; if every one of them belongs to the other side, it is not
         this side's move. Intents the rules do not offer are left to the ruleset.
+        Only offers this side may know of count (its own, and the public ones): the
+        other side's secret offers (a Command Hand's cards) would tell its secrets
+        apart by this refusal.
         """
-        matching = [o for o in self.ruleset.intents(self.game.state)
-                    if all(intent.get(k) == v for k, v in o.intent.items())]
+        state = self.game.state
+        known = self.ruleset.intents(state, side) + self.ruleset.intents(state, WATCH)
+        matching = [o for o in known if all(intent.get(k) == v for k, v in o.intent.items())]
         if matching and all(o.side and o.side != side for o in matching):
             raise Refused(f"it is {matching[0].side}'s move")
 

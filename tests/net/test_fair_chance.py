@@ -17,6 +17,7 @@ tested here without a line changed.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -128,9 +129,9 @@ def needles(code: str) -> list[str]:
 
 
 def normal(reply: dict[str, Any], code: str) -> str:
-    """A reply with the card's own names taken out (and the action id, which
-    counts requests): what it tells beyond the card the player named."""
-    text = repr({k: v for k, v in reply.items() if k not in ("id",)})
+    """A reply with the card's own names taken out (and the request and action ids,
+    which count requests): what it tells beyond the card the player named."""
+    text = re.sub(r"'aid': \d+", "'aid': N", repr({k: v for k, v in reply.items() if k != "id"}))
     for n in needles(code):
         text = text.replace(n, "<card>")
     return text
@@ -263,5 +264,8 @@ def test_no_player_reads_chooses_or_previews_chance(ruleset_id: str, saves_dir: 
         read_hidden_cards(s, "black")
         read_hidden_cards(s, "red")
         preview_card(s, "black")
+        # Again after a card is turned (a Command Hand interrupt may be open now).
+        read_hidden_cards(s, "black")
+        read_hidden_cards(s, "red")
     for s in seat(ruleset_id, tmp_path, "named", set_up=True):
         choose_the_card(s, "red")
