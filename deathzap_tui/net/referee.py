@@ -427,8 +427,9 @@ class Referee:
     connected: that goes to everyone as one small ``presence`` message, at most
     every ``presence_every`` s, never as a snapshot. A change at the table goes to
     each player at once, before the reply, and to the watchers just after (one public
-    snapshot for all). New connections are taken at a pace, each connection's requests
-    are paced, and watchers have their own slots and pace of joining (:class:`Limits`).
+    snapshot for all). New connections are taken on at a pace, in turn from each
+    process; each connection's requests are paced; watchers have their own slots and
+    pace of joining (:class:`Limits`).
     """
 
     def __init__(self, table: Table, socket_path: Path, *,
