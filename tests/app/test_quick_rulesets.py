@@ -29,6 +29,8 @@ UNITS = {("double-tap", "shoot"): 2, ("double-tap", "melee"): 3,
 """The attacker's unit (1-based) where the first cannot do the kind; Double Tap's
 hack comes from the target's force (its Hacker), at the attacker's first unit."""
 SWAPPED = {("double-tap", "hack"): 5}
+TARGETS = {("double-tap", "detect"): 2}
+"""The target's unit (1-based) where it must be a particular one (a camouflaged one)."""
 SIZE = (80, 24)
 
 
@@ -73,7 +75,8 @@ async def test_every_kind_reaches_its_result_by_keys(rid, workdir) -> None:
         first, second = (target, attacker) if swapped else (attacker, target)
         unit = swapped or UNITS.get((rid, kind), 1)
         app = DeathzapApp(Launch("resolve", attacker=f"forces/{first.name}:{unit}",
-                                 target=f"forces/{second.name}:1"), dice_mode="generated")
+                                 target=f"forces/{second.name}:{TARGETS.get((rid, kind), 1)}"),
+                          dice_mode="generated")
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             screen = app.screen

@@ -20,7 +20,8 @@ SQUAD = (DAWN.force, 0)  # Command Squad: infantry, 6 figures
 
 
 def test_kinds() -> None:
-    assert [k for k, _ in RULESET.quick_kinds()] == ["shoot", "melee", "morale"]
+    assert [k for k, _ in RULESET.quick_kinds()] == ["shoot", "melee", "suppression",
+                                                     "morale"]
 
 
 def test_shooting_then_casualties_then_suppression_cl_s5() -> None:
@@ -81,3 +82,19 @@ def test_casualties_pending_from_earlier_fire_cap_the_new_ones_cl_r2() -> None:
     assert any("(1 more than it has figures)" in n.text for n in res.ctx.notes)
     assert res.ctx.state.unit("black.0").figures_left == 0  # all 6 come off
     assert sum(h.kills for h in res.ctx.harms if h.by == "red.0") == 2
+
+
+@pytest.mark.parametrize(("left", "killed", "panicked"), [(4, 2, True), (4, 1, False)])
+def test_suppression_on_its_own_cl_s5(left, killed, panicked) -> None:
+    """D6 x left against D6 x killed: 2 x 4 = 8 against 5 x 2 = 10 panics, against
+    5 x 1 = 5 holds."""
+    res = RULESET.quick_resolution("suppression", SQUAD, None, seed=1)
+    answer_all(res, {"suppression.figures": left, "suppression.killed": killed,
+                     "suppression.red.0.left": Dice(faces=(2,)),
+                     "suppression.red.0.killed": Dice(faces=(5,))})
+    assert res.ctx.state.unit("red.0").is_panicked == panicked
+
+
+def test_a_lone_figure_has_no_suppression_test_cl_s5() -> None:
+    with pytest.raises(Refused, match="has one figure"):
+        RULESET.quick_resolution("suppression", (BROOD.force, 6), None, seed=1)

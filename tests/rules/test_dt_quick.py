@@ -20,11 +20,12 @@ MOTT = (GANG.force, 1)  # LMG
 SIKE = (GANG.force, 2)  # SMG, Grenade
 VEY = (CELL.force, 0)
 NADIR = (CELL.force, 4)  # Hacker
+ORO = (CELL.force, 1)  # Camouflage
 
 
 def test_kinds() -> None:
     assert [k for k, _ in RULESET.quick_kinds()] == [
-        "shoot", "melee", "grenade", "hack", "morale", "quality"]
+        "shoot", "melee", "grenade", "hack", "detect", "morale", "quality"]
 
 
 def test_shooting_with_its_one_gun_asks_range_cover_and_the_reaction_dt_s4_s6() -> None:
@@ -99,3 +100,17 @@ def test_quality_test_target_by_modifier_dt_s1(modifier, target, second) -> None
     assert res.step.target == target
     res.answer(Dice(faces=(6,)))
     assert (not res.done) == second  # 7+: a six, then 4+ (DT §1)
+
+
+def test_detect_needs_a_camouflaged_target_dt_s7() -> None:
+    with pytest.raises(Refused, match="no camouflaged enemy"):
+        RULESET.quick_resolution("detect", KARN, VEY, seed=1)
+    res = RULESET.quick_resolution("detect", KARN, ORO, seed=1)
+    answer_all(res, {"quick.standing": "full", "detect.black.0": Dice(faces=(4,))}, dice=ROLL)
+    assert not res.ctx.state.unit("black.0").camo  # 4+: it loses its camo marker
+
+
+def test_an_attacked_target_has_no_camo_marker_dt_s7() -> None:
+    """Camouflaged units cannot be attacked: the one picked to shoot at has been seen."""
+    res = RULESET.quick_resolution("shoot", MOTT, ORO, seed=1)
+    assert not res.ctx.state.unit("black.0").camo

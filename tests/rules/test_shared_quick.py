@@ -34,16 +34,17 @@ def _forces(rid: str):
 
 def _first_able(rid: str, kind: str) -> Resolution:
     """The kind's resolution for the first unit of either force that may do it, at the
-    other force's first unit."""
+    first unit of the other force it may be done to."""
     one, two = _forces(rid)
     reasons = []
     for attacker, target in ((one, two), (two, one)):
-        for i in range(len(attacker.force.units)):
-            try:
-                return attacker.ruleset.quick_resolution(kind, (attacker.force, i),
-                                                         (target.force, 0), seed=5)
-            except Refused as exc:
-                reasons.append(str(exc))
+        for j in range(len(target.force.units)):
+            for i in range(len(attacker.force.units)):
+                try:
+                    return attacker.ruleset.quick_resolution(kind, (attacker.force, i),
+                                                             (target.force, j), seed=5)
+                except Refused as exc:
+                    reasons.append(str(exc))
     raise AssertionError(f"no unit of {PAIRS[rid]} may do {kind}: {reasons}")
 
 

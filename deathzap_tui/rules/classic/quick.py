@@ -1,7 +1,8 @@
 """Quick resolve in Deathzap Classic: one unit's shooting (with the casualties and
-the suppression test after it), a whole melee, or a panicked unit's morale test,
-outside any game, through the real :mod:`.combat` and :mod:`.morale` code on a
-two-unit state (see :mod:`deathzap_tui.rules.quick`). Nothing is saved.
+the suppression test after it), a whole melee, a suppression test on its own, or a
+panicked unit's morale test, outside any game, through the real :mod:`.combat` and
+:mod:`.morale` code on a two-unit state (see :mod:`deathzap_tui.rules.quick`).
+Nothing is saved.
 
 The state stands in the middle of a game (turn 2, the acting side with the impetus),
 so that a unit panicked before now tests as in a morale phase (CL §7). How the units
@@ -17,15 +18,18 @@ from deathzap_tui.rules import quick
 from deathzap_tui.rules.classic import combat, morale
 from deathzap_tui.rules.classic.state import State, new_state
 from deathzap_tui.rules.narration import YES_NO, Gen
-from deathzap_tui.rules.steps import Context, Question, Resolution, refuse_if
+from deathzap_tui.rules.steps import Context, Question, Refused, Resolution, refuse_if
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("shoot", "Shooting (then casualties and suppression)"),
     ("melee", "Melee (both sides, then the end-of-melee roll)"),
+    ("suppression", "Suppression test after casualties"),
     ("morale", "Morale test of a panicked unit"),
 )
 KNOWN = quick.at_target("target.")
 """Every weapon group fires at the target picked (CL §5)."""
+TESTS = ("suppression", "morale")
+"""Tests the unit takes on its own."""
 TURN = 2
 """The turn the quick state stands in: a unit panicked before it tests (CL §7)."""
 
@@ -34,10 +38,10 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
                      target: tuple[Any, int] | None, seed: int) -> Resolution:
     """A resolution of ``kind`` (see :data:`KINDS`): the attacker's unit shoots at or
     fights the target's; for ``morale`` the attacker's unit tests alone."""
-    red, black = quick.pair(kind, KINDS, attacker, target, alone_kinds=("morale",))
+    red, black = quick.pair(kind, KINDS, attacker, target, alone_kinds=TESTS)
     state = new_state(red, black, {"game": "basic"}, seed)
     state.stage, state.turn, state.impetus = "battle", TURN, "red"
-    state.step = "morale" if kind == "morale" else "shooting" if kind == "shoot" else "melee"
+    state.step = {"morale": "morale", "melee": "melee"}.get(kind, "shooting")
     state.edges = {"red": "south", "black": "north"}
     acting, other = state.unit(quick.ACTING), state.unit(quick.OTHER)
     if kind == "melee":
@@ -45,12 +49,18 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         refuse_if(combat.fight_refusal(state, quick.ACTING))
     elif kind == "shoot":
         refuse_if(combat.shoot_refusal(state, quick.ACTING))
+    elif kind == "suppression" and len(acting.figures) < 2:
+        raise Refused(f"{acting.name} has one figure: none would be left to test after a "
+                      "casualty (CL §5)")
 
     def make(ctx: Context) -> Gen:
         st: State = ctx.state
         unit = st.unit(quick.ACTING)
         if kind == "morale":
             yield from _morale_only(ctx, unit)
+            return
+        if kind == "suppression":
+            yield from _suppression_only(ctx, unit)
             return
         other = st.unit(quick.OTHER)
         yield from standing(ctx, unit, other, kind)
@@ -100,6 +110,21 @@ def _words(unit: Any) -> str:
     if unit.pending:
         said += f", {unit.pending} pending"
     return said + (", panicked" if unit.is_panicked else "")
+
+
+def _suppression_only(ctx: Context, unit: Any) -> Gen:
+    """CL §5 on its own: the figures the unit has left after its casualties and how
+    many were killed, then the test."""
+    total = len(unit.figures)
+    left = yield Question("suppression.figures", f"How many figures of {unit.name} are "
+                          f"left after the casualties (of {total})? The first ones in its "
+                          "force file are kept.", minimum=1, maximum=total - 1,
+                          rule="CL §5", side=unit.side, default=total - 1)
+    quick.keep_first(unit, left)
+    killed = yield Question("suppression.killed", f"How many figures of {unit.name} were "
+                            "killed by the shooting?", minimum=1, maximum=total - left,
+                            rule="CL §5", side=unit.side, default=total - left)
+    yield from combat.suppression(ctx, unit, killed)
 
 
 def _morale_only(ctx: Context, unit: Any) -> Gen:

@@ -7,7 +7,7 @@ Nothing is saved.
 Each unit is one model (DT §2): how it stands is whether it is hacked, its wound
 markers when Tough, whether the target is stunned and whether the acting unit still
 has its camo marker (DT §5, §7). The target starts without one, since it is being
-attacked.
+attacked, unless it is to be detected.
 """
 
 from __future__ import annotations
@@ -35,10 +35,12 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("melee", "Melee (Charge), with reactions"),
     ("grenade", "Grenade throw, with reactions"),
     ("hack", "Hack (special action)"),
+    ("detect", "Detect a camouflaged unit (special action)"),
     ("morale", "Morale test after hits"),
     ("quality", "Quality test (4+ with modifiers)"),
 )
-ACTIONS = {"shoot": "hold", "melee": "charge", "grenade": "hold", "hack": "hack"}
+ACTIONS = {"shoot": "hold", "melee": "charge", "grenade": "hold", "hack": "hack",
+           "detect": "detect"}
 """The action (DT §3, §7) each kind of attack is taken as."""
 ALONE = ("morale", "quality")
 """Tests the unit takes on its own."""
@@ -57,7 +59,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
     for side in ("red", "black"):
         state.units[side][0].placed = True
     acting, other = state.unit(quick.ACTING), state.unit(quick.OTHER)
-    other.camo = False
+    other.camo = other.camo and kind == "detect"  # one attacked has been seen
     if kind in ACTIONS:
         refuse_if(actions.action_refusal(state, acting.id, ACTIONS[kind]))
     if kind == "grenade" and not acting.has("grenade"):
