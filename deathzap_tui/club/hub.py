@@ -27,7 +27,7 @@ Lobby -> hub::
     forces     {id}                               -> ok {forces: [ForceRow]} (my saved)
     save_force {id, toml}                         checked like `deathzap check`, kept
                under the force's own name (replacing one of that name)
-               -> ok {force: ForceRow}  |  error {message, problems: [text]}
+               -> ok {force: ForceRow}  |  error {message} (every error, placed)
     challenge  {id, ruleset, opponent?, options?, force, public?}
                opponent: a member name, or "" (the default) for an open challenge;
                options: the ruleset's options; force: ForceSpec; public: the game
@@ -49,7 +49,7 @@ Hub -> lobby::
 
     welcome {v, member}
     ok      {id, ...}
-    error   {id?, message, problems?}
+    error   {id?, message}
     event   {what, game?, challenge?, text}       pushed to subscribers
             what: "your-move" | "moved" | "challenge" | "accepted" | "game-over"
     bye     {message}
@@ -183,10 +183,6 @@ def check_request(msg: dict[str, Any]) -> dict[str, Any]:
 class HubError(Exception):
     """The hub refused a request (or the link to it broke); the message says why."""
 
-    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.problems = problems
-
 
 class HubClient:
     """A lobby's link to the hub: ``await connect(path, token)``, then ``await
@@ -252,8 +248,7 @@ class HubClient:
                         future.set_result({k: v for k, v in msg.items()
                                            if k not in ("t", "id")})
                     else:
-                        future.set_exception(HubError(str(msg.get("message", "")),
-                                                      tuple(msg.get("problems", ()))))
+                        future.set_exception(HubError(str(msg.get("message", ""))))
         except (OSError, protocol.ProtocolError, BadMessage) as exc:
             why = f"the link to the club broke ({exc})"
         finally:
@@ -405,8 +400,7 @@ class HubServer:
                     raise protocol.ProtocolError("too many bad messages") from None
                 continue
             except HubError as exc:
-                send({"t": "error", "id": rid, "message": str(exc),
-                      "problems": list(exc.problems)})
+                send({"t": "error", "id": rid, "message": str(exc)})
                 continue
             except Exception as exc:  # a bug must cost one request, not the club
                 self.log(f"hub: {msg.get('t')} for {member} failed: {exc!r}")

@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("write a club game as a normal save (log, report, resume read it)", ""),
     "import": ("bring a save into the club as a game between two members", ""),
     "migrate": ("create the club store, or upgrade it to this deathzap's schema", ""),
+    "serve": ("run the club's SSH server: one address for all its games",
+              "deathzap_tui.club.server"),
 }
 """subcommand -> (one-line help, module). A module named here has ``add_arguments
 (parser)`` and ``run(args) -> int``, as a command's module has; ``""``: this module's
@@ -190,9 +192,9 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         if name_key(args.red) == name_key(args.black):
             raise ClubError("--red and --black must be two different members")
-        game = Session.read(args.save).game
         club = _open(args)
         try:
+            game = Session.read(args.save).game
             store = club.new_game(red=args.red, black=args.black, public=args.public)
             store.create(game)
         finally:

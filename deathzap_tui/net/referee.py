@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deathzap_tui.gamestore import StoreError
 from deathzap_tui.net import protocol, views
 from deathzap_tui.net.limits import FairQueue, Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
@@ -447,7 +448,7 @@ class Referee:
         self._accepting: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
         self._fatal = asyncio.Event()
-        self.failure: OSError | None = None
+        self.failure: OSError | StoreError | None = None
         """Why the save could not be written, once it could not (the referee stops)."""
         self._greeting: Lobby[asyncio.StreamWriter] = Lobby(self.limits.greeting,
                                                              lambda w: w.close())
@@ -664,7 +665,8 @@ class Referee:
             except Refused as exc:
                 client.send({"t": "error", "id": rid, "message": str(exc)})
                 continue
-            except OSError as exc:  # the save could not be written: stop, lose nothing
+            except (OSError, StoreError) as exc:  # the game could not be kept: stop,
+                # lose nothing (a save file, or a club's store: issue 23)
                 self.log(f"cannot write the save: {exc}; stopping")
                 client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
                 self.failure = exc

@@ -27,7 +27,8 @@ Each session: a pty (raw before the child starts), a child in its own session wi
 the pty as controlling terminal, ``TERM`` (and ``COLORTERM`` if the client sent it)
 from the session, window changes applied to the pty (the kernel then signals the
 app). The child is ``command(side)``, by default ``python -m deathzap_tui join
---socket SOCK --as SIDE``. A session without a pty gets one line and is closed.
+--socket SOCK --as SIDE``. A session without a pty, and a command (exec) or
+subsystem request, gets one line and is closed.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import termios
 import time
 import tomllib
 import tty
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,24 +60,34 @@ PLAYER_CONNECTIONS = 2
 """Logged-in connections a player's key may hold at once."""
 NO_PTY = ("deathzap: this server runs a full-screen game and needs a terminal; "
           "connect with `ssh -t`.\r\n")
+NO_COMMANDS = ("deathzap: this server runs no commands, subsystems or file copies; "
+               "connect with `ssh -t` and nothing after the host.\r\n")
 
 
 class KeysError(ValueError):
     """A keys file that cannot be used; the message names the file and entry."""
 
 
-def load_keys(path: Path) -> dict[bytes, str]:
-    """Public key blob -> side, from a keys file (see the module docstring)."""
+def read_keys_toml(path: Path) -> dict[str, Any]:
+    """A keys file's TOML table (a players' keys file, a club's members file), or
+    :class:`KeysError` naming the file and what is wrong."""
     try:
         if path.stat().st_size > MAX_KEYS_BYTES:
             raise KeysError(f"{path}: larger than {MAX_KEYS_BYTES} bytes")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except KeysError:
+        raise
     except FileNotFoundError:
         raise KeysError(f"{path}: no such keys file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise KeysError(f"{path}: cannot read ({exc})") from None
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:
         raise KeysError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load_keys(path: Path) -> dict[bytes, str]:
+    """Public key blob -> side, from a keys file (see the module docstring)."""
+    data = read_keys_toml(path)
     entries = data.get("players")
     if not isinstance(entries, list) or not entries:
         raise KeysError(f"{path}: expected [[players]] entries with side and key")
@@ -175,10 +186,8 @@ class GameSSHServer:
     async def _session(self, process: asyncssh.SSHServerProcess) -> None:
         side = process.get_extra_info("deathzap_side") or \
             process.channel.get_connection().get_extra_info("deathzap_side")
-        term = process.get_terminal_type()
+        term = self.refuse_unless_terminal(process)
         if term is None:
-            process.stdout.write(NO_PTY.encode())
-            process.exit(1)
             return
         try:
             await self._run_on_pty(process, side, term)
@@ -187,8 +196,25 @@ class GameSSHServer:
             with contextlib.suppress(Exception):
                 process.exit(1)
 
+    @staticmethod
+    def refuse_unless_terminal(process: asyncssh.SSHServerProcess) -> str | None:
+        """The session's terminal type; or, for a command (exec), a subsystem or a
+        session without a pty, ``None`` once it has been told so in one line and
+        closed: this server runs one full-screen app and nothing else."""
+        term = process.get_terminal_type()
+        if process.command is not None or process.subsystem is not None:
+            process.stdout.write(NO_COMMANDS.encode())
+        elif term is None:
+            process.stdout.write(NO_PTY.encode())
+        else:
+            return term
+        process.exit(1)
+        return None
+
     async def _run_on_pty(self, process: asyncssh.SSHServerProcess, side: str,
-                          term: str) -> None:
+                          term: str, extra_env: Mapping[str, str] | None = None) -> None:
+        """Run ``command(side)`` on a pty for the session, ``extra_env`` added to its
+        environment (never what the client sent), until either side ends."""
         width, height, pw, ph = process.get_terminal_size()
         master, slave = pty.openpty()
         tty.setraw(slave)  # before the app starts, or its first input is echoed
@@ -200,6 +226,7 @@ class GameSSHServer:
             value = client_env.get(name)
             if isinstance(value, str) and value.isprintable() and len(value) < 64:
                 env[name] = value
+        env.update(extra_env or {})
         try:
             child = await asyncio.create_subprocess_exec(
                 *self.command(side), stdin=slave, stdout=slave, stderr=slave, env=env,
