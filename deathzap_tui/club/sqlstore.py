@@ -192,12 +192,16 @@ class SqlClubStore:
     def _apply(self, step: migrate.Migration) -> None:
         """One migration and its version, in one transaction."""
         statements = [s.strip() for s in _without_comments(step.sql).split(";")]
-        with self._tx() as run:
-            for statement in statements:
-                if statement:
-                    run(statement)
-            run("DELETE FROM schema_version")
-            run("INSERT INTO schema_version (version) VALUES (?)", step.version)
+        try:
+            with self._tx() as run:
+                for statement in statements:
+                    if statement:
+                        run(statement)
+                run("DELETE FROM schema_version")
+                run("INSERT INTO schema_version (version) VALUES (?)", step.version)
+        except StoreError as exc:
+            raise ClubError(f"migration {step.version:04d} ({step.name}) failed and was "
+                            f"undone: {exc}") from None
 
     # --- members ------------------------------------------------------------
     def _member_id(self, run: Callable[..., list[tuple[Any, ...]]], name: str) -> int:
