@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import shutil
@@ -130,6 +131,23 @@ def test_idle_sessions_and_extra_connections_are_closed(tmp_path, keys) -> None:
                 out = await read_until(proc.stdout, b"idle too long", timeout=10)
                 assert b"idle too long" in out
                 await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_a_players_key_holds_a_few_connections_at_most(tmp_path, keys) -> None:
+    async def main() -> None:
+        server = await start(tmp_path, keys, max_connections=0)
+        try:
+            async with contextlib.AsyncExitStack() as held:
+                for _ in range(sshd.PLAYER_CONNECTIONS):  # a reconnect beside a lingering link
+                    conn = await held.enter_async_context(connect(server, keys["red"]))
+                    assert (await asyncio.wait_for(conn.run(), 10)).exit_status == 1
+                with pytest.raises((asyncssh.Error, OSError)):
+                    async with connect(server, keys["red"]) as more:
+                        await more.run()
         finally:
             await server.close()
 
