@@ -247,10 +247,15 @@ class SqlClubStore:
             run("DELETE FROM members WHERE id = ?", self._member_id(run, name))
 
     def members(self) -> list[Member]:
+        return self._members("")
+
+    def _members(self, where: str, *params: Any) -> list[Member]:
+        """The members ``where`` picks (a condition on ``members``), with their keys."""
         with self._tx(read=True) as run:
-            rows = run("SELECT id, name, created_at FROM members ORDER BY name_key")
-            keys = run("SELECT member_id, key_type, blob, comment FROM member_keys "
-                       "ORDER BY id")
+            rows = run(f"SELECT id, name, created_at FROM members {where} ORDER BY name_key",
+                       *params)
+            keys = run("SELECT member_id, key_type, blob, comment FROM member_keys WHERE "
+                       f"member_id IN (SELECT id FROM members {where}) ORDER BY id", *params)
         by_member: dict[int, list[PublicKey]] = {}
         for member_id, kind, blob, comment in keys:
             by_member.setdefault(member_id, []).append(PublicKey(kind, bytes(blob), comment))
@@ -258,15 +263,15 @@ class SqlClubStore:
                 for i, name, created in rows]
 
     def member(self, name: str) -> Member:
-        with self._tx(read=True) as run:
-            member_id = self._member_id(run, name)
-        return next(m for m in self.members() if m.id == member_id)
+        found = self._members("WHERE name_key = ?", name_key(name))
+        if not found:
+            raise ClubError(f"no member named {show(name)} in this club")
+        return found[0]
 
     def member_by_key(self, blob: bytes) -> Member | None:
-        with self._tx(read=True) as run:
-            rows = run("SELECT m.name FROM member_keys k JOIN members m ON m.id = "
-                       "k.member_id WHERE k.blob = ?", bytes(blob))
-        return self.member(rows[0][0]) if rows else None
+        found = self._members("WHERE id IN (SELECT member_id FROM member_keys WHERE blob = ?)",
+                              bytes(blob))
+        return found[0] if found else None
 
     def add_key(self, name: str, key: PublicKey) -> None:
         try:
