@@ -158,3 +158,26 @@ async def test_a_kind_the_unit_cannot_do_says_why_in_sight(workdir) -> None:
         message = screen.query_one("#quick-message")
         assert "has no special combat (PS §4)" in str(message.render())
         assert message.region.bottom <= SIZE[1] - 1 and message.region.height
+
+
+@pytest.mark.parametrize("rid", sorted(FORCES))
+@aiotest
+async def test_the_odds_of_a_shot_are_a_handful_of_keys_away(rid, workdir) -> None:
+    """From the opened screen to the odds panel of "my unit shoots that unit": ctrl+s,
+    then each question's default (one key each), at most 5 keys in every ruleset."""
+    attacker, target = copy_forces(workdir, FORCES[rid])
+    unit = UNITS.get((rid, "shoot"), 1)
+    app = DeathzapApp(Launch("resolve", attacker=f"forces/{attacker.name}:{unit}",
+                             target=f"forces/{target.name}:1"), dice_mode="generated")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        keys = 1
+        wizard = app.screen
+        assert isinstance(wizard, WizardScreen)
+        while not wizard.query_one(OddsPanel).entries:
+            step = wizard.resolution.step
+            assert isinstance(step, Question), step
+            await pilot.press(*(keys_for(step, entered=False) if step.choices else ["enter"]))
+            keys += 1
+        assert keys <= 5, keys
