@@ -1,6 +1,6 @@
 """Quick resolve in Double Tap: one action of a unit at an enemy (shooting, a
-charge, a grenade, a hack), with the enemy's chance to react, a morale test or a bare
-quality test, outside any game, through the real :mod:`.actions`, :mod:`.attacks`
+charge, a grenade, a hack, a detect), with the enemy's chance to react, a morale test
+or a bare quality test, outside any game, through the real :mod:`.actions`, :mod:`.attacks`
 and :mod:`.quality` code on a two-unit state (see :mod:`deathzap_tui.rules.quick`).
 Nothing is saved.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from deathzap_tui.rules import quick
-from deathzap_tui.rules.doubletap import actions, quality, tables
+from deathzap_tui.rules.doubletap import actions, quality, specials, tables
 from deathzap_tui.rules.doubletap.attacks import Plan, take_morale
 from deathzap_tui.rules.doubletap.reactions import ranged
 from deathzap_tui.rules.doubletap.state import State, new_state
@@ -62,10 +62,8 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
     other.camo = other.camo and kind == "detect"  # one attacked has been seen
     if kind in ACTIONS:
         refuse_if(actions.action_refusal(state, acting.id, ACTIONS[kind]))
-    if kind == "grenade" and not acting.has("grenade"):
+    if kind == "grenade" and not specials.grenade_ready(acting):
         raise Refused(f"{acting.name} has no Grenade (DT §7)")
-    if kind == "grenade" and acting.grenade_used:
-        raise Refused(f"{acting.name} has used its grenade (DT §7)")
     if kind == "shoot" and not ranged(acting):
         raise Refused(f"{acting.name} has no ranged weapon (DT §4)")
 
