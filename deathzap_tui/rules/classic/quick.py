@@ -37,7 +37,7 @@ TURN = 2
 def quick_resolution(kind: str, attacker: tuple[Any, int],
                      target: tuple[Any, int] | None, seed: int) -> Resolution:
     """A resolution of ``kind`` (see :data:`KINDS`): the attacker's unit shoots at or
-    fights the target's; for ``morale`` the attacker's unit tests alone."""
+    fights the target's; in the :data:`TESTS` the attacker's unit tests alone."""
     red, black = quick.pair(kind, KINDS, attacker, target, alone_kinds=TESTS)
     state = new_state(red, black, {"game": "basic"}, seed)
     state.stage, state.turn, state.impetus = "battle", TURN, "red"
