@@ -53,6 +53,9 @@ from deathzap_tui.session import Session, new_deal_seed
 
 Push = Callable[[dict[str, Any]], None]
 SHIPPED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
+PLAYER_TERMINALS = 3
+"""Sessions of one member that may have the same game open at once (each shows the
+one table, so they stay consistent)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ class Club:
         self.rundir = rundir
         self.notifier = notifier
         self.limits = limits or ClubLimits()
-        self.referee_limits = referee_limits
+        self.referee_limits = referee_limits or Limits(player_terminals=PLAYER_TERMINALS)
         self.forces_dir = forces_dir or default_forces()
         self.log = log
         self.clock = clock

@@ -33,6 +33,10 @@ class Limits:
     max_watchers: int = 12
     """Watchers at once. Each player's side has its own slot besides: a watcher
     never takes a player's place."""
+    player_terminals: int = 1
+    """Terminals one side may have at the table at once. A hosted save's player has
+    one (a second is refused: close the first); a club member may open a game in
+    several sessions, which all show the one table (issue 23)."""
     greeting: int = 16
     """Connections yet to say hello, at once; one more drops the one waiting longest."""
     hello_timeout: float = 5.0

@@ -614,7 +614,7 @@ class Referee:
             refuse(f"protocol version {msg['v']}; this referee speaks {protocol.VERSION}")
             return None
         role = msg["side"]
-        if role in SIDES and self.table.connected[role]:
+        if role in SIDES and self.table.connected[role] >= self.limits.player_terminals:
             refuse(f"{role} is already connected; close that terminal first")
             return None
         if role not in SIDES:

@@ -288,3 +288,56 @@ def test_bad_tokens_and_messages_are_refused(tmp_path: Path) -> None:
             assert club.store.member_by_key(PublicKey.parse(key_line(9)).blob).name == "alice"
 
     asyncio.run(main())
+
+
+def test_one_game_open_in_two_sessions_of_a_member_stays_consistent(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path / "club.sqlite") as club:
+            club.member("alice", 1), club.member("bob", 2)
+            alice, bob = await club.lobby("alice"), await club.lobby("bob")
+            game = await challenge_and_accept(club, alice, bob)
+            mine = await alice.request("open", game=game)
+            theirs = await bob.request("open", game=game)
+            one = await Seat.join(mine["socket"], mine["side"])
+            two = await Seat.join(mine["socket"], mine["side"])  # her second terminal
+            seats = {mine["side"]: one, theirs["side"]: await Seat.join(
+                theirs["socket"], theirs["side"])}
+            for _ in range(2):
+                await play_turn(seats, whose(await one.fresh()))
+            a, b = await one.fresh(), await two.fresh()
+            assert a["events"] == b["events"] == 2
+            assert a["view"] == b["view"] and a["narrative"]["add"][-1:] == \
+                b["narrative"]["add"][-1:]
+
+    asyncio.run(main())
+
+
+def test_game_over_reaches_both_players_and_the_finished_list(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running(tmp_path / "club.sqlite",
+                           notify=notify_script(tmp_path)) as club:
+            club.member("alice", 1), club.member("bob", 2)
+            alice, bob = await club.lobby("alice"), await club.lobby("bob")
+            game = await challenge_and_accept(club, alice, bob)
+            opened = {c.member: await c.request("open", game=game) for c in (alice, bob)}
+            seats = {o["side"]: await Seat.join(o["socket"], o["side"])
+                     for o in opened.values()}
+            for _ in range(200):
+                state = await seats["red"].fresh()
+                if state["over"]:
+                    break
+                await play_turn(seats, whose(state))
+            assert state["over"]
+            for client in (alice, bob):
+                assert (await event(client, "game-over"))["game"] == game
+                lobby = await client.request("lobby")
+                assert lobby["games"] == []
+                done, = lobby["finished"]
+                assert done["over"] and not done["yours"]  # the toy names no result
+            report = (await alice.request("report", game=game))["report"]
+            assert report
+            await asyncio.sleep(0.3)
+            over = sorted(line for line in notified(tmp_path) if "game-over" in line)
+            assert over == [f"alice {game} game-over", f"bob {game} game-over"]
+
+    asyncio.run(main())
