@@ -35,11 +35,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     store.add_argument("--store", metavar="PATH",
                        help="the club store (an SQLite file; default: club.sqlite in "
                        "the saves folder)")
-    sub = parser.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True)
+    sub = parser.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True,
+                                action=_Subcommands)
     for name, (summary, _module) in SUBCOMMANDS.items():
-        p = sub.add_parser(name, help=summary, parents=[store],
-                           description=summary[:1].upper() + summary[1:])
-        _handler(name, "args")(p)
+        sub.add_parser(name, help=summary, parents=[store],
+                       description=summary[:1].upper() + summary[1:])
+
+
+class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands whose own arguments are added only when one is chosen: a module
+    named in :data:`SUBCOMMANDS` (the SSH server, with asyncssh and Textual) is then
+    imported only to run it, never by every other `deathzap` command's parser."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        name = values[0]
+        chosen = self.choices.get(name)
+        if chosen is not None and not chosen.get_default("club_ready"):
+            _handler(name, "args")(chosen)
+            chosen.set_defaults(club_ready=True)
+        super().__call__(parser, namespace, values, option_string)
 
 
 def _handler(name: str, what: str) -> Callable[..., Any]:

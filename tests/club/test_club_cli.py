@@ -166,3 +166,13 @@ def test_import_and_export_refusals(tmp_path: Path, saves: Path) -> None:
                                   str(tmp_path / "no" / "x.toml"))
     assert "a save name uses letters" in refused(tmp_path, "club", "export", "1", "--to",
                                                  str(tmp_path / "bad name!.toml"))
+
+
+def test_other_commands_never_load_the_club_server() -> None:
+    """`deathzap points` and the rest build the whole parser: the club's subcommands
+    in modules of their own (the SSH server: asyncssh, Textual) load only to run."""
+    code = ("import sys; from deathzap_tui.cli import build_parser; build_parser(); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'asyncssh', 'textual'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60, check=True)
+    assert done.stdout == "[]\n"
