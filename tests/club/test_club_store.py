@@ -181,3 +181,34 @@ def test_per_key_counters(tmp_path: Path) -> None:
     now[0] += 1800
     assert store.count_actions("SHA256:a", "new-game", 3600) == 1
     assert store.count_actions("SHA256:b", "new-game", 3600) == 0
+
+
+def test_a_store_that_cannot_be_written_says_so(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding the store's write lock past the wait: a StoreError
+    naming the store (what the server shows), not a driver's exception."""
+    import sqlite3
+
+    from deathzap_tui.club import sqlstore
+    from deathzap_tui.gamestore import StoreError
+
+    monkeypatch.setattr(sqlstore, "BUSY_MS", 50)
+    path = tmp_path / "club.sqlite"
+    club = open_store(path)
+    club.add_member("alice", PublicKey.parse(key_text(1)))
+    club.add_member("bob", PublicKey.parse(key_text(2)))
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    session = Session(game, None, store=store)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match=f"{path}: the club's store cannot be used "
+                           r"\(database is locked\)") as caught:
+            play(session, 1)
+        assert not isinstance(caught.value, Conflict)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert len(club.game_store(store.game_id or 0).load().log) == 0
