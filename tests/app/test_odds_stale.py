@@ -109,9 +109,11 @@ def test_explosive_damage_updates_the_odds_ch_s4() -> None:
     target = Target(fact["shields"], fact["figures"])
     res.answer("5 6")
     assert res.step.key == "k.explosive" and fact["stage"] == "damage"
-    res.answer("6 6")  # 12 points: the shields go, then figures one by one
-    assert fact["stage"] == "casualties" and fact["damage"] == 12
+    # 7 points: the 3 shields go, then 4 of the 5 figures one by one (not all 5: a
+    # unit wiped out is not asked which figure, issue 26)
+    res.answer("6 1")
+    assert fact["stage"] == "casualties" and fact["damage"] == 7
     assert res.step is not None and ".kill." in res.step.key  # the owner picks
     odds = only_entry(res).odds
-    assert odds == attack_odds(Attack(2, 4, explosive=True), target, successes=2, damage=12)
-    assert odds.damage_mean == 12 and odds == odds_from_facts(fact)
+    assert odds == attack_odds(Attack(2, 4, explosive=True), target, successes=2, damage=7)
+    assert odds.damage_mean == 7 and odds == odds_from_facts(fact)
