@@ -467,7 +467,11 @@ class SqlClubStore:
             rows = run("SELECT header FROM games WHERE id = ?", game_id)
         if not rows:
             raise ClubError(f"no game {game_id} in this club")
-        header = json.loads(rows[0][0])
+        try:
+            header = json.loads(rows[0][0])
+        except (ValueError, RecursionError) as exc:
+            raise StoreError(f"{self.label}: game {game_id}'s header is not JSON ({exc})") \
+                from None
         if not isinstance(header, dict):
             raise StoreError(f"{self.label}: game {game_id}'s header is not a table")
         return header

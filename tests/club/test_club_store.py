@@ -212,3 +212,24 @@ def test_a_store_that_cannot_be_written_says_so(tmp_path: Path,
         blocker.execute("ROLLBACK")
         blocker.close()
     assert len(club.game_store(store.game_id or 0).load().log) == 0
+
+
+@pytest.mark.parametrize(("table", "column", "value", "why"), [
+    ("games", "header", "{not json", "header is not JSON"),
+    ("games", "header", '{"format": "deathzap-save", "version": 1}', "field 'ruleset'"),
+    ("events", "data", "[1, 2", "event 1 is not JSON"),
+    ("events", "data", '{"kind": "no-such-kind"}', "events\\[1\\]"),
+])
+def test_a_damaged_game_is_refused_saying_what(club: SqlClubStore, table: str, column: str,
+                                               value: str, why: str) -> None:
+    from deathzap_tui.gamestore import StoreError
+
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    play(Session(game, None, store=store), 3)
+    where = "game_id = ? AND seq = 1" if table == "events" else "id = ?"
+    club.conn.execute(f"UPDATE {table} SET {column} = ? WHERE {where}",
+                      (value, store.game_id))
+    with pytest.raises(StoreError, match=why):
+        club.game_store(store.game_id or 0).load()
