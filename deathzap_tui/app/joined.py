@@ -388,14 +388,23 @@ class JoinedBattleScreen(BattleScreen):
 class JoinedApp(DeathzapApp):
     """The app on a :class:`~deathzap_tui.net.client.RemoteSession`."""
 
-    def __init__(self, session: Any, *, side: str | None, dice_mode: str = "physical") -> None:
+    def __init__(self, session: Any | None, *, side: str | None,
+                 dice_mode: str = "physical") -> None:
         super().__init__(Launch("battle"), session=session, dice_mode=dice_mode)
         self.joined = True
         self.side = side
-        self.sub_title = f"{session.side} at {session.socket_path.name}"
         self._posted = threading.Event()
-        self._notices_shown = len(session.notices)
+        self._notices_shown = 0
         self._request_open: RequestScreen | None = None
+        if session is not None:
+            self.attach(session)
+
+    def attach(self, session: Any) -> None:
+        """Make ``session`` (a RemoteSession) the app's and follow what its referee
+        pushes; the club's lobby attaches each game it opens."""
+        self.session = session
+        self.sub_title = f"{session.side} at {session.socket_path.name}"
+        self._notices_shown = len(session.notices)
         session.subscribe(self._from_notifier)
 
     def first_screen(self) -> Screen:

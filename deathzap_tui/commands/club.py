@@ -24,6 +24,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "migrate": ("create the club store, or upgrade it to this deathzap's schema", ""),
     "serve": ("run the club's SSH server: one address for all its games",
               "deathzap_tui.club.server"),
+    "session": ("the lobby app an SSH session of the club runs (started by serve)",
+                "deathzap_tui.club.lobby"),
 }
 """subcommand -> (one-line help, module). A module named here has ``add_arguments
 (parser)`` and ``run(args) -> int``, as a command's module has; ``""``: this module's

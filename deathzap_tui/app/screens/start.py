@@ -43,6 +43,49 @@ def shown_path(path: Path | None) -> str:
         return str(path)
 
 
+def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget]]:
+    """The ruleset's house rules (its :class:`OptionSpec` list) and a labelled field
+    for each (``#opt-KEY``), read back by :func:`read_options`; shared by the start
+    screen and the club's new-game screen."""
+    try:
+        specs = registry.get(ruleset_id).option_specs()
+    except Exception as exc:  # an unfinished ruleset must not stop the app
+        return (), [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
+    widgets: list[Widget] = []
+    for spec in specs:
+        label = Label(Text(f"{clean(spec.label, oneline=True)}"
+                           + (f" ({spec.rule})" if spec.rule else "")),
+                      classes="row-label")
+        label.tooltip = clean(spec.help)
+        if spec.choices:
+            field: Widget = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
+                                   value=spec.default, allow_blank=False,
+                                   id=f"opt-{spec.key}", classes="row-field", compact=True)
+        else:
+            field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
+                                classes="row-field", compact=True)
+        widgets.append(Horizontal(label, field, classes="row"))
+    return specs, widgets
+
+
+def read_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> tuple[dict[str, Any],
+                                                                        list[str]]:
+    """The options the fields of :func:`option_widgets` on ``screen`` hold, and what
+    is wrong with them ("Turns: a whole number")."""
+    options: dict[str, Any] = {}
+    problems: list[str] = []
+    for spec in specs:
+        field = screen.query_one(f"#opt-{spec.key}")
+        if isinstance(field, Select):
+            options[spec.key] = field.value
+        elif isinstance(field, Input):
+            try:
+                options[spec.key] = int(field.value.strip())
+            except ValueError:
+                problems.append(f"{spec.label}: a whole number")
+    return options, problems
+
+
 class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
@@ -143,25 +186,7 @@ class StartScreen(Screen[None]):
             self._describe(side)
 
     def _option_widgets(self, ruleset_id: str) -> list[Widget]:
-        try:
-            self.option_specs = registry.get(ruleset_id).option_specs()
-        except Exception as exc:  # an unfinished ruleset must not stop the app
-            self.option_specs = ()
-            return [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
-        widgets: list[Widget] = []
-        for spec in self.option_specs:
-            label = Label(Text(f"{clean(spec.label, oneline=True)}"
-                               + (f" ({spec.rule})" if spec.rule else "")),
-                          classes="row-label")
-            label.tooltip = clean(spec.help)
-            if spec.choices:
-                field = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
-                               value=spec.default, allow_blank=False, id=f"opt-{spec.key}",
-                               classes="row-field", compact=True)
-            else:
-                field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
-                              classes="row-field", compact=True)
-            widgets.append(Horizontal(label, field, classes="row"))
+        self.option_specs, widgets = option_widgets(ruleset_id)
         return widgets
 
     def _load_saves(self) -> None:
@@ -341,16 +366,8 @@ class StartScreen(Screen[None]):
         except ValueError:
             problems.append("the seed is a whole number")
             seed = 0
-        options: dict[str, Any] = {}
-        for spec in self.option_specs:
-            field = self.query_one(f"#opt-{spec.key}")
-            if isinstance(field, Select):
-                options[spec.key] = field.value
-            elif isinstance(field, Input):
-                try:
-                    options[spec.key] = int(field.value.strip())
-                except ValueError:
-                    problems.append(f"{spec.label}: a whole number")
+        options, wrong = read_options(self, self.option_specs)
+        problems += wrong
         if problems:
             self._problem("; ".join(problems))
             return None

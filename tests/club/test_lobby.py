@@ -1,0 +1,229 @@
+"""The club's lobby app (``deathzap club session``) driven by Pilot against a real
+club: the SQLite store, :class:`~deathzap_tui.club.hosting.Club` and the hub on a Unix
+socket, running in a thread of their own (as the server's process would), each game
+at its own real referee."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
+
+from conftest import key_text
+from dz3play import play_one
+
+from deathzap_tui.club.hosting import Club
+from deathzap_tui.club.hub import HubServer
+from deathzap_tui.club.lobby import ClubBattleScreen, LobbyApp
+from deathzap_tui.club.lobbyform import GameFormScreen
+from deathzap_tui.club.lobbyscreen import LobbyScreen, ago_text, game_line
+from deathzap_tui.club.members import PublicKey
+from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.paths import PROJECT_ROOT
+
+SIZE = (80, 24)
+RED_FORCE = {"shipped": "demo-ashfall-legion"}
+BLACK_FORCE = {"shipped": "demo-vanta-syndicate"}
+
+
+class ClubThread:
+    """A real club (store, games, hub) served from its own thread and event loop."""
+
+    def __init__(self, tmp_path: Path, members: tuple[str, ...]) -> None:
+        self.rundir = tmp_path / "run"
+        self.rundir.mkdir(mode=0o700)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.store = open_store(tmp_path / "club.sqlite")
+        for n, name in enumerate(members, 1):
+            self.store.add_member(name, PublicKey.parse(key_text(n)))
+        self.club = Club(self.store, self.rundir, log=lambda text: None,
+                         forces_dir=PROJECT_ROOT / "forces")
+        self.hub = HubServer(self.club, self.rundir / "hub.sock", log=lambda text: None)
+        self.call(self.hub.start())
+        self.call(self.club.start())
+
+    def call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def do(self, member: str, t: str, **fields: Any) -> dict[str, Any]:
+        """``member``'s lobby asks the club for ``t`` (as the hub would pass it on)."""
+        from deathzap_tui.club.hub import check_request
+
+        msg = check_request({"t": t, "id": 1, **fields})
+        return self.call(self.club.handle(member, msg))
+
+    def app(self, member: str) -> LobbyApp:
+        return LobbyApp(self.hub.path, member, self.hub.issue(member))
+
+    def game(self, challenger: str, taker: str) -> tuple[int, dict[str, str]]:
+        """A game of ``challenger`` against ``taker``: its number and side -> member."""
+        made = self.do(challenger, "challenge", ruleset="deathzap3", opponent=taker,
+                       force=RED_FORCE)["challenge"]
+        game = self.do(taker, "accept", challenge=made["challenge"],
+                       force=BLACK_FORCE)["game"]
+        side = game["side"]
+        other = "black" if side == "red" else "red"
+        return int(game["game"]), {side: taker, other: challenger}
+
+    def table(self, game: int, sides: tuple[str, ...]) -> dict[str, RemoteSession]:
+        """Players at the game's referee, through the API (as their terminals are)."""
+        sock = self.call(self.club.host(game)).socket
+        return {side: RemoteSession.connect(sock, side) for side in sides}
+
+    def close(self) -> None:
+        self.call(self.hub.close())
+        self.call(self.club.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.store.close()
+
+
+@pytest.fixture
+def club_thread(tmp_path: Path, saves_dir: Path) -> Iterator[ClubThread]:
+    running = ClubThread(tmp_path, ("alice", "bob", "carol"))
+    yield running
+    running.close()
+
+
+def screen_text(app: Any) -> str:
+    svg = app.export_screenshot()
+    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
+                   ).replace("\xa0", " ")
+
+
+async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting for the lobby"
+        await pilot.pause(0.03)
+
+
+def lobby_rows(app: LobbyApp, section: str) -> list[dict[str, Any]]:
+    return list(app.data.get(section, ()))
+
+
+# --- rows as text --------------------------------------------------------------------
+
+def test_ago_text_takes_the_largest_whole_unit() -> None:
+    assert [ago_text(s) for s in (0, 59, 60, 3599, 3600, 86399, 86400, 200000)] == [
+        "now", "now", "1m", "59m", "1h", "23h", "1d", "2d"]
+
+
+def test_a_game_line_marks_your_move_and_unread_and_strips_control_characters() -> None:
+    row = {"game": 7, "title": "Deathzap 3", "opponent": "bob\x1b]52;c;eA==\x07[b]x[/b]",
+           "turn": "card 3, 40 left", "whose": "red", "yours": True, "ago": 7200,
+           "unread": 3}
+    text = game_line(row).plain
+    assert text.startswith("▶ #7 ")
+    assert "your move" in text and "2h" in text and text.endswith(" ●3")
+    assert "\x1b" not in text and "\x07" not in text
+    assert "[b]x[/b]" in text[:80] or "…" in text  # shown as typed, never as markup
+    quiet = game_line({**row, "yours": False, "unread": 0}).plain
+    assert quiet.startswith("  #7 ") and "●" not in quiet and "their move" in quiet
+
+
+# --- the lobby against a real club ----------------------------------------------------
+
+def test_lobby_sections_accept_and_open_the_game_then_back(club_thread: ClubThread) -> None:
+    """A challenge to bob is listed under Challenges; accepting it with a shipped
+    force (the form) opens the new game on the joined battle screen; ctrl+l goes back
+    to the lobby, where it is under Your games."""
+    club = club_thread
+    made = club.do("alice", "challenge", ruleset="deathzap3", opponent="bob",
+                   force=RED_FORCE)["challenge"]
+    club.do("carol", "challenge", ruleset="deathzap3", force=RED_FORCE)
+
+    async def main() -> None:
+        app = club.app("bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: len(lobby_rows(app, "challenges")) == 2)
+            text = screen_text(app)
+            for heading in ("Your games (0)", "Challenges (2)", "Finished (0)", "Watch (0)"):
+                assert heading in text
+            assert "alice → you" in text and "carol → anyone" in text
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            assert screen.selected_id() == f"challenges:{made['challenge']}"
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, GameFormScreen))
+            await pilot.press("ctrl+s")  # no force chosen yet
+            assert "choose your force" in screen_text(app)
+            app.screen.query_one("#form-force").value = "shipped:demo-vanta-syndicate"
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, ClubBattleScreen))
+            assert app.session is not None and app.session.side in ("red", "black")
+            assert app.game_open is not None
+            await pilot.press("ctrl+l")
+            await until(pilot, lambda: app.screen is app.lobby and app.session is None
+                        and len(lobby_rows(app, "games")) == 1)
+            (row,) = lobby_rows(app, "games")
+            assert row["opponent"] == "alice" and row["game"] == app.lobby.rows[
+                f"games:{row['game']}"][1]["game"]
+            assert lobby_rows(app, "challenges")[0]["by"] == "carol"
+
+    asyncio.run(main())
+
+
+def test_an_opponents_move_marks_the_game_and_rings_the_bell(club_thread: ClubThread) -> None:
+    """Live: alice moves while bob sits in the lobby; bob's row of that game gets the
+    unread marker and his terminal's bell rings."""
+    club = club_thread
+    game, players = club.game("alice", "bob")
+    tables = club.table(game, ("red", "black"))
+    try:
+        play_one(tables)  # set-up begins; both were there
+    finally:
+        tables[next(s for s, m in players.items() if m == "bob")].close()
+    alice = next(s for s, m in players.items() if m == "alice")
+
+    async def main() -> None:
+        app = club.app("bob")
+        rings: list[float] = []
+        app.bell = lambda: rings.append(time.monotonic())  # type: ignore[method-assign]
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: len(lobby_rows(app, "games")) == 1)
+            before = lobby_rows(app, "games")[0]["unread"]
+            assert "●" not in screen_text(app) or before
+            await asyncio.to_thread(_move_alone, tables[alice])
+            await until(pilot, lambda: rings and lobby_rows(app, "games")[0]["unread"]
+                        > before)
+            assert f"●{lobby_rows(app, 'games')[0]['unread']}" in screen_text(app)
+            assert "moved" in screen_text(app)  # the push's text, under the list
+
+    try:
+        asyncio.run(main())
+    finally:
+        tables[alice].close()
+
+
+def _move_alone(me: RemoteSession) -> None:
+    """One action of ``me``'s that needs no one else: the first offered whose steps
+    are all ``me``'s (began and given up otherwise)."""
+    from deathzap_tui.app.describe import auto_answer
+    from deathzap_tui.net.wire import Waiting
+
+    for option in me.intents():
+        if option.side not in ("", me.side, None):
+            continue
+        action = me.begin(option.intent)
+        res = action.resolution
+        while res.step is not None and not isinstance(res.step, Waiting):
+            res.answer(auto_answer(res.step))
+        if res.step is None:
+            me.commit(action)
+            return
+        action.cancel()
+    raise AssertionError(f"{me.side} has nothing to do alone")
