@@ -43,7 +43,8 @@ class UnitTally:
     damage_dealt: int = 0
     damage_taken: int = 0
     figures_lost: int = 0
-    """Its own figures removed, by any cause that removes a casualty."""
+    """Its own figures out of the game by the end, by any cause (casualties, rout,
+    panic, morale, explosion, poison; a unit gone takes every figure it had left)."""
     gone: bool = False
     """Destroyed or fled by the end."""
 
@@ -99,10 +100,9 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
     kills: dict[str, int] = {}
     dealt: dict[str, int] = {}
     taken: dict[str, int] = {}
-    lost: dict[str, int] = {}
     rolls: list[RollLuck] = []
-    view = ruleset.view(ruleset.new_state(game.red, game.black, game.options, game.seed,
-                                          game.deal_seed))
+    state = ruleset.new_state(game.red, game.black, game.options, game.seed, game.deal_seed)
+    view = ruleset.view(state)
     series = [ScorePoint(0, _turn(view), dict(view.score))]
     harms: list[Harm] = []
     for n, (_, res) in enumerate(game.replay(events), 1):
@@ -112,19 +112,21 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
                 if judged is not None:
                     rolls.append(judged)
         harms += res.ctx.harms
-        view = ruleset.view(res.ctx.state)
+        state = res.ctx.state
+        view = ruleset.view(state)
         if dict(view.score) != series[-1].score or n == len(events):
             series.append(ScorePoint(n, _turn(view), dict(view.score)))
     side_of = {row.id: side for side in SIDES for row in view.units.get(side, ())}
     for h in harms:
         taken[h.to] = taken.get(h.to, 0) + h.damage
-        lost[h.to] = lost.get(h.to, 0) + h.kills
         if h.by is not None and side_of.get(h.by) != side_of.get(h.to):
             dealt[h.by] = dealt.get(h.by, 0) + h.damage
             kills[h.by] = kills.get(h.by, 0) + h.kills
+    # Losses are read from the final state, not from the harm: a rout or a failed
+    # morale test removes figures no enemy unit is credited with (issue 22).
     units = tuple(
         UnitTally(row.id, side, row.name, kills.get(row.id, 0), dealt.get(row.id, 0),
-                  taken.get(row.id, 0), lost.get(row.id, 0), row.gone)
+                  taken.get(row.id, 0), state.unit(row.id).figures_lost(row.gone), row.gone)
         for side in SIDES for row in view.units.get(side, ()))
     return GameReport(
         ruleset=ruleset.id, title=ruleset.title,

@@ -59,6 +59,13 @@ class FigureBase:
     alive: bool = True
     """False once removed as a casualty (kept so ids and "6/7" counts stay stable)."""
 
+    @property
+    def removed(self) -> bool:
+        """Out of the game (a casualty, routed, poisoned...): not alive, and not
+        living on elsewhere (a ruleset whose figures can move to another unit says
+        so)."""
+        return not self.alive
+
 
 class UnitBase:
     """Helpers of a unit state with ``figures`` (each with ``alive``), ``token`` and
@@ -75,6 +82,12 @@ class UnitBase:
     @property
     def figures_left(self) -> int:
         return sum(1 for f in self.figures if f.alive)
+
+    def figures_lost(self, gone: bool) -> int:
+        """Its figures out of the game by any cause (issue 22): each one removed, and
+        once the unit is ``gone`` (destroyed or fled, as the board shows it) each one
+        still standing too (a unit that fled, a vehicle blown up)."""
+        return sum(1 for f in self.figures if f.removed) + (self.figures_left if gone else 0)
 
     @property
     def ready(self) -> bool:

@@ -108,7 +108,7 @@ def test_vehicle_failed_save_is_damage_and_killed_vehicle_a_kill_dz3_s9_r9(
 def test_explosion_harm_is_nobodys_and_fleeing_is_not_harm_dz3_s9_s10() -> None:
     """The wrecked Walker's explosion hurts its own Pickets and the enemy's Bravo with
     ``by`` None; the shooter is credited with the Walker only; the Pickets' flight
-    loses them no figure to harm (DZ3 §10)."""
+    is no harm (DZ3 §10), but every figure of a unit that fled is lost (issue 22)."""
     g = battle(walker=True)
     res = resolve(g, ALPHA_ADVANCE, WALKER_EXPLODES)
     assert sorted(res.ctx.harms, key=lambda h: h.to) == [
@@ -118,7 +118,9 @@ def test_explosion_harm_is_nobodys_and_fleeing_is_not_harm_dz3_s9_s10() -> None:
     assert g.state.unit("black.1").fled
     t = tallies(g)
     assert t["red.0"] == (1, 1, 0, 0)
-    assert t["black.1"] == (0, 0, 5, 1)
+    pickets = g.state.unit("black.1")
+    assert pickets.figures_left == 3
+    assert t["black.1"] == (0, 0, 5, len(pickets.figures))
     assert t["black.2"] == (0, 0, 1, 1)
     assert t["red.1"] == (0, 0, 4, 2)
 
@@ -202,10 +204,11 @@ def test_vehicle_damage_table_is_not_judged_dz3_s9() -> None:
 
 
 def figures_removed(unit: UnitState) -> int:
-    """Figures removed as casualties: the dead ones (a fleeing unit keeps its figures
-    alive, DZ3 §10), and a vehicle's one model once the damage table destroyed it
-    (vehicles never flee, DZ3-R13)."""
-    return sum(1 for f in unit.figures if not f.alive) + int(unit.vehicle and unit.destroyed)
+    """Figures out of the game (issue 22): the dead ones, and every one left in a
+    unit that fled (DZ3 §10: its figures stay alive) or a vehicle the damage table
+    destroyed (its one model, DZ3 §9)."""
+    return sum(1 for f in unit.figures if not f.alive) + (
+        unit.figures_left if unit.fled or unit.destroyed else 0)
 
 
 def test_golden_game_report_agrees_with_the_final_state(saves_dir: Path) -> None:

@@ -45,6 +45,11 @@ class FigureState(FigureBase):
     """Rallied by merging (CL §4): the figure now lives in the other unit under this
     new id, and this entry is no longer ``alive``."""
 
+    @property
+    def removed(self) -> bool:
+        """Dead, not merged into another unit (CL §4: it lives on there)."""
+        return not self.alive and not self.moved_to
+
 
 @dataclass
 class UnitState(UnitRecord):
