@@ -20,10 +20,10 @@ def _tables(path: Path) -> set[str]:
                                            "WHERE type = 'table'")}
 
 
-def test_every_migration_has_sqlite_sql_numbered_from_one() -> None:
-    steps = migrate.migrations("sqlite")
-    assert [m.version for m in steps] == list(range(1, len(steps) + 1))
-    assert steps[-1].version == migrate.LATEST
+@pytest.mark.parametrize("driver", ["sqlite", "postgres"])
+def test_every_migration_has_each_drivers_sql_numbered_from_one(driver: str) -> None:
+    steps = migrate.migrations(driver)
+    assert [m.version for m in steps] == list(range(1, migrate.LATEST + 1))
 
 
 @pytest.mark.parametrize("empty_file", [False, True])
