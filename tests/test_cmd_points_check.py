@@ -139,3 +139,48 @@ def test_check_and_points_count_one_in_the_singular(
                         return_value=None):
             assert main(["points", MORTAN]) == 0
     assert "no points system: 1 unit, 1 model." in capsys.readouterr().out
+
+
+ONE_UNIT = '''name = "Lone Cell"
+ruleset = "double-tap"
+
+[[units]]
+name = "{name}"
+weapons = ["rifle", "knife"]
+rules = ["armored"]
+
+[[units]]
+name = "Oro"
+weapons = ["rifle", "knife"]
+'''
+
+
+def test_check_a_force_of_one_unit_says_1_unit(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: `deathzap check` of a real one-unit force (no mock)."""
+    path = tmp_path / "lone.toml"
+    path.write_text(ONE_UNIT.format(name="Vey").split("\n\n[[units]]\nname = \"Oro\"")[0])
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ", 1 unit, 1 model, " in out and "units" not in out
+
+
+def test_points_columns_line_up_under_their_headers_with_wide_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: a name of wide characters (two terminal cells each) still leaves
+    every column's right edge under its header's, in terminal cells."""
+    from deathzap_tui.reporttext import cells
+
+    path = tmp_path / "wide.toml"
+    path.write_text(ONE_UNIT.format(name="軍曹 Vey"))
+    assert main(["points", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines.index(next(line for line in lines if line.startswith("Unit ")))
+    table = [line for line in lines[header:header + 6] if not line.startswith("-")]
+    assert [line.split()[0] for line in table] == ["Unit", "軍曹", "Oro", "Total"]
+    assert len({cells(line) for line in table}) == 1, table
+    heading = table[0]
+    for title in heading.split()[1:]:
+        edge = cells(heading[:heading.index(title) + len(title)])
+        for row in table[1:3]:
+            assert row[len(row) - (cells(row) - edge) - 1] != " ", (title, row)

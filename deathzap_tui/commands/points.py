@@ -87,14 +87,19 @@ def as_json(loaded: LoadedForce, report: PointsReport | None) -> dict[str, Any]:
 
 
 def _table(rows: list[list[str]]) -> list[str]:
-    """Columns padded to fit; the first left-aligned, the rest right-aligned."""
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+    """Columns padded to fit in terminal cells (a wide character takes two: issue
+    22), each cell one clean line; the first left-aligned, the rest right-aligned."""
+    from deathzap_tui.reporttext import cells, fit, safe_line
+
+    rows = [[safe_line(cell) for cell in row] for row in rows]
+    widths = [max(cells(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return ["  ".join(fit(cell, w, right=c > 0)
                       for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
             for row in rows]
 
 
 def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
+    from deathzap_tui.reporttext import cells
     from deathzap_tui.rules.narration import plural
 
     title = f"{loaded.name}  ({loaded.ruleset.title}, {loaded.source})"
@@ -123,7 +128,7 @@ def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
     totals = [["Command", *blank, str(report.command_points)]] if command else []
     rows += [*totals, ["Total", *blank, str(report.total)]]
     table = _table(rows)
-    rule = "-" * len(max(table, key=len))
+    rule = "-" * max(cells(line) for line in table)
     foot = len(totals) + 1
     lines = [title, "", table[0], rule, *table[1:-foot], rule, *table[-foot:]]
 
