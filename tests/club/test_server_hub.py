@@ -341,3 +341,26 @@ def test_game_over_reaches_both_players_and_the_finished_list(tmp_path: Path) ->
             assert over == [f"alice {game} game-over", f"bob {game} game-over"]
 
     asyncio.run(main())
+
+
+def test_a_game_nobody_is_at_is_unloaded_and_loads_again(tmp_path: Path) -> None:
+    async def main() -> None:
+        limits = ClubLimits(unload_after=0.2, sweep_every=0.05)
+        async with running(tmp_path / "club.sqlite", limits=limits) as club:
+            club.member("alice", 1), club.member("bob", 2)
+            alice, bob = await club.lobby("alice"), await club.lobby("bob")
+            game = await challenge_and_accept(club, alice, bob)
+            opened = await alice.request("open", game=game)
+            seat = await Seat.join(opened["socket"], opened["side"])
+            await asyncio.sleep(0.5)
+            assert game in club.club.hosted  # someone is at the table
+            await seat.close()
+            await asyncio.sleep(0.5)
+            assert game not in club.club.hosted
+            assert not Path(opened["socket"]).exists()
+            again = await alice.request("open", game=game)
+            seat = await Seat.join(again["socket"], again["side"])
+            assert seat.state["events"] == 0
+            await seat.close()
+
+    asyncio.run(main())
