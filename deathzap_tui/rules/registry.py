@@ -1,10 +1,14 @@
-"""Known rulesets, imported lazily so start-up loads only the one in use."""
+"""Known rulesets, imported lazily so start-up loads only the one in use.
+
+Registering a ruleset is one line in :data:`_PLUGINS`; the first :func:`get` of it
+checks the parts its plugin declares (:meth:`PackageRuleset.check_parts`), so a
+misspelt or missing part fails at start-up, naming it."""
 
 from __future__ import annotations
 
 import importlib
 
-from deathzap_tui.rules.ruleset import Ruleset
+from deathzap_tui.rules.ruleset import PackageRuleset, Ruleset
 
 DEFAULT = "deathzap3"
 _PLUGINS: dict[str, str] = {
@@ -31,4 +35,18 @@ def get(ruleset_id: str = DEFAULT) -> Ruleset:
         module = _PLUGINS[ruleset_id]
     except KeyError:
         raise UnknownRuleset(ruleset_id) from None
-    return importlib.import_module(module).RULESET
+    ruleset = importlib.import_module(module).RULESET
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"{module}.RULESET is a {type(ruleset).__name__}, not a Ruleset")
+    if ruleset_id not in _checked:
+        if ruleset.id != ruleset_id:
+            raise TypeError(f"{module}.RULESET has id {ruleset.id!r}, registered as "
+                            f"{ruleset_id!r}")
+        if isinstance(ruleset, PackageRuleset):
+            ruleset.check_parts()
+        _checked.add(ruleset_id)
+    return ruleset
+
+
+_checked: set[str] = set()
+"""Rulesets whose plugin passed the check (done once per process)."""

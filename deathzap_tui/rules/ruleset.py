@@ -8,16 +8,18 @@ interface; a new ruleset is a new module registered in :mod:`.registry`, never a
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from deathzap_tui.rules.problems import Problem
 from deathzap_tui.rules.steps import Maker, Refused, Resolution
 
 if TYPE_CHECKING:
     import argparse
+    from importlib.machinery import ModuleSpec
 
 SIDES = ("red", "black")
 WATCH = "watch"
@@ -330,63 +332,153 @@ class Ruleset(ABC):
         return None
 
 
+class PluginError(TypeError):
+    """A plugin that does not provide what it declares (or provides what it does not
+    declare): a programming error, raised when the ruleset is registered or a part is
+    first used, naming the plugin and the part."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a Deathzap-family plugin: names its ``module`` must define."""
+
+    module: str
+    names: tuple[str, ...]
+
+
+REQUIRED_PARTS: Mapping[str, Part] = {
+    "force": Part("force", ("parse_force", "force_warnings")),
+    "options": Part("options", ("OPTION_SPECS",)),
+    "state": Part("state", ("new_state",)),
+    "engine": Part("engine", ("resolution", "intents")),
+    "view": Part("view", ("board_view",)),
+    "help": Part("help", ("HELP_SECTIONS",)),
+}
+"""What every :class:`PackageRuleset` provides."""
+
+OPTIONAL_PARTS: Mapping[str, Part] = {
+    "force_counts": Part("force", ("force_counts",)),
+    "force_template": Part("force", ("TEMPLATE",)),
+    "points": Part("points", ("points_report",)),
+    "quick": Part("quick", ("KINDS", "quick_resolution")),
+    "odds": Part("odds", ("odds_from_facts", "odds_cli")),
+    "odds_arguments": Part("oddscli", ("odds_arguments",)),
+    "odds_numbers": Part("oddscli", ("odds_numbers",)),
+}
+"""The extras a :class:`PackageRuleset` may provide, by the name it declares them
+with in :attr:`PackageRuleset.parts`; one it does not declare keeps the
+:class:`Ruleset` default (no points, no quick resolve, no odds...)."""
+
+
 class PackageRuleset(Ruleset):
     """A ruleset whose package has the Deathzap-family layout (see
-    ``docs/architecture.md``): ``force`` (``parse_force``, ``force_warnings``, and
-    ``force_counts`` if it has any), ``options`` (``OPTION_SPECS``), ``state``
-    (``new_state``), ``engine`` (``resolution``), ``help`` (``HELP_SECTIONS``),
-    ``quick`` (``KINDS``, ``quick_resolution``: quick resolution outside a game),
-    ``odds`` (``odds_cli``, ``odds_from_facts``) and ``oddscli`` (``odds_arguments``,
-    ``odds_numbers``); the quick and odds modules are optional (no module: none). A ruleset
-    with points has ``points`` (``points_report``; no module: no points); ``engine``
-    (``intents``) and ``view`` (``board_view``) serve a game without hidden
-    information: every viewer is offered and shown the same.
+    ``docs/writing-a-ruleset.md``): the modules of :data:`REQUIRED_PARTS` and of the
+    :data:`OPTIONAL_PARTS` it declares in :attr:`parts`. ``engine`` (``intents``) and
+    ``view`` (``board_view``) serve a game without hidden information: every viewer is
+    offered and shown the same.
 
     Each method below delegates to its module, imported on first use (so listing the
-    rulesets stays cheap). A subclass sets :attr:`package` and writes out what is its
-    own: a viewer-dependent intents or view (hidden hands), odds of an attack.
+    rulesets stays cheap). A subclass sets :attr:`package` and :attr:`parts` and writes
+    out what is its own: a viewer-dependent intents or view (hidden hands), odds of an
+    attack. :meth:`check_parts` runs when the ruleset is registered
+    (:func:`~deathzap_tui.rules.registry.get`).
     """
 
     package: str
     """The plugin's package, e.g. ``"deathzap_tui.rules.deathzap3"``."""
+    parts: frozenset[str] = frozenset()
+    """The optional parts (keys of :data:`OPTIONAL_PARTS`) this plugin provides."""
 
-    def part(self, module: str, name: str) -> Any:
-        """``name`` from the plugin's ``module``, imported on first use."""
-        return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+    def check_parts(self, deep: bool = False) -> None:
+        """Raise :class:`PluginError` naming what is wrong: a declared part that is
+        not an optional part (a misspelling), a part whose module is missing, or an
+        optional module that is there but not declared (a feature silently off).
+        ``deep`` also imports every module and checks the names each part needs (the
+        conformance kit does; start-up only looks for the modules)."""
+        unknown = sorted(self.parts - set(OPTIONAL_PARTS))
+        if unknown:
+            raise PluginError(f"{self.package}: unknown part(s) {', '.join(unknown)}; "
+                              f"known: {', '.join(OPTIONAL_PARTS)}")
+        wanted = [*REQUIRED_PARTS.items(), *((k, OPTIONAL_PARTS[k]) for k in sorted(self.parts))]
+        declared = {part.module for _, part in wanted}
+        for key, part in wanted:
+            if self._find(part.module) is None:
+                raise PluginError(f"{self.package}: part {key!r} needs module "
+                                  f"{self.package}.{part.module}, which is missing")
+        undeclared = sorted({part.module for part in OPTIONAL_PARTS.values()} - declared)
+        for module in undeclared:
+            if self._find(module) is not None:
+                keys = [k for k, p in OPTIONAL_PARTS.items() if p.module == module]
+                raise PluginError(f"{self.package}.{module} exists but {self.id} declares "
+                                  f"none of its parts ({', '.join(keys)}) in `parts`")
+        if deep:
+            for key, part in wanted:
+                for name in part.names:
+                    self.part(part.module, name, key)
+            for key, part in OPTIONAL_PARTS.items():
+                if key not in self.parts and part.module in declared and all(
+                        hasattr(importlib.import_module(f"{self.package}.{part.module}"), n)
+                        for n in part.names):
+                    raise PluginError(f"{self.package}.{part.module} defines part {key!r} "
+                                      f"but {self.id} does not declare it in `parts`")
+
+    def _find(self, module: str) -> ModuleSpec | None:
+        return importlib.util.find_spec(f"{self.package}.{module}")
+
+    def part(self, module: str, name: str, key: str = "") -> Any:
+        """``name`` from the plugin's ``module``, imported on first use; ``key`` names
+        the part in the error when it is missing."""
+        found = importlib.import_module(f"{self.package}.{module}")
+        try:
+            return getattr(found, name)
+        except AttributeError:
+            raise PluginError(f"{self.package}.{module} has no {name!r}"
+                              + (f" (part {key!r})" if key else "")) from None
+
+    def optional_part(self, key: str, name: str = "") -> Any | None:
+        """``name`` (default: the part's last) of optional part ``key``, or ``None`` if
+        the plugin does not declare the part (:attr:`parts`)."""
+        if key not in OPTIONAL_PARTS:
+            raise PluginError(f"unknown part {key!r}; known: {', '.join(OPTIONAL_PARTS)}")
+        if key not in self.parts:
+            return None
+        part = OPTIONAL_PARTS[key]
+        return self.part(part.module, name or part.names[-1], key)
 
     def parse_force(self, data: Mapping[str, Any]) -> Any:
         return self.part("force", "parse_force")(data)
 
     def force_warnings(self, force: Any) -> list[Problem]:
-        return self.part("force", "force_warnings")(force)
+        problems: list[Problem] = self.part("force", "force_warnings")(force)
+        return problems
 
     def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
-        counts = self.optional_part("force", "force_counts")
-        return () if counts is None else counts(force)
+        counts = self.optional_part("force_counts")
+        return () if counts is None else tuple(counts(force))
 
     def force_template(self) -> str:
-        return str(self.optional_part("force", "TEMPLATE") or "")
+        return str(self.optional_part("force_template") or "")
 
     def points(self, force: Any) -> PointsReport | None:
-        points_report = self.optional_part("points", "points_report")
-        return None if points_report is None else points_report(force)
+        points_report = self.optional_part("points")
+        return None if points_report is None else cast(PointsReport, points_report(force))
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return self.part("options", "OPTION_SPECS")
+        return tuple(self.part("options", "OPTION_SPECS"))
 
     def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int,
                   deal_seed: int | None) -> Any:
         return self.part("state", "new_state")(red, black, options, seed, deal_seed)
 
     def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
-        return self.part("engine", "resolution")(state, intent, by)
+        return cast(Maker, self.part("engine", "resolution")(state, intent, by))
 
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
         # No hidden information: every viewer is offered the same.
-        return self.part("engine", "intents")(state)
+        return list(self.part("engine", "intents")(state))
 
     def view(self, state: Any, viewer: str | None = None) -> BoardView:
-        return self.part("view", "board_view")(state, viewer)
+        return cast(BoardView, self.part("view", "board_view")(state, viewer))
 
     def is_over(self, state: Any) -> bool:
         return bool(state.over)
@@ -394,27 +486,15 @@ class PackageRuleset(Ruleset):
     def help_sections(self) -> list[tuple[str, str]]:
         return list(self.part("help", "HELP_SECTIONS"))
 
-    def optional_part(self, module: str, name: str) -> Any | None:
-        """``name`` from the plugin's ``module``, or ``None`` if the plugin has no such
-        module or the module no such name (an optional extra)."""
-        qualified = f"{self.package}.{module}"
-        try:
-            found = importlib.import_module(qualified)
-        except ModuleNotFoundError as e:
-            if e.name != qualified:  # the module is there but imports something missing
-                raise
-            return None
-        return getattr(found, name, None)
-
     def quick_kinds(self) -> tuple[tuple[str, str], ...]:
         return tuple(self.optional_part("quick", "KINDS") or ())
 
     def quick_resolution(self, kind: str, attacker: tuple[Any, int],
                          target: tuple[Any, int] | None, seed: int) -> Resolution:
-        make = self.optional_part("quick", "quick_resolution")
+        make = self.optional_part("quick")
         if make is None:
             return super().quick_resolution(kind, attacker, target, seed)
-        return make(kind, attacker, target, seed)
+        return cast(Resolution, make(kind, attacker, target, seed))
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         odds_from_facts = self.optional_part("odds", "odds_from_facts")
@@ -422,13 +502,15 @@ class PackageRuleset(Ruleset):
 
     def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
                  settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
-        odds_cli = self.optional_part("odds", "odds_cli")
-        return None if odds_cli is None else odds_cli(attacker, target, settings)
+        odds_cli = self.optional_part("odds")
+        return None if odds_cli is None else cast(tuple[Any, list[str]],
+                                                  odds_cli(attacker, target, settings))
 
     def odds_arguments(self, parser: argparse.ArgumentParser) -> Sequence[argparse.Action]:
-        odds_arguments = self.optional_part("oddscli", "odds_arguments")
-        return () if odds_arguments is None else odds_arguments(parser)
+        odds_arguments = self.optional_part("odds_arguments")
+        return () if odds_arguments is None else tuple(odds_arguments(parser))
 
     def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
-        odds_numbers = self.optional_part("oddscli", "odds_numbers")
-        return None if odds_numbers is None else odds_numbers(args)
+        odds_numbers = self.optional_part("odds_numbers")
+        return None if odds_numbers is None else cast(tuple[Any, list[str]],
+                                                      odds_numbers(args))

@@ -14,3 +14,5 @@ class Classic(PackageRuleset):
     title = "Deathzap Classic"
     damage_counts = "failed saves, a casualty each (CL §5, §6)"
     package = "deathzap_tui.rules.classic"
+    parts = frozenset({"force_counts", "force_template", "quick", "odds",
+                       "odds_arguments", "odds_numbers"})

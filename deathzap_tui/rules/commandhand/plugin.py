@@ -21,6 +21,7 @@ class CommandHand(PackageRuleset):
     damage_counts = ("points of damage, each stripping a shield or, with none left, "
                      "killing a figure (CH §4, §5)")
     package = "deathzap_tui.rules.commandhand"
+    parts = frozenset({"force_template", "quick", "odds", "odds_arguments"})
 
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
         # Hidden hands: a viewer sees only what that side may do or know of.

@@ -21,6 +21,8 @@ class Deathzap3(PackageRuleset):
     damage_counts = ("points of damage, each stripping a shield or forcing a save: "
                      "shots that beat the shields, melee hits, explosions (DZ3 §6, §7, §9)")
     package = "deathzap_tui.rules.deathzap3"
+    parts = frozenset({"force_template", "points", "quick", "odds",
+                       "odds_arguments", "odds_numbers"})
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
         from deathzap_tui.rules.deathzap3.odds import odds_from_facts

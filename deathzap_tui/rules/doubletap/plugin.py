@@ -13,3 +13,5 @@ class DoubleTap(PackageRuleset):
     damage_counts = ("failed blocks (a kill, or a wound marker on a Tough model) and "
                      "failed poison tests (DT §4, §7)")
     package = "deathzap_tui.rules.doubletap"
+    parts = frozenset({"force_template", "points", "quick", "odds",
+                       "odds_arguments", "odds_numbers"})

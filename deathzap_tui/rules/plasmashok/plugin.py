@@ -13,3 +13,5 @@ class Plasmashok(PackageRuleset):
     damage_counts = ("points of damage, each then a shield save (PS §5 steps 4-5), and "
                      "special-combat wounds (PS §4)")
     package = "deathzap_tui.rules.plasmashok"
+    parts = frozenset({"force_template", "points", "quick", "odds",
+                       "odds_arguments", "odds_numbers"})

@@ -1,0 +1,32 @@
+"""A generic golden playthrough of every registered ruleset (issue 20): its shipped
+forces, random legal choices and typed-in dice from fixed seeds, to the end, saved and
+printed by ``deathzap log``; the text must match ``tests/golden/conformance/ID.txt``
+line for line. Write (or rewrite, on purpose) a ruleset's file with
+``DEATHZAP_REGOLD=1`` and read it before committing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conformance_kit import GOLDEN, golden_session
+
+from deathzap_tui.cli import main
+from deathzap_tui.session import Session
+
+
+def test_golden_playthrough(ruleset_id: str, saves_dir: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    session = golden_session(ruleset_id)
+    assert session.over
+    assert main(["log", f"conformance-{ruleset_id}"]) == 0
+    text = capsys.readouterr().out
+    golden = GOLDEN / f"{ruleset_id}.txt"
+    if os.environ.get("DEATHZAP_REGOLD"):
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"no golden playthrough for {ruleset_id}: write {golden} " \
+                            "with DEATHZAP_REGOLD=1 and read it"
+    assert text == golden.read_text(encoding="utf-8")
+    again = Session.resume(f"conformance-{ruleset_id}")
+    assert again.game.state == session.game.state
