@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from deathzap_tui.rules import registry
+from deathzap_tui.rules.ruleset import SIDES, other_side
 
 MAX_SCAN = 64 * 1024
 _KEY = re.compile(r"""^\s*ruleset\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')\s*(?:#.*)?$""")
@@ -44,14 +45,26 @@ def forces_for(files: Iterable[Path], ruleset_id: str) -> list[Path]:
 Pair = tuple[Path | None, Path | None]
 
 
+def named_for(path: Path) -> str:
+    """The side a file's name is for ("red" for ``cl-red-dawn-irregulars.toml``), ""
+    when it names neither or both."""
+    words = set(re.split(r"[^a-z]+", path.stem.lower()))
+    sides = [side for side in SIDES if side in words]
+    return sides[0] if len(sides) == 1 else ""
+
+
 def pair_for(files: Iterable[Path], ruleset_id: str, keep: Pair = (None, None)) -> Pair:
     """Red and black forces for a ruleset: ``keep``'s where they already belong to
-    it, else the first files of that ruleset not already taken."""
+    it, else the first files of that ruleset not already taken, a file named for a
+    side going to that side (issue 22: Classic's red force is RED's)."""
     mine = forces_for(files, ruleset_id)
     out: list[Path | None] = [p if p is not None and ruleset_of(p) == ruleset_id else None
                               for p in keep]
     spare = [p for p in mine if p not in out]
-    for i, p in enumerate(out):
-        if p is None and spare:
-            out[i] = spare.pop(0)
+    for i, side in enumerate(SIDES):
+        if out[i] is None and spare:
+            fits = [p for p in spare if named_for(p) == side] or \
+                [p for p in spare if named_for(p) != other_side(side)] or spare
+            out[i] = fits[0]
+            spare.remove(fits[0])
     return out[0], out[1]

@@ -87,6 +87,7 @@ def read_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> tuple[dict[st
 
 
 class StartScreen(Screen[None]):
+    AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
         Binding("ctrl+g", "start(True)", "Quick start", priority=True),
@@ -109,7 +110,9 @@ class StartScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("Deathzap — new game or resume", classes="screen-title")
         with Horizontal(id="start-main"):
-            with VerticalScroll(id="new-game"):
+            # The form scrolls with the focus; it never holds the focus itself (where
+            # Enter does nothing, issue 22): the ruleset is focused first.
+            with VerticalScroll(id="new-game", can_focus=False):
                 yield Label(Text("New game", style="bold underline"))
                 ids = registry.ids()
                 with Horizontal(classes="row"):
