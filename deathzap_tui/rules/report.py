@@ -17,6 +17,7 @@ from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.luck import RollLuck, SideLuck, judge, side_luck
 from deathzap_tui.rules.ruleset import SIDES
+from deathzap_tui.rules.statebase import StateBase
 from deathzap_tui.rules.steps import Dice, DiceRequest, Harm
 
 
@@ -44,7 +45,9 @@ class UnitTally:
     damage_taken: int = 0
     figures_lost: int = 0
     """Its own figures out of the game by the end, by any cause (casualties, rout,
-    panic, morale, explosion, poison; a unit gone takes every figure it had left)."""
+    panic, morale, explosion, poison; a unit gone takes every figure it had left).
+    A ruleset whose state is not a :class:`StateBase` counts the kills its harm
+    records."""
     gone: bool = False
     """Destroyed or fled by the end."""
 
@@ -100,6 +103,7 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
     kills: dict[str, int] = {}
     dealt: dict[str, int] = {}
     taken: dict[str, int] = {}
+    lost: dict[str, int] = {}
     rolls: list[RollLuck] = []
     state = ruleset.new_state(game.red, game.black, game.options, game.seed, game.deal_seed)
     view = ruleset.view(state)
@@ -119,14 +123,18 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
     side_of = {row.id: side for side in SIDES for row in view.units.get(side, ())}
     for h in harms:
         taken[h.to] = taken.get(h.to, 0) + h.damage
+        lost[h.to] = lost.get(h.to, 0) + h.kills
         if h.by is not None and side_of.get(h.by) != side_of.get(h.to):
             dealt[h.by] = dealt.get(h.by, 0) + h.damage
             kills[h.by] = kills.get(h.by, 0) + h.kills
-    # Losses are read from the final state, not from the harm: a rout or a failed
-    # morale test removes figures no enemy unit is credited with (issue 22).
+    if isinstance(state, StateBase):
+        # Read from the final state, not from the harm: a rout or a failed morale test
+        # removes figures no enemy unit is credited with (issue 22).
+        lost = {row.id: state.unit(row.id).figures_lost(row.gone)
+                for side in SIDES for row in view.units.get(side, ())}
     units = tuple(
         UnitTally(row.id, side, row.name, kills.get(row.id, 0), dealt.get(row.id, 0),
-                  taken.get(row.id, 0), state.unit(row.id).figures_lost(row.gone), row.gone)
+                  taken.get(row.id, 0), lost.get(row.id, 0), row.gone)
         for side in SIDES for row in view.units.get(side, ()))
     return GameReport(
         ruleset=ruleset.id, title=ruleset.title,
