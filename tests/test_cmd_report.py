@@ -1,5 +1,6 @@
 """``deathzap report SAVE [--json|--markdown]`` (issue 14): the end-of-game report of
-every ruleset's golden game, an unfinished game, and saves that cannot be read.
+every registered ruleset's golden playthrough (the conformance kit's), an unfinished
+game, and saves that cannot be read.
 
 Expected text is never written out: it is what :mod:`deathzap_tui.reporttext` makes
 of ``Session.report()`` (other changes add harm and luck to the rules; the numbers
@@ -7,34 +8,17 @@ follow them)."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conformance_kit import golden_session
 
 from deathzap_tui.cli import main
 from deathzap_tui.commands.report import MAX_WIDTH, MIN_WIDTH
 from deathzap_tui.reporttext import as_markdown, as_text
-from deathzap_tui.rules.game import Game
-from deathzap_tui.saves import save_path
+from deathzap_tui.rules import registry
 from deathzap_tui.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
-
-RULESETS = ("dz3", "ch", "cl", "ps", "dt")
-
-
-def golden_save(rs: str) -> Session:
-    """The ruleset's golden game, played to its end and saved (CH's script makes a
-    bare Game: it is saved here under ``ch-golden``)."""
-    played: Any = importlib.import_module(f"test_{rs}_golden").play_scripted_game()
-    if isinstance(played, Game):
-        played = Session(played, save_path(f"{rs}-golden"))
-        played.save()
-    return played
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -42,11 +26,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("rs", RULESETS)
+@pytest.mark.parametrize("rs", registry.ids())
 def test_every_ruleset_reports_its_golden_game(
         rs: str, saves_dir: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    session = golden_save(rs)
+    session = golden_session(rs)
     report = session.report()
     assert report.over and report.events == len(session.game.events())
     monkeypatch.setenv("COLUMNS", "100")
@@ -57,8 +41,8 @@ def test_every_ruleset_reports_its_golden_game(
 
 
 def test_json_keys_and_types(saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = golden_save("dz3")
-    data = json.loads(run(capsys, "golden", "--json"))
+    session = golden_session("deathzap3")
+    data = json.loads(run(capsys, session.path.stem, "--json"))
     assert {"ruleset", "title", "forces", "over", "result", "score_label", "score",
             "events", "score_over_time", "units", "luck", "rolls"} <= set(data)
     assert data["ruleset"] == session.ruleset.id and data["over"] is True
@@ -83,10 +67,10 @@ def test_json_keys_and_types(saves_dir: Path, capsys: pytest.CaptureFixture[str]
 
 def test_text_follows_the_terminal_width(saves_dir: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    session = golden_save("cl")
+    session = golden_session("classic")
     for columns, width in ((40, MIN_WIDTH), (120, 120), (500, MAX_WIDTH)):
         monkeypatch.setenv("COLUMNS", str(columns))
-        out = run(capsys, "cl-golden")
+        out = run(capsys, session.path.stem)
         assert out == as_text(session.report(), width)
         assert max(len(line) for line in out.splitlines()) == width  # the chart fills it
 
@@ -95,16 +79,16 @@ def test_an_unfinished_game_reports_in_progress(
         saves_dir: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    session = golden_save("dz3")
+    session = golden_session("deathzap3")
     session.undo()  # the last event: the game is not over any more
     assert not session.over
-    report = Session.resume("golden").report()
+    report = Session.resume(session.path.stem).report()
     assert not report.over and report.events == len(session.game.events())
-    text = run(capsys, "golden")
+    text = run(capsys, session.path.stem)
     assert text.splitlines()[1].startswith("In progress")
     assert "Current VP" in text and text == as_text(report, 80)
-    assert json.loads(run(capsys, "golden", "--json"))["over"] is False
-    assert "**In progress" in run(capsys, "golden", "--markdown")
+    assert json.loads(run(capsys, session.path.stem, "--json"))["over"] is False
+    assert "**In progress" in run(capsys, session.path.stem, "--markdown")
 
 
 def test_a_bad_save_is_one_clear_line_and_exit_1(

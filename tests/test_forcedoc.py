@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from deathzap_tui import forcedoc
 from deathzap_tui.cli import main
 from deathzap_tui.forcedoc import ForceDocument, join_path, parse_path
+from deathzap_tui.rules import registry
 from deathzap_tui.rules.problems import InvalidInput
 
 FORCES = Path(__file__).resolve().parent.parent / "forces"
@@ -168,7 +170,7 @@ def test_not_toml_is_refused_with_the_check_message(tmp_path: Path, capsys: Any)
     assert out[0] == caught.value.problems[0].located(str(path))
 
 
-# --- a new force from empty: the rulesets with points, and command-hand --------------------------
+# --- a new force from empty: every registered ruleset ---------------------------------------
 
 
 def build_deathzap3(doc: ForceDocument) -> None:
@@ -215,25 +217,41 @@ def build_double_tap(doc: ForceDocument) -> None:
         doc.set(f"units[{u}].rules", ["armored"])
 
 
+def build_from_template(doc: ForceDocument) -> None:
+    """Any ruleset: its force template (``Ruleset.force_template``) typed in table by
+    table, list item by list item."""
+    template = tomllib.loads(registry.get(doc.get("ruleset")).force_template())
+    for key, value in template.items():
+        if key in ("name", "ruleset"):
+            continue
+        if isinstance(value, list):
+            for item in value:
+                doc.append(key, item)
+        else:
+            doc.set(key, value)
+
+
 BUILDERS = {
     "deathzap3": build_deathzap3,
     "command-hand": build_command_hand,
     "plasmashok": build_plasmashok,
     "double-tap": build_double_tap,
 }
+"""Forces built by hand, path by path; a ruleset without one here is built from its
+template (:func:`build_from_template`)."""
 
 
-@pytest.mark.parametrize("ruleset_id", BUILDERS)
+@pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_a_new_force_built_from_empty_passes_deathzap_check(
         ruleset_id: str, tmp_path: Path, capsys: Any) -> None:
     doc = ForceDocument.new(ruleset_id)
     assert doc.get("ruleset") == ruleset_id and doc.modified
     assert not doc.check().ok  # no units yet
-    BUILDERS[ruleset_id](doc)
+    BUILDERS.get(ruleset_id, build_from_template)(doc)
     result = doc.check()
     assert result.ok, result.problems
-    if ruleset_id == "command-hand":  # no points system: nothing to total
-        assert result.points is None
+    if "points" not in getattr(registry.get(ruleset_id), "parts", ()):
+        assert result.points is None  # no points system: nothing to total
     else:
         assert result.points is not None and result.points.total > 0
     path = tmp_path / "new.toml"
@@ -246,8 +264,7 @@ def test_a_new_force_built_from_empty_passes_deathzap_check(
         assert out[-1].endswith(f", {result.points.total} points")
 
 
-@pytest.mark.parametrize("ruleset_id", ["deathzap3", "command-hand", "classic",
-                                        "plasmashok", "double-tap"])
+@pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_a_new_force_from_the_template_is_valid(ruleset_id: str) -> None:
     doc = ForceDocument.new(ruleset_id, template=True, name="Mine")
     assert doc.get("name") == "Mine"

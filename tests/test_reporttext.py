@@ -21,6 +21,7 @@ from deathzap_tui.reporttext import (
     units_table,
     vp_chart,
 )
+from deathzap_tui.rules import registry
 from deathzap_tui.rules.luck import RollLuck, judge, luck_sentence, side_luck
 from deathzap_tui.rules.report import GameReport, ScorePoint, UnitTally
 from deathzap_tui.rules.reportdata import report_from_json
@@ -221,13 +222,10 @@ def test_a_vanishing_chance_reads_as_under_one_in_a_trillion() -> None:
     assert one_in(0) == "never" and one_in(0.5) == "1 in 2"
 
 
-@pytest.mark.parametrize("ruleset_id", ["deathzap3", "command-hand", "classic",
-                                        "plasmashok", "double-tap"])
+@pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_the_report_says_what_its_damage_columns_count(ruleset_id: str) -> None:
     """Issue 26: "Damage dealt / taken" did not say what it counted. Each ruleset
     says it in its rules' words, with their section; text, Markdown and JSON carry it."""
-    from deathzap_tui.rules import registry
-
     counts = registry.get(ruleset_id).damage_counts
     assert "§" in counts
     rep = replace(report(units=(UnitTally("red.0", "red", "Squad 1", 1, 2, 3, 4),)),

@@ -5,30 +5,26 @@ whatever is played."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from fixtures_common import play_random_action
+from shipped import shipped_forces
 
 from deathzap_tui.forcefile import load_force
+from deathzap_tui.paths import PROJECT_ROOT
+from deathzap_tui.rules import registry
 from deathzap_tui.rules.dice import D3_WORDS
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import END
 from deathzap_tui.rules.steps import D3_VALUE, DiceRequest, luck_of
 
-FORCES = Path(__file__).resolve().parents[2] / "forces"
-PAIRS = {
-    "deathzap3": ("demo-ashfall-legion.toml", "demo-vanta-syndicate.toml"),
-    "command-hand": ("ch-ironbark-rangers.toml", "ch-cinder-collective.toml"),
-    "classic": ("cl-red-dawn-irregulars.toml", "cl-black-maw-brood.toml"),
-    "plasmashok": ("ps-iron-choir.toml", "ps-verdant-swarm.toml"),
-    "double-tap": ("dt-kestrel-cell.toml", "dt-rustmoth-gang.toml"),
-}
+PAIRS = {rid: shipped_forces(rid) for rid in registry.ids()}
+"""Every registered ruleset's shipped pair of forces (red, black)."""
 
 
 def new_game(ruleset: str, seed: int) -> Game:
-    red, black = (load_force(FORCES / name) for name in PAIRS[ruleset])
+    red, black = (load_force(path) for path in PAIRS[ruleset])
     assert red.ruleset.id == ruleset
     return Game(red.ruleset, red.force, black.force, red.ruleset.options(), seed)
 
@@ -84,7 +80,7 @@ def test_every_d3_of_every_ruleset_is_judged_by_its_d3_value() -> None:
     markers) is asked through ``d3_request``, so the report judges it by the D3 it
     gives, in every ruleset: no module words a D3 request itself, and every D3 asked
     in random games of every ruleset is measured as a D3."""
-    rules = FORCES.parent / "deathzap_tui" / "rules"
+    rules = PROJECT_ROOT / "deathzap_tui" / "rules"
     wording = [p.relative_to(rules) for p in rules.rglob("*.py")
                if "D3_WORDS" in p.read_text() and p.name != "dice.py"]
     assert wording == []

@@ -5,29 +5,22 @@ keep it to a few keys (rules/quick.py)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from fixtures_common import answer_all
+from shipped import shipped_forces
 
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules import quick, registry
 from deathzap_tui.rules.steps import ROLL, Choice, Context, Question, Refused, Resolution
 
-FORCES = Path(__file__).resolve().parents[2] / "forces"
-PAIRS = {
-    "deathzap3": ("mortans-men.toml", "demo-vanta-syndicate.toml"),
-    "command-hand": ("ch-cinder-collective.toml", "ch-ironbark-rangers.toml"),
-    "classic": ("cl-black-maw-brood.toml", "cl-red-dawn-irregulars.toml"),
-    "plasmashok": ("ps-iron-choir.toml", "ps-verdant-swarm.toml"),
-    "double-tap": ("dt-rustmoth-gang.toml", "dt-kestrel-cell.toml"),
-}
-"""Two shipped forces of each ruleset."""
+PAIRS = {rid: shipped_forces(rid) for rid in registry.ids()}
+"""Two shipped forces of each registered ruleset."""
 CASES = [(rid, kind) for rid in registry.ids() for kind, _ in registry.get(rid).quick_kinds()]
 
 
 def _forces(rid: str):
-    attacker, target = (load_force(FORCES / name) for name in PAIRS[rid])
+    attacker, target = (load_force(path) for path in PAIRS[rid])
     assert attacker.ruleset.id == target.ruleset.id == rid
     return attacker, target
 
@@ -49,7 +42,6 @@ def _first_able(rid: str, kind: str) -> Resolution:
 
 
 def test_every_ruleset_offers_quick_resolution() -> None:
-    assert set(PAIRS) == set(registry.ids())
     for rid in registry.ids():
         kinds = registry.get(rid).quick_kinds()
         assert kinds and all(kind and label for kind, label in kinds), rid
