@@ -1,55 +1,15 @@
-"""Fixtures of the club tests: real stores in tmp_path (never a mocked database).
-
-``home`` runs a test once per implementation of
-:class:`deathzap_tui.gamestore.GameStore`. Issue 24 adds PostgreSQL: one more entry
-in :data:`HOMES` (a factory opening the test server's database) runs every store
-test against it too.
-"""
+"""Fixtures of the club tests (helpers: club_fixtures.py): real stores in tmp_path,
+never a mocked database."""
 
 from __future__ import annotations
 
-import base64
-import random
-import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-
-from dz3_fixtures import play_random_action
+from club_fixtures import HOMES, Home, key_text
 
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store
-from deathzap_tui.forcefile import load_force
-from deathzap_tui.gamestore import GameStore
-from deathzap_tui.rules.game import Game
-from deathzap_tui.savestore import SaveFileStore
-from deathzap_tui.session import Session
-
-ROOT = Path(__file__).resolve().parents[2]
-FORCES = ROOT / "forces"
-
-
-def key_text(n: int, comment: str = "") -> str:
-    """A well-formed ssh-ed25519 public key line, different for each ``n``."""
-    blob = b"\0\0\0\x0bssh-ed25519\0\0\0\x20" + n.to_bytes(32, "big")
-    line = "ssh-ed25519 " + base64.b64encode(blob).decode("ascii")
-    return f"{line} {comment}" if comment else line
-
-
-def new_game(seed: int = 11) -> Game:
-    red = load_force(FORCES / "mortans-men.toml")
-    black = load_force(FORCES / "gutter-saints.toml")
-    return Game(red.ruleset, red.force, black.force, red.ruleset.options({}), seed,
-                deal_seed=7)
-
-
-def play(session: Session, actions: int, seed: int = 11) -> None:
-    rnd = random.Random(seed)
-    for _ in range(actions):
-        play_random_action(session.game, rnd)
 
 
 @pytest.fixture
@@ -62,38 +22,6 @@ def club(tmp_path: Path) -> Iterator[SqlClubStore]:
     store.add_member("bob", PublicKey.parse(key_text(2)))
     yield store
     store.close()
-
-
-@dataclass
-class Home:
-    """One kind of home for games: ``new()`` a store for a new game, ``again(store)``
-    a second writer on the same game (its own connection or file handles)."""
-
-    kind: str
-    new: Callable[[], GameStore]
-    again: Callable[[GameStore], GameStore]
-
-
-def _files(tmp_path: Path) -> Home:
-    count = iter(range(1000))
-    return Home("files", lambda: SaveFileStore(tmp_path / f"game-{next(count)}.toml"),
-                lambda store: SaveFileStore(store.path))  # type: ignore[attr-defined]
-
-
-def _sqlite(tmp_path: Path) -> Home:
-    from deathzap_tui.club.members import PublicKey
-
-    path = tmp_path / "club.sqlite"
-    first = open_store(path)
-    first.add_member("alice", PublicKey.parse(key_text(1)))
-    first.add_member("bob", PublicKey.parse(key_text(2)))
-    return Home("sqlite", lambda: first.new_game(red="alice", black="bob"),
-                lambda store: open_store(path).game_store(store.game_id))  # type: ignore[attr-defined]
-
-
-HOMES: dict[str, Callable[[Path], Home]] = {"files": _files, "sqlite": _sqlite}
-"""Every implementation of GameStore the store tests run against (issue 24: add
-"postgres")."""
 
 
 @pytest.fixture(params=sorted(HOMES))

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FORCES, ROOT, key_text, play
+from club_fixtures import FORCES, ROOT, key_text, play
 
 from deathzap_tui.club import migrate
 from deathzap_tui.session import Session

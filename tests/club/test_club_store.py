@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FORCES, key_text, new_game, play
+from club_fixtures import FORCES, key_text, new_game, play
 
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import Home, new_game, play
+from club_fixtures import Home, new_game, play
 from dz3_fixtures import random_answer
 
 from deathzap_tui.gamestore import Conflict, StoreError

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from club_fixtures import ROOT
 
 from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.savestore import SaveFileStore
@@ -19,12 +19,12 @@ from deathzap_tui.session import Session
 WRITER = r"""
 import random, sys
 sys.path[:0] = [sys.argv[3], sys.argv[3] + "/../rules"]
-from conftest import new_game, play_random_action
+from club_fixtures import new_game, play_random_action
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.savestore import SaveFileStore
 from deathzap_tui.session import Session
-from conftest import key_text
+from club_fixtures import key_text
 
 kind, path = sys.argv[1], sys.argv[2]
 if kind == "sqlite":

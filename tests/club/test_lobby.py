@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 
-from conftest import key_text
+from club_fixtures import key_text
 from dz3play import play_one
 
 from deathzap_tui.club.hosting import Club
