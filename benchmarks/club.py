@@ -1,0 +1,379 @@
+"""A club under load on one machine: real SSH sessions on loopback (issue 23).
+
+A real club server process (:class:`~deathzap_tui.club.server.ClubSSHServer`, its
+hub and one referee per game, on a real SQLite store with fsync per event) hosts
+SESSIONS/2 games of the toy duel (``tests/net/toynet.py``: a move is a begin, a cover
+answer, the attacker's dice, the defender's saves, a commit). Each player is a real
+asyncssh client with a pty (80x24) whose session runs the app a player sees in a
+game: the joined battle screen (``deathzap join``, one process per session, as the
+lobby runs it once a game is open). The players' hands are protocol connections at
+each game's table (a member may have a game open in several sessions), so the moves
+cost the server what a player's keys would, and the screens are the real ones.
+
+Each game makes a move every EVERY seconds (each player moves every 2 x EVERY
+seconds), starting at random offsets. For each move we time from sending the commit
+to the first bytes of the opponent's screen update arriving at their SSH client
+(the opponent's screen is quiet before the commit is sent). Then: p50/p95, the
+server's CPU (the server process and every session's app) during play, RSS and PSS
+per idle session (all started, nothing moving) and per playing session.
+
+    .venv/bin/python benchmarks/club.py [--sessions 100] [--seconds 60] [--every 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY = ROOT / "tests" / "net"
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(TOY))
+sys.path.insert(0, str(ROOT / "tests" / "club"))
+
+import asyncssh  # noqa: E402
+import toynet  # noqa: E402
+
+JOIN = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
+        "from deathzap_tui.cli import main; sys.exit(main(sys.argv[2:]))")
+TICK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+QUIET = 0.08
+"""Seconds a screen must have been silent before a commit is timed."""
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+# --- the server process ------------------------------------------------------------
+
+async def serve(store_path: Path, rundir: Path) -> None:
+    """Host every game of the store; print the port and each game's socket."""
+    from deathzap_tui.club.hosting import Club
+    from deathzap_tui.club.hub import HubServer
+    from deathzap_tui.club.server import ClubSSHServer
+    from deathzap_tui.club.sqlstore import open_store
+    from deathzap_tui.net import sshd
+
+    long_duels()
+    store = open_store(store_path)
+    club = Club(store, rundir, log=lambda text: None)
+    seats: dict[str, tuple[str, str]] = {}
+    sockets: dict[int, str] = {}
+    for info in store.games():
+        hosted = await club.host(info.id)
+        sockets[info.id] = str(hosted.socket)
+        seats[info.red or ""] = (str(hosted.socket), "red")
+        seats[info.black or ""] = (str(hosted.socket), "black")
+
+    def command(member: str) -> list[str]:
+        sock, side = seats[member]
+        return [sys.executable, "-c", JOIN, str(TOY), "join", "--socket", sock, "--as", side]
+
+    hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
+    await hub.start()
+    server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
+                           max_unauthenticated=64, log=lambda text: None)
+    await server.start()
+    print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
+    await asyncio.Event().wait()
+
+
+# --- measuring processes ---------------------------------------------------------
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def memory(pid: int) -> tuple[float, float]:
+    """RSS and PSS in MB."""
+    rss = pss = 0.0
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Rss:"):
+                rss = int(line.split()[1]) / 1024
+            elif line.startswith("Pss:"):
+                pss = int(line.split()[1]) / 1024
+    return rss, pss
+
+
+def apps(server: int) -> list[int]:
+    """The sessions' app processes (children of the server)."""
+    return children(server)
+
+
+def mem_line(pids: list[int]) -> str:
+    if not pids:
+        return "no processes"
+    rows = [memory(p) for p in pids]
+    rss = statistics.mean(r for r, _ in rows)
+    pss = statistics.mean(p for _, p in rows)
+    return f"RSS {rss:.1f} MB, PSS {pss:.1f} MB per session ({len(pids)} app processes)"
+
+
+# --- the players -------------------------------------------------------------------
+
+class Screen:
+    """An SSH session's terminal: when its last bytes came."""
+
+    def __init__(self, proc: asyncssh.SSHClientProcess) -> None:
+        self.proc = proc
+        self.last = 0.0
+        self.tail = b""
+        """The last bytes shown (why a session ended, if it did)."""
+        self.arrived = asyncio.Event()
+        self.reading = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        while chunk := await self.proc.stdout.read(65536):
+            self.last = time.monotonic()
+            self.tail = (self.tail + chunk)[-4000:]
+            self.arrived.set()
+
+    async def quiet(self, limit: float = 5.0) -> None:
+        end = time.monotonic() + limit
+        while time.monotonic() < end and time.monotonic() - self.last < QUIET:
+            await asyncio.sleep(QUIET / 2)
+
+    async def next_update(self, timeout: float = 10.0) -> float:
+        self.arrived.clear()
+        await asyncio.wait_for(self.arrived.wait(), timeout)
+        return self.last
+
+
+async def open_screen(port: int, key: asyncssh.SSHKey) -> Screen:
+    conn = await asyncssh.connect("127.0.0.1", port, username="p", client_keys=[key],
+                                  known_hosts=None, agent_path=None)
+    proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24),
+                                     encoding=None)
+    screen = Screen(proc)
+    await asyncio.wait_for(screen.arrived.wait(), 60)
+    return screen
+
+
+async def play(sock: str, screens: dict[str, Screen], every: float, until: float,
+               times: list[float], errors: list[str]) -> None:
+    from server_helpers import Seat, begin, whose
+
+    hands = {side: await Seat.join(sock, side) for side in ("red", "black")}
+    await asyncio.sleep(random.uniform(0, every))
+    while time.monotonic() < until:
+        started = time.monotonic()
+        try:
+            state = await hands["red"].fresh()
+            if state["over"]:
+                return
+            side = whose(state)
+            pending = await begin(hands[side], side)
+            pending = await answer_all(hands, side, pending)
+            other = screens["black" if side == "red" else "red"]
+            await other.quiet()
+            sent = time.monotonic()
+            commit = asyncio.ensure_future(hands[side].request("commit", aid=pending["aid"]))
+            seen = await other.next_update()
+            reply = await commit
+            if reply["t"] != "ok":
+                errors.append(reply.get("message", "?"))
+            times.append(seen - sent)
+        except (TimeoutError, EOFError, OSError) as exc:
+            errors.append(repr(exc))
+        await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
+
+
+async def answer_all(hands: dict[str, Any], side: str, pending: dict[str, Any]) -> dict:
+    """Every step answered (whoever is asked); the finished action, not committed."""
+    from deathzap_tui.app.describe import auto_answer
+    from deathzap_tui.net.wire import answer_out, step_from_data
+
+    seat = hands[side]
+    while pending["step"] is not None:
+        if pending["yours"]:
+            step = pending["step"]
+        else:
+            seat, n = hands[pending["step"]["side"]], len(pending["answers"])
+            state = await seat.until_state(lambda s, n=n: bool(s["pending"])
+                                           and s["pending"]["yours"]
+                                           and len(s["pending"]["answers"]) == n)
+            step = state["pending"]["step"]
+        reply = await seat.request("answer", aid=pending["aid"],
+                                   answer=answer_out(auto_answer(step_from_data(step))))
+        pending = reply["pending"]
+    return pending
+
+
+# --- the run -----------------------------------------------------------------------
+
+def long_duels() -> None:
+    """Toy duels of a million points a side: a game outlasts the run."""
+    toynet.install()
+    new_state = toynet.RULESET.new_state
+
+    def longer(*args: Any, **kw: Any) -> Any:
+        state = new_state(*args, **kw)
+        state.points = {"red": 10**6, "black": 10**6}
+        return state
+
+    toynet.RULESET.new_state = longer  # type: ignore[method-assign]
+
+
+def ended(screens: list[Screen]) -> str:
+    """How many sessions have ended, and the last words of one."""
+    gone = [s for s in screens if s.reading.done()]
+    if not gone:
+        return ""
+    words = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]", b" ", gone[0].tail)
+    last = " ".join(words.decode("utf-8", "replace").split())[-300:]
+    return f"  {len(gone)} sessions ended early; the last words of one: {last}"
+
+
+def make_club(store_path: Path, sessions: int) -> list[asyncssh.SSHKey]:
+    from deathzap_tui.club.members import PublicKey
+    from deathzap_tui.club.sqlstore import open_store
+    from deathzap_tui.rules.game import Game
+    from deathzap_tui.session import new_deal_seed
+
+    long_duels()
+    ruleset = toynet.RULESET
+    store = open_store(store_path)
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
+    for i, key in enumerate(keys):
+        store.add_member(f"p{i}", PublicKey.parse(key.export_public_key().decode()))
+    for g in range(sessions // 2):
+        red = ruleset.parse_force({"ruleset": toynet.ID, "name": "Reds"})
+        black = ruleset.parse_force({"ruleset": toynet.ID, "name": "Blacks"})
+        game = Game(ruleset, red, black, ruleset.options({}), g, deal_seed=new_deal_seed())
+        store.new_game(red=f"p{2 * g}", black=f"p{2 * g + 1}").create(game)
+    store.close()
+    return keys
+
+
+async def run(args: argparse.Namespace) -> None:
+    sessions = args.sessions - args.sessions % 2
+    with tempfile.TemporaryDirectory(prefix="dzb-") as tmp:
+        store_path, rundir = Path(tmp) / "club.sqlite", Path(tmp) / "run"
+        rundir.mkdir(mode=0o700)
+        keys = make_club(store_path, sessions)
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(store_path), str(rundir)],
+            stdout=subprocess.PIPE, text=True, env={**os.environ, "DEATHZAP_SAVES_DIR": tmp})
+        try:
+            assert server.stdout is not None
+            info = json.loads(server.stdout.readline())
+            port, sockets = info["port"], {int(k): v for k, v in info["sockets"].items()}
+            print(f"{sessions} SSH sessions in {len(sockets)} games on loopback; a move "
+                  f"per game every {args.every:g} s for {args.seconds:g} s "
+                  f"({os.cpu_count()} cores)")
+            started = time.monotonic()
+            screens: list[Screen] = []
+            for i in range(0, sessions, args.batch):  # start a few at a time
+                screens += await asyncio.gather(*(open_screen(port, k)
+                                                  for k in keys[i:i + args.batch]))
+            print(f"  all sessions up in {time.monotonic() - started:.1f} s")
+            await asyncio.sleep(3)
+            if why := ended(screens):
+                print(why)
+            pids = apps(server.pid)
+            print(f"  idle:    {mem_line(pids)}; server "
+                  f"{memory(server.pid)[0]:.1f} MB RSS")
+            cpu0 = cpu_seconds(server.pid) + sum(cpu_seconds(p) for p in pids)
+            mine0 = sum(os.times()[:2])
+            wall0 = time.monotonic()
+            times: list[float] = []
+            errors: list[str] = []
+            until = time.monotonic() + args.seconds
+            await asyncio.gather(*(play(sockets[g], {"red": screens[2 * i],
+                                                     "black": screens[2 * i + 1]},
+                                        args.every, until, times, errors)
+                                   for i, g in enumerate(sorted(sockets))))
+            wall = time.monotonic() - wall0
+            cpu = cpu_seconds(server.pid) + sum(cpu_seconds(p) for p in pids) - cpu0
+            mine = sum(os.times()[:2]) - mine0
+            print(f"  playing: {mem_line(pids)}; server "
+                  f"{memory(server.pid)[0]:.1f} MB RSS")
+            if times:
+                ms = [t * 1000 for t in times]
+                print(f"  move -> opponent's screen: p50 {pct(ms, 50):.0f} ms, "
+                      f"p95 {pct(ms, 95):.0f} ms, max {max(ms):.0f} ms ({len(ms)} moves, "
+                      f"{len(ms) / wall:.1f}/s)")
+            print(f"  server CPU while playing: {cpu / wall * 100:.0f}% of one core "
+                  f"(server process and the sessions' apps; {os.cpu_count()} cores here); "
+                  f"the clients (this process) {mine / wall * 100:.0f}%; load average "
+                  f"{os.getloadavg()[0]:.1f}")
+            if times:
+                print(f"  CPU per move: {cpu / len(times) * 1000:.0f} ms (the server, and "
+                      "both screens repainted at each step of the move: begin, answers, "
+                      "commit)")
+            if errors:
+                print(f"  {len(errors)} moves failed, e.g. {errors[0]}")
+            if why := ended(screens):
+                print(why)
+            print(LIMITS)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+LIMITS = """\
+What limits the sessions: each SSH session runs its own app process (Python,
+Textual and the app: the RSS above, most of it not shared), and every change
+at a table repaints every screen at it in its own process (the CPU above). Memory
+bounds the count (about 24 GB / RSS per session here), CPU bounds the moves per
+second (the CPU per move above, over the cores free). To halve the memory: one
+process serving many sessions' screens (Textual cannot
+run several apps on one Linux driver in one process, so this needs the app to
+drive its terminal through the SSH channel, e.g. Textual's web driver protocol
+over the channel), or fork each session's app from a pre-imported template process
+(copy-on-write shares the imported modules: most of the RSS), or lighter screens
+for watchers. To halve the CPU: repaint a screen once per move rather than at each
+of its steps (coalesce the pushes of one action), and only the widgets that
+changed."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--every", type=float, default=3.0,
+                        help="seconds between a game's moves (default 3)")
+    parser.add_argument("--batch", type=int, default=5,
+                        help="sessions started at once (default 5)")
+    parser.add_argument("--serve", nargs=2, metavar=("STORE", "RUNDIR"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(Path(args.serve[0]), Path(args.serve[1])))
+        return
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
