@@ -108,8 +108,8 @@ def as_they_stand(asks: Sequence[tuple[Question | None, Setter]]) -> Gen:
     """What has already happened to the units at the table. One key says both are at
     full strength; otherwise each question of ``asks`` is put and its setter given
     the answer. Returns True when something was set."""
-    asks = [(q, s) for q, s in asks if q is not None]
-    if not asks:
+    asked = [(q, s) for q, s in asks if q is not None]
+    if not asked:
         return False
     how = yield Question(
         "quick.standing", "Are both units as in their force files (nothing lost or used "
@@ -118,7 +118,7 @@ def as_they_stand(asks: Sequence[tuple[Question | None, Setter]]) -> Gen:
          Choice(SET, "No: say what each has lost")), default=FULL)
     if how == FULL:
         return False
-    for question, setter in asks:
+    for question, setter in asked:
         setter((yield question))
     return True
 

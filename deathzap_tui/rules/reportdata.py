@@ -94,7 +94,7 @@ def _unit(data: Any) -> UnitTally:
 
 
 def _side(d: Mapping[str, Any]) -> str:
-    side = _get(d, "side", str)
+    side: str = _get(d, "side", str)
     if side not in SIDES:
         raise ValueError(f"side must be one of {', '.join(SIDES)}")
     return side

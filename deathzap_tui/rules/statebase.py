@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.narration import side_name
@@ -73,7 +73,9 @@ class UnitBase:
 
     figures: list[Any]
     token: bool
-    in_play: bool
+    if TYPE_CHECKING:
+        @property
+        def in_play(self) -> bool: ...
 
     @property
     def alive_figures(self) -> list[Any]:

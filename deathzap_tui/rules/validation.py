@@ -11,6 +11,7 @@ reach a terminal as a control sequence.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -202,7 +203,7 @@ class Reader:
         return None
 
     def list(self, table: Mapping[str, Any], key: str, path: str, *, what: str,
-             required: bool) -> list[Any] | None:
+             required: builtins.bool) -> list[Any] | None:
         raw = self.value(table, key, path, required=required, what=what)
         if raw is None:
             return None if required else []

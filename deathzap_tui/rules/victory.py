@@ -34,7 +34,7 @@ def result_text(winner: str, draw: str = "a draw") -> str:
     return draw if winner == "draw" else f"{side_name(winner)} wins"
 
 
-def wiped_out(state: Any, alive: Callable[[Any, str], bool]) -> tuple[str, str] | None:
+def wiped_out(state: Any, alive: Callable[[Any, str], object]) -> tuple[str, str] | None:
     """A side with no unit left (``alive(state, side)`` false) loses at once, both
     at once is a draw: ``(reason, winner)`` for :func:`declare`, or ``None`` while
     both sides have a unit."""

@@ -95,7 +95,7 @@ def _hard_hitters(ctx: Context, by: str) -> None:
 
 
 def advanced(state: State) -> bool:
-    return state.options["game"] == "advanced"
+    return bool(state.options["game"] == "advanced")
 
 
 def _end_by_vp(ctx: Context, reason: str) -> Gen:

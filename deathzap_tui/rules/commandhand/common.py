@@ -9,7 +9,7 @@ from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
 from deathzap_tui.rules.quick import OUTSIDE
 from deathzap_tui.rules.ruleset import SIDES, other_side
-from deathzap_tui.rules.statebase import add_vp
+from deathzap_tui.rules.statebase import add_vp as add_vp
 from deathzap_tui.rules.steps import Context
 from deathzap_tui.rules.units import in_play as in_play
 from deathzap_tui.rules.units import uname as uname

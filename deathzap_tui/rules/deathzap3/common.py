@@ -10,11 +10,14 @@ from deathzap_tui.rules.narration import (  # shared words, re-exported for DZ3 
 )
 from deathzap_tui.rules.narration import Gen as Gen
 from deathzap_tui.rules.narration import ask_yes_no as ask_yes_no
-from deathzap_tui.rules.narration import card_label, is_are, plural, side_name
+from deathzap_tui.rules.narration import card_label as card_label
 from deathzap_tui.rules.narration import dice_text as dice_text
 from deathzap_tui.rules.narration import faces_text as faces_text
+from deathzap_tui.rules.narration import is_are as is_are
+from deathzap_tui.rules.narration import plural as plural
+from deathzap_tui.rules.narration import side_name as side_name
 from deathzap_tui.rules.ruleset import other_side
-from deathzap_tui.rules.statebase import add_vp
+from deathzap_tui.rules.statebase import add_vp as add_vp
 from deathzap_tui.rules.steps import Context
 from deathzap_tui.rules.units import disengage as disengage
 from deathzap_tui.rules.units import in_play as in_play

@@ -103,7 +103,8 @@ class Plan:
 
     @property
     def state(self) -> State:
-        return self.ctx.state
+        state: State = self.ctx.state
+        return state
 
     @property
     def name(self) -> str:
