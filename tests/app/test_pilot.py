@@ -31,7 +31,7 @@ async def test_short_game_through_the_ui(demo_paths) -> None:
                 await pilot.press("a")
                 dice_steps += await finish_wizard(pilot, app, dice="mixed")
                 assert isinstance(app.screen, BattleScreen)
-        await pilot.press("e")
+        await pilot.press("e", "y")  # ending is confirmed first (issue 22)
         await finish_wizard(pilot, app, dice="typed")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)

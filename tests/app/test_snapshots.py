@@ -115,7 +115,7 @@ def test_help(snap_compare, demo_paths) -> None:
 def test_game_over(snap_compare, demo_paths) -> None:
     session = session_at(*demo_paths, draws=4, options={"end": "agreement"})
     app = battle_app(session, dice_mode="generated")
-    assert snap_compare(app, press=["e", "enter", "enter", "enter", "ctrl+s"],
+    assert snap_compare(app, press=["e", "y", "enter", "enter", "enter", "ctrl+s"],
                         terminal_size=SMALL)
 
 

@@ -131,7 +131,7 @@ async def test_turn_based_battle_screen(drill) -> None:
         assert "Sound the rally" in palette_titles(screen)
         assert screen.check_action("other", ())
 
-        await pilot.press("e")  # END: conceding asks nothing, the game is over
+        await pilot.press("e", "y")  # END, confirmed: conceding asks nothing, it is over
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         assert "Final kills" in screen_text(app)

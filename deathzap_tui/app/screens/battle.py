@@ -377,7 +377,18 @@ class BattleScreen(Screen[None]):
         self._play_group(SETUP)
 
     def action_end(self) -> None:
-        self._play_group(END)
+        """End the game once the player says yes (issue 22: one stray key must not
+        end a game)."""
+        from deathzap_tui.app.screens.dialogs import AskScreen
+
+        opts = self.in_group(END)
+        if not opts:
+            return
+        what = "; ".join(clean(o.label, oneline=True) for o in opts)
+        self.app.push_screen(
+            AskScreen("End the game?", f"{what}. The game ends as it stands now.",
+                      [("y", END, "end it"), ("n", "", "keep playing")]),
+            lambda answer: self._play_group(END) if answer == END else None)
 
     def action_unit(self) -> None:
         opts = self.in_group(UNIT)
