@@ -4,9 +4,12 @@ does not replay it (issue 11: resume of a 5,000-event game under 50 ms).
 ``NAME.toml.cache`` beside the save holds a :class:`~deathzap_tui.rules.game.Resumable`
 (the state, the events in force, the notes of the last ones), the fingerprint of the
 save files it was made from (the snapshot's bytes and the journal's first bytes) and
-the identity of the rules code that made it. It is only a cache: missing, stale,
-written by other code or unreadable, it is ignored and the log is replayed, as
-"events are the truth" says. Nothing in it is needed to play on.
+the identity of the rules code that made it (:func:`code_identity`: the version of
+the rules, :data:`deathzap_tui.rules.RULES_VERSION`, not the files installed). A resume
+reads only the journal's lines after those the cache was made from: the older events
+stay undecoded bytes until somebody reads them (:class:`~.rules.events.EventLog`).
+It is only a cache: missing, stale, written by other code or unreadable, it is
+ignored and the log is replayed, as "events are the truth" says. Nothing in it is needed to play on.
 
 It is a pickle, and unpickling runs code of the file's choosing, so a cache is read
 only if it carries an HMAC made with this user's key (:func:`paths.cache_key`, a 0600
@@ -18,15 +21,17 @@ again (every :data:`WRITE_EVERY` events and whenever a writer opens the save).
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import os
 import pickle
+import sys
 import tempfile
 from pathlib import Path
 
-from deathzap_tui.paths import PROJECT_ROOT, cache_key
+from deathzap_tui import __version__
+from deathzap_tui.paths import cache_key
+from deathzap_tui.rules import RULES_VERSION
 from deathzap_tui.rules.game import Game, Resumable
 from deathzap_tui.safefiles import read_regular
 from deathzap_tui.saves import MAX_SAVE_BYTES, cache_path
@@ -44,16 +49,13 @@ def fingerprint(snapshot: bytes, journal: bytes) -> hashlib._Hash:
     return digest
 
 
-@functools.cache
 def code_identity() -> bytes:
-    """Which rules code made a cache: a cache from other code (a newer checkout, an
-    edited rule) is ignored rather than trusted to hold the same kind of state."""
-    digest = hashlib.sha256()
-    for path in sorted((PROJECT_ROOT / "deathzap_tui").rglob("*.py")):
-        st = path.stat()
-        digest.update(f"{path.relative_to(PROJECT_ROOT)}:{st.st_size}:{st.st_mtime_ns}\n"
-                      .encode())
-    return digest.digest()
+    """Which code made a cache: the rules' version (:data:`RULES_VERSION`, bumped with
+    any change to what a replay gives or to the state's classes), the release, and the
+    Python that pickled it. A cache from other code is ignored rather than trusted to
+    hold the same kind of state; reinstalling the same code keeps it (issue 21)."""
+    python = ".".join(map(str, sys.version_info[:2]))
+    return f"rules {RULES_VERSION}, deathzap {__version__}, python {python}".encode()
 
 
 def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
@@ -82,6 +84,13 @@ def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
 def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
     """The cached game if the cache was made by this user, from these files' first
     bytes and by this code; ``None`` otherwise (never raises)."""
+    found = read_at(save, snapshot, journal)
+    return None if found is None else found[0]
+
+
+def read_at(save: Path, snapshot: bytes, journal: bytes) -> tuple[Resumable, int] | None:
+    """:func:`read`, and how many of the journal's first bytes the cache holds (the
+    events in the lines after them are the save's since the cache)."""
     key = cache_key()
     if key is None:
         return None
@@ -103,5 +112,5 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
             or not 0 <= journal_bytes <= len(journal)
             or fingerprint(snapshot, journal[:journal_bytes]).digest() != files):
         return None
-    return resumable
+    return resumable, journal_bytes
 

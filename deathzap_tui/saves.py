@@ -45,7 +45,7 @@ import tomli_w
 from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules import registry
-from deathzap_tui.rules.events import Event
+from deathzap_tui.rules.events import Event, EventLog
 from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.safefiles import fsync_dir, open_regular, read_regular, write_atomic
@@ -297,6 +297,16 @@ def cut_torn_tail(path: Path) -> None:
 
 def parse_save(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:
     """The save's table, its events followed by the journal's."""
+    data = parse_snapshot(path, snapshot, journal)
+    events = data.get("events")
+    if isinstance(events, list):
+        data["events"] = events + parse_journal(journal_path(path), journal, len(events))
+    return data
+
+
+def parse_snapshot(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:
+    """The save's table with the snapshot's events only (``journal``: the journal's
+    bytes, to tell a lost journal from an empty one)."""
     try:
         text = snapshot.decode("utf-8")
     except UnicodeDecodeError:
@@ -316,20 +326,19 @@ def parse_save(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any]:
                         f"events after the first {have} there: put it back beside the "
                         f"save (refused rather than resumed from event {have} and "
                         "written over)")
-    if isinstance(events, list):
-        data["events"] = events + parse_journal(journal_path(path), journal, len(events))
     return data
 
 
-def parse_journal(journal: Path, raw: bytes, have: int) -> list[dict[str, Any]]:
-    """The events of ``journal`` (read as ``raw``) after the snapshot's ``have`` ones,
-    as event tables.
+def parse_journal(journal: Path, raw: bytes, have: int,
+                  first_line: int = 1) -> list[dict[str, Any]]:
+    """The events of ``journal`` (read as ``raw``, from its line ``first_line`` on)
+    after the first ``have`` events of the game, as event tables.
 
     A last line without its newline is a record torn by a crash: dropped. Any other
     line that is not a whole record, or a gap in the numbering, is a broken save."""
     lines = raw.split(b"\n")[:-1]  # what follows the last newline is torn, or empty
     out: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first_line):
         try:
             record = json.loads(line.decode("utf-8"))
             if not isinstance(record, dict):
@@ -372,7 +381,9 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
     seed = _field(data, "seed", int, path)
     deal_seed = _field(data, "deal_seed", int, path) if "deal_seed" in data else None
     forces = _field(data, "forces", dict, path)
-    raw_events = _field(data, "events", list, path)
+    raw_events = data.get("events")
+    if not isinstance(raw_events, EventLog):
+        raw_events = _field(data, "events", list, path)
     try:
         options = ruleset.options(_field(data, "options", dict, path))
         sides = {}
@@ -383,8 +394,8 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
             sides[side] = force_from_data(table, f"{path} [forces.{side}]").force
     except InvalidInput as exc:
         raise SaveError(f"{path}: {exc}") from None
-    events = []
-    for i, raw in enumerate(raw_events, 1):
+    events = raw_events if isinstance(raw_events, EventLog) else []
+    for i, raw in enumerate(() if isinstance(raw_events, EventLog) else raw_events, 1):
         try:
             if not isinstance(raw, dict):
                 raise ValueError("not a table")
@@ -400,12 +411,72 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
 
 def load_game(path: Path) -> Game:
     """Load a save, from its cache where it has a good one (only the events after it
-    are replayed, see :mod:`.savecache`), else replaying the log; never writes."""
+    are read and replayed, see :mod:`.savecache`), else replaying the log; never
+    writes."""
     from deathzap_tui import savecache
 
     snapshot, journal = read_files(path)
-    return game_from_data(parse_save(path, snapshot, journal), path,
-                          savecache.read(path, snapshot, journal))
+    found = savecache.read_at(path, snapshot, journal)
+    data = parse_snapshot(path, snapshot, journal)
+    if found is not None and isinstance(data.get("events"), list):
+        log = _cached_log(path, data["events"], journal, *found)
+        if log is not None:
+            data["events"] = log
+            return game_from_data(data, path, found[0])
+    return game_from_data(parse_save(path, snapshot, journal), path)
+
+
+def _cached_log(path: Path, snapshot_events: list[Any], journal: bytes,
+                cached: Resumable, journal_bytes: int) -> EventLog | None:
+    """The log of a save whose cache ``cached`` was made from its snapshot and the
+    journal's first ``journal_bytes`` bytes: the events the cache holds are left
+    undecoded (:class:`_Kept`), the journal's later lines are read as
+    :func:`parse_journal` reads them. ``None`` if the cache does not fit the files."""
+    kept = _Kept(snapshot_events, journal, journal_bytes, cached.events)
+    if not kept.fits():
+        return None
+    log = EventLog(decode=kept, undecoded=cached.events)
+    for raw in parse_journal(journal_path(path), journal[journal_bytes:], cached.events,
+                             first_line=journal.count(b"\n", 0, journal_bytes) + 1):
+        try:
+            log.append(Event.from_data(raw))
+        except ValueError as exc:
+            raise SaveError(f"{path}: events[{len(log)}]: {exc}") from None
+    return log
+
+
+class _Kept:
+    """The first ``count`` events of a save as it keeps them, made one at a time when
+    read (:class:`EventLog`'s decode): the snapshot's tables, then the journal's lines
+    before byte ``end``, found from the end, so that reading the last events costs the
+    same however long the journal. They are the bytes a cache was made from (its
+    fingerprint says so), read as whole records when it was made."""
+
+    def __init__(self, snapshot_events: list[Any], journal: bytes, end: int,
+                 count: int) -> None:
+        self.snapshot_events = snapshot_events
+        self.journal = journal
+        self.count = count
+        self.starts = [end]
+        """Where the journal's lines start, last first (``starts[0]``: the end)."""
+
+    def fits(self) -> bool:
+        """Whether the journal has a line for each of the events after the snapshot's
+        (lines before those hold events the snapshot holds too: a crash between the
+        two writes)."""
+        lines = self.count - len(self.snapshot_events)
+        return 0 <= lines <= self.journal.count(b"\n", 0, self.starts[0])
+
+    def __call__(self, index: int) -> Event:
+        if index < len(self.snapshot_events):
+            return Event.from_data(self.snapshot_events[index])
+        back = self.count - index  # 1: the last line
+        while len(self.starts) <= back:
+            end = self.starts[-1]
+            self.starts.append(self.journal.rfind(b"\n", 0, end - 1) + 1)
+        record = json.loads(self.journal[self.starts[back]:self.starts[back - 1]])
+        record.pop("n")
+        return Event.from_data(record)
 
 
 @dataclass(frozen=True)

@@ -245,8 +245,7 @@ class Session:
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        return [line for _event, notes in self.game.history(last)
-                for line in _visible(notes, viewer)]
+        return [line for notes in self.game.told(last) for line in _visible(notes, viewer)]
 
     def report(self, events: Sequence[Event] | None = None) -> GameReport:
         """The end-of-game report of the game as it stands (over or not), or after

@@ -78,6 +78,7 @@ def open_for(save: str | Path, side: str | None, *, read_only_ok: bool = False,
     except BaseException:
         lock.release()
         raise
+    session.keep_cache()  # the one writer now: the next resume starts from here
     message = (f"took over a lock left by {describe(lock.took_over)}, which is no longer "
                "running" if lock.took_over else "")
     return session, lock, message

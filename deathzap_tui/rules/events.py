@@ -14,10 +14,10 @@ dice back for the next action), and a redo brings them back with it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -56,6 +56,68 @@ class Event:
         if not isinstance(by, str):
             raise ValueError(f"event {kind!r}: by must be a string")
         return cls(kind, dict(body), by)
+
+
+class EventLog(Sequence[Event]):
+    """A game's log: its events in order, appended to as the game goes.
+
+    Its first ``undecoded`` events may be left where they are kept (a save's records):
+    ``decode(index)`` makes event ``index`` the first time it is read. A game resumed
+    from a save's cache reads none of its older events, so resuming costs the same at
+    event 100 and event 5,000 (issue 21). Compares equal to a list of the same
+    events."""
+
+    __slots__ = ("_decode", "_items")
+
+    def __init__(self, events: Iterable[Event] = (),
+                 decode: Callable[[int], Event] | None = None, *, undecoded: int = 0) -> None:
+        """``events`` (after the ``undecoded`` ones)."""
+        if isinstance(events, EventLog):  # a copy: appending to one leaves the other
+            self._items: list[Event | None] = [*events._items]
+            self._decode = events._decode
+            return
+        self._items = [None] * undecoded
+        self._items += events
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self._items)))]
+        item = self._items[index]
+        if item is None:
+            assert self._decode is not None, "an event kept undecoded needs a decode"
+            index %= len(self._items)
+            item = self._items[index] = self._decode(index)
+        return item
+
+    def __iter__(self) -> Iterator[Event]:
+        return (self[k] for k in range(len(self._items)))
+
+    def head(self, count: int) -> EventLog:
+        """A copy of the first ``count`` events (none decoded that were not)."""
+        head = EventLog(self)
+        del head._items[count:]
+        return head
+
+    def append(self, event: Event) -> None:
+        self._items.append(event)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self)!r})"
 
 
 def undo_span(done: Sequence[T], kind: Callable[[T], str] = attrgetter("kind")) -> int:

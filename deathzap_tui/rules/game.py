@@ -10,7 +10,9 @@ the state every :data:`CHECKPOINT_EVERY` effective events means an undo replays 
 most that many events, however long the game. A game can also start from a
 :class:`Resumable` (a save's cache of the game after its first events), replaying only
 the events after it; the narration of the older events is then replayed the first
-time somebody asks for it.
+time somebody asks for it, and its older events are read from the log (an
+:class:`~.events.EventLog`, which decodes them) only when somebody needs them: until
+then each is only its log index.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from deathzap_tui.rules.events import (
     SPENT,
     UNDO,
     Event,
+    EventLog,
     fold,
     redo_span,
     undo_span,
@@ -68,6 +71,11 @@ class Entry:
     """What narrated it; ``None`` until replayed, for a game resumed from a cache."""
 
 
+Kept = Entry | int
+"""An entry of :attr:`Game._done` or :attr:`Game._undone`, or, for a game resumed from
+a cache, the log index of one not made yet (:meth:`Game._entry` makes it when needed)."""
+
+
 @dataclass
 class Resumable:
     """The game after its first ``events`` log events, as a save's cache keeps it, so
@@ -81,8 +89,10 @@ class Resumable:
     """Log indices of the undone events a redo brings back, next last."""
     tail: list[list[Note]]
     """The notes of the last ``len(tail)`` events in force (the log's visible end)."""
-    checkpoint: tuple[int, Any]
-    """(events in force, the state after them): where an undo past the cache starts."""
+    checkpoints: dict[int, Any]
+    """Events in force -> the state after them: where an undo after resuming starts
+    (the last checkpoint) and where the narration of the events before the tail is
+    replayed from (one before the tail)."""
 
 
 @dataclass
@@ -134,18 +144,21 @@ class Game:
         self.options = dict(options)
         self.seed = seed
         self.deal_seed = deal_seed
-        self.log: list[Event] = []
+        self.log = EventLog()
         self.listeners: list[Callable[[Game, Event], None]] = []
         self._state = ruleset.new_state(red, black, self.options, seed, deal_seed)
-        self._done: list[Entry] = []
+        self._done: list[Kept] = []
         """The effective events (undo/redo folded away) with their narration."""
-        self._undone: list[Entry] = []
+        self._undone: list[Kept] = []
         """Undone events a redo brings back, next last."""
         self._checkpoints: dict[int, Any] = {0: copy.deepcopy(self._state)}
         """Number of effective events -> a private copy of the state after them."""
-        self._load(list(log), cached)
+        self._told: dict[int, list[Note]] = {}
+        """Log index -> notes, of the events in force kept as log indices whose notes a
+        cache gave (taken when :meth:`_entry` makes their entry)."""
+        self._load(EventLog(log), cached)
 
-    def _load(self, log: list[Event], cached: Resumable | None) -> None:
+    def _load(self, log: EventLog, cached: Resumable | None) -> None:
         """Take ``log`` as this game's past: only the events in force are replayed,
         once, on a state nobody else holds, with checkpoints only near the end (where
         an undo may need them); undone events are checked when they are redone. With
@@ -167,15 +180,16 @@ class Game:
         self._undone = [Entry(i, event, []) for i, event in undone]
         self.log = log
 
-    def _resume(self, log: list[Event], cached: Resumable) -> None:
-        untold = len(cached.done) - len(cached.tail)
-        self._done = [Entry(i, log[i], None) for i in cached.done[:untold]]
-        self._done += [Entry(i, log[i], notes)
-                       for i, notes in zip(cached.done[untold:], cached.tail, strict=True)]
-        self._undone = [Entry(i, log[i], []) for i in cached.undone]
-        self._checkpoints[cached.checkpoint[0]] = cached.checkpoint[1]
+    def _resume(self, log: EventLog, cached: Resumable) -> None:
+        """Start from ``cached``: the events in force stay log indices (none is read
+        from the log), the notes of the last ones waiting in :attr:`_told`."""
+        self._done = list(cached.done)
+        self._told = dict(zip(cached.done[len(cached.done) - len(cached.tail):], cached.tail,
+                              strict=True))
+        self._undone = list(cached.undone)
+        self._checkpoints.update(cached.checkpoints)
         self._state = cached.state
-        self.log = log[:cached.events]
+        self.log = log.head(cached.events)
         for i, event in enumerate(log[cached.events:], cached.events):
             try:
                 self._record(event)
@@ -185,15 +199,16 @@ class Game:
     def resumable(self, tail: int = NARRATED_TAIL) -> Resumable:
         """The game now, as a save's cache keeps it: the state, the events in force
         and undone by log index, and the notes of at least the last ``tail`` events in
-        force from a checkpoint before them (so that an undo after resuming replays
-        little). It shares the game's objects: serialise it before the game moves on."""
-        keep = max(0, len(self._done) - tail)
-        start = max(k for k in self._checkpoints if k <= keep)
-        self._narrate(start, len(self._done))
+        force from a checkpoint before them, and the last checkpoint (so that an undo
+        after resuming replays little). It shares the game's objects: serialise it
+        before the game moves on."""
+        now = len(self._done)
+        start = max(k for k in self._checkpoints if k <= max(0, now - tail))
+        last = max(k for k in self._checkpoints if k <= now)
         return Resumable(len(self.log), self._state,
-                         [e.at for e in self._done], [e.at for e in self._undone],
-                         [e.notes for e in self._done[start:]],  # type: ignore[misc]
-                         (start, self._checkpoints[start]))
+                         [_at(e) for e in self._done], [_at(e) for e in self._undone],
+                         self.told(now - start),
+                         {k: self._checkpoints[k] for k in (start, last)})
 
     # --- reading --------------------------------------------------------------
     @property
@@ -209,7 +224,7 @@ class Game:
     def can_undo(self) -> bool:
         """Whether an action is in force (chances spent before the first action are
         never taken back)."""
-        return bool(undo_span(self._done, _kind))
+        return bool(undo_span(self._done, self._kind))
 
     @property
     def can_redo(self) -> bool:
@@ -218,7 +233,7 @@ class Game:
     def events(self) -> list[Event]:
         """The effective events (undo and redo folded away), oldest first, without
         their narration (cheap: nothing is replayed)."""
-        return [e.event for e in self._done]
+        return [self._event(e) for e in self._done]
 
     def history(self, last: int | None = None) -> list[tuple[Event, list[Note]]]:
         """The effective events, oldest first (only the ``last`` ones if given), each
@@ -226,18 +241,26 @@ class Game:
         for the older events of a game resumed from a cache)."""
         start = 0 if last is None else max(0, len(self._done) - last)
         self._narrate(start, len(self._done))
-        return [(e.event, e.notes) for e in self._done[start:]]  # type: ignore[misc]
+        return [(e.event, e.notes) for e in self._entries(self._done, start)]  # type: ignore[misc]
+
+    def told(self, last: int | None = None) -> list[list[Note]]:
+        """The notes of :meth:`history`, without its events (a resumed game's events in
+        force are then not read from the log)."""
+        start = 0 if last is None else max(0, len(self._done) - last)
+        self._narrate(start, len(self._done))
+        return [self._told[e] if isinstance(e, int) else e.notes  # type: ignore[misc]
+                for e in self._done[start:]]
 
     def _narrate(self, first: int, stop: int) -> None:
         """Make sure the events in force ``first``..``stop - 1`` have their notes:
         those not known yet (a resumed game's older events) are replayed, once, from
         the nearest checkpoint before them."""
-        missing = [i for i in range(first, stop) if self._done[i].notes is None]
+        missing = [i for i in range(first, stop) if self._untold(self._done[i])]
         if not missing:
             return
         start = max(k for k in self._checkpoints if k <= missing[0])
         state = copy.deepcopy(self._checkpoints[start])
-        for entry in self._done[start:missing[-1] + 1]:
+        for entry in self._entries(self._done, start, missing[-1] + 1):
             res = self._resolve(state, entry.event, borrow=True)
             if entry.notes is None:
                 entry.notes = res.ctx.notes
@@ -306,16 +329,16 @@ class Game:
     def _record(self, event: Event) -> None:
         """Apply one event; one that fails leaves the game untouched."""
         if event.kind == UNDO:
-            n = undo_span(self._done, _kind)
+            n = undo_span(self._done, self._kind)
             if n:
                 self._undone += reversed(self._done[-n:])
                 del self._done[-n:]
                 self._state = self._rebuild(len(self._done))
         elif event.kind == REDO:
-            n = redo_span(self._undone, _kind)
+            n = redo_span(self._undone, self._kind)
             if n:
                 # All replayed before any is taken: one that fails changes nothing.
-                group = self._undone[:-n - 1:-1]
+                group = self._entries(self._undone, len(self._undone) - n)[::-1]
                 state = self._state
                 redone = []
                 for entry in group:
@@ -354,11 +377,33 @@ class Game:
         checkpoint at or before ``n``, and the events after it replayed."""
         start = max(k for k in self._checkpoints if k <= n)
         state = copy.deepcopy(self._checkpoints[start])
-        for pos, entry in enumerate(self._done[start:n], start + 1):
+        for pos, entry in enumerate(self._entries(self._done, start, n), start + 1):
             self._resolve(state, entry.event, borrow=True)
             if pos % CHECKPOINT_EVERY == 0 and pos < n:  # the next undo starts nearer
                 self._checkpoints.setdefault(pos, copy.deepcopy(state))
         return state
+
+    def _entry(self, kept: list[Kept], k: int) -> Entry:
+        """``kept[k]`` (of :attr:`_done` or :attr:`_undone`) as an entry, made from the
+        log if it is still only a log index (its notes then unknown)."""
+        item = kept[k]
+        if isinstance(item, int):
+            item = kept[k] = Entry(item, self.log[item], self._told.pop(item, None))
+        return item
+
+    def _entries(self, kept: list[Kept], start: int, stop: int | None = None) -> list[Entry]:
+        """``kept[start:stop]`` as entries (see :meth:`_entry`)."""
+        return [self._entry(kept, k) for k in range(*slice(start, stop).indices(len(kept)))]
+
+    def _untold(self, item: Kept) -> bool:
+        """Whether the notes of an event in force are not known (never replayed)."""
+        return item not in self._told if isinstance(item, int) else item.notes is None
+
+    def _event(self, item: Kept) -> Event:
+        return self.log[item] if isinstance(item, int) else item.event
+
+    def _kind(self, item: Kept) -> str:
+        return self._event(item).kind
 
     def _resolve(self, state: Any, event: Event, *, borrow: bool = False) -> Resolution:
         if event.kind not in (RESOLVE, SPENT):
@@ -400,5 +445,5 @@ class Game:
         return at_once(spend)
 
 
-def _kind(entry: Entry) -> str:
-    return entry.event.kind
+def _at(item: Kept) -> int:
+    return item if isinstance(item, int) else item.at

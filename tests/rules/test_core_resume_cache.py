@@ -11,7 +11,8 @@ import pytest
 from dz3_fixtures import play_random_action
 
 from deathzap_tui import savecache, saves
-from deathzap_tui.rules.game import Game
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.game import CHECKPOINT_EVERY, Game
 from deathzap_tui.session import Session
 
 FORCES = Path(__file__).resolve().parents[2] / "forces"
@@ -133,3 +134,162 @@ def test_a_key_others_could_read_is_not_used(tmp_path: Path,
     assert key.stat().st_mode & 0o777 == 0o600
     key.chmod(0o644)
     assert cache_key() is None
+
+
+# --- issue 21: a resume reads only what follows the cache, for every ruleset ---------
+
+def _long_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset_id: str,
+               actions: int, seed: int) -> Session:
+    """A game of ``ruleset_id``'s shipped forces, still in progress: random actions,
+    each often undone and redone (a long log of undo/redo pairs is a long game too)."""
+    from fixtures_common import play_random_action as play_any
+    from shipped import shipped_forces
+
+    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
+    red, black = shipped_forces(ruleset_id)
+    s = Session.new(red, black, seed=seed, save_path=f"long-{ruleset_id}", deal_seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(actions):
+        before = len(s.game.log)
+        if not play_any(s.game, rnd, skip=("end",)) or s.over:
+            break
+        if s.over:
+            break
+        for _ in range(rnd.choice((0, 1, 3))):  # pairs of undo and redo
+            s.undo()
+            s.redo()
+        if rnd.random() < 0.2 and len(s.game.log) > before:
+            s.undo()  # and sometimes left undone: the next action drops it
+    assert not s.over, f"the random {ruleset_id} game ended: it keeps no cache"
+    return s
+
+
+def _same_game(resumed: Game, full: Game) -> None:
+    assert resumed.state == full.state
+    assert resumed.log == full.log and len(resumed.log) == len(full.log)
+    assert (resumed.can_undo, resumed.can_redo) == (full.can_undo, full.can_redo)
+    assert resumed.in_force == full.in_force
+    assert [e.to_data() for e in resumed.events()] == [e.to_data() for e in full.events()]
+    assert [[n.text for n in notes] for _e, notes in resumed.history()] == \
+        [[n.text for n in notes] for _e, notes in full.history()]
+
+
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_every_ruleset_resumes_from_its_cache_as_a_full_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> None:
+    s = _long_game(tmp_path, monkeypatch, ruleset_id, 40, 7)
+    assert s.path is not None
+    s.keep_cache()
+    for _ in range(5):  # events after the cache: read from the journal's end
+        s.undo()
+        s.redo()
+    resumed, full = Session.resume(s.path).game, _full(s.path)
+    assert len(resumed.log) == len(s.game.log)
+    _same_game(resumed, full)
+    # and it plays on alike: undo as far back as there is, redo it all
+    for game in (resumed, full):
+        while game.can_undo:
+            game.undo()
+        assert game.can_redo
+        game.redo()
+    _same_game(resumed, full)
+
+
+def test_a_resume_reads_none_of_the_older_events(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.rules import events
+
+    s = _played(tmp_path, monkeypatch, 400)
+    assert s.path is not None
+    s.keep_cache()
+    s.undo()
+    s.redo()
+    decoded = [0]
+    real = events.Event.from_data.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, data):
+        decoded[0] += 1
+        return real(cls, data)
+
+    monkeypatch.setattr(events.Event, "from_data", classmethod(counting))
+    again = Session.resume(s.path)
+    # the undo and the redo after the cache, and the undo's replay from the last
+    # checkpoint: never the hundreds of events before
+    assert decoded[0] <= 2 + CHECKPOINT_EVERY
+    read = decoded[0]
+    lines = again.narrative(last=200)
+    assert again.can_undo and again.can_redo is s.can_redo
+    assert decoded[0] == read
+    assert lines == s.narrative(last=200)
+    assert again.game.log[5] == s.game.log[5]  # an older one is read when asked for
+    assert again.narrative() == s.narrative()
+
+
+def test_a_long_run_of_undos_resumes_and_redoes(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _played(tmp_path, monkeypatch, 200)
+    assert s.path is not None
+    while s.can_undo:
+        s.undo()
+    s.keep_cache()
+    for _ in range(3):
+        s.redo()
+    resumed, full = Session.resume(s.path).game, _full(s.path)
+    _same_game(resumed, full)
+    for game in (resumed, full):
+        while game.can_redo:
+            game.redo()
+        game.undo()
+    _same_game(resumed, full)
+
+
+def test_a_cache_of_another_rules_version_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.rules import RULES_VERSION
+
+    s = _played(tmp_path, monkeypatch, 70)
+    assert s.path is not None
+    s.keep_cache()
+    files = saves.read_files(s.path)
+    assert savecache.read(s.path, *files) is not None
+    assert f"rules {RULES_VERSION}," in savecache.code_identity().decode()
+    monkeypatch.setattr(savecache, "RULES_VERSION", RULES_VERSION + 1)
+    assert savecache.read(s.path, *files) is None
+    replays = _replays(monkeypatch)
+    assert saves.load_game(s.path).state == s.game.state
+    assert replays[0] >= s.game.in_force  # replayed from the log
+
+
+def test_the_cache_is_keyed_on_the_rules_version_not_on_the_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reinstalling (new files, new modification times) keeps every cache good."""
+    s = _played(tmp_path, monkeypatch, 70)
+    assert s.path is not None
+    s.keep_cache()
+    real_stat = Path.stat
+
+    def touched(self: Path, *args, **kwargs):
+        st = real_stat(self, *args, **kwargs)
+        if self.suffix == ".py":
+            raise AssertionError(f"the cache's identity read {self}")
+        return st
+
+    monkeypatch.setattr(Path, "stat", touched)
+    assert savecache.read(s.path, *saves.read_files(s.path)) is not None
+
+
+def test_deathzap_resume_writes_the_cache(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deathzap resume SAVE`` opens the save through playbyturn.open_for, which takes
+    the lock itself: it caches the game as every writer opening a save does."""
+    from deathzap_tui.net import playbyturn
+
+    s = _played(tmp_path, monkeypatch, 70)
+    assert s.path is not None
+    saves.cache_path(s.path).unlink()
+    session, lock, _message = playbyturn.open_for(s.path.stem, None)
+    try:
+        cached = savecache.read(s.path, *saves.read_files(s.path))
+        assert cached is not None and cached.events == len(s.game.log)
+    finally:
+        playbyturn.finish(session, None, lock)
