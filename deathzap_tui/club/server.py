@@ -304,7 +304,6 @@ def run(args: argparse.Namespace) -> int:
         if members is not None:
             enrol(store, members)
         hostkey = sshd.host_key(Path(store.label).parent)
-        store.clear_sessions()
     except (ValueError, OSError) as exc:
         store.close()
         return fail(exc)
