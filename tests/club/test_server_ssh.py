@@ -277,3 +277,19 @@ def test_kill_9_mid_action_then_restart_loses_nothing_acknowledged(tmp_path, key
         proc.wait(10)
     assert state["events"] == events
     assert len(state["pending"]["answers"]) == answers
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--members", "missing.toml"], "missing.toml: no such keys file"),
+    (["--notify", "mail 'x"], "--notify: cannot split"),
+    (["--login-timeout", "0"], "--login-timeout must be above 0"),
+    (["--open", "--members", "m.toml"], "not allowed with argument"),
+])
+def test_club_serve_refuses_bad_arguments_in_one_line(tmp_path, extra, message) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "deathzap_tui", "club", "serve", "--store",
+         str(tmp_path / "club.sqlite"), "--port", "0", *extra],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "DEATHZAP_SAVES_DIR": str(tmp_path)})
+    assert result.returncode != 0
+    assert message in result.stderr and "Traceback" not in result.stderr
