@@ -18,7 +18,7 @@ only the keys listed there (TOML, as ``serve-ssh``'s keys file, with member name
 Each SSH session runs the lobby app on its own pty (:func:`lobby_command`) with a
 token for the member its key belongs to (:data:`~.hub.TOKEN_ENV`): the server, never
 the client, says who a session is. A key has at most ``sessions_per_key`` sessions
-at once.
+at once, and one connection more than that.
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ class ClubSSHServer(sshd.GameSSHServer):
         self.register_timeout = register_timeout
         self.per_key: dict[bytes, int] = {}
         """Sessions running, by key."""
+        self.connections: dict[bytes, int] = {}
+        """Connections logged in, by key: at most one more than its sessions."""
 
     def _connection(self) -> asyncssh.SSHServer:
         return _ClubAuth(self)
@@ -228,14 +230,31 @@ class _ClubAuth(sshd._Auth):
     """Public keys only: the key decides the member (see :class:`ClubSSHServer`)."""
 
     server: ClubSSHServer
+    key = b""
+    """The key this connection logged in with (counted in ``connections``)."""
 
     def auth_completed(self) -> None:
         assert self.conn is not None
-        self.server.unauthenticated.leave(self.conn)
+        server = self.server
+        server.unauthenticated.leave(self.conn)
+        key = self.conn.get_extra_info("deathzap_key")
+        most = server.sessions_per_key + 1  # and one for a reconnect while a link lingers
+        if server.connections.get(key, 0) >= most:
+            server.log(f"ssh: a key has {most} connections already; refusing one")
+            self.conn.close()
+            return
+        server.connections[key] = server.connections.get(key, 0) + 1
+        self.key = key
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.conn is not None:
             self.server.unauthenticated.leave(self.conn)
+        if self.key:
+            connections = self.server.connections
+            connections[self.key] -= 1
+            if not connections[self.key]:
+                del connections[self.key]
+            self.key = b""
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         member = self.server.member_for(key.public_data)

@@ -194,6 +194,10 @@ def test_commands_and_sessions_without_a_terminal_get_one_line(tmp_path, keys) -
                 await Screen(first).until("member=alice")
                 second = await conn.run(term_type="xterm")
                 assert second.exit_status == 1 and "1 sessions open already" in second.stdout
+                async with connect(server.port, keys["alice"]) as again:  # a reconnect
+                    extra = await connect(server.port, keys["alice"])  # one too many
+                    await asyncio.wait_for(extra.wait_closed(), 10)
+                    assert (await again.run()).exit_status == 1  # the reconnect is served
         finally:
             await server.close()
             await club.__aexit__(None, None, None)
