@@ -34,9 +34,10 @@ from deathzap_tui.paths import cache_key
 from deathzap_tui.rules import RULES_VERSION
 from deathzap_tui.rules.game import Game, Resumable
 from deathzap_tui.safefiles import read_regular
-from deathzap_tui.saves import MAX_SAVE_BYTES, cache_path
+from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path
 
-MAGIC = b"deathzap-cache 1\n"
+MAGIC = b"deathzap-cache 2\n"
+"""The cache's own format; a cache of another (an older deathzap's) is ignored."""
 WRITE_EVERY = 64
 """Events between two caches written during play (a write costs a few ms)."""
 

@@ -49,10 +49,10 @@ from deathzap_tui.rules.events import Event, EventLog
 from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.safefiles import fsync_dir, open_regular, read_regular, write_atomic
+from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, journal_path
 
 FORMAT = "deathzap-save"
 VERSION = 1
-MAX_SAVE_BYTES = 32 * 1024 * 1024
 JOURNAL_KEY = "journal"
 """``journal = true`` in a snapshot: the game goes on in ``NAME.toml.journal``."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
@@ -123,16 +123,6 @@ def game_to_data(game: Game) -> dict[str, Any]:
     if game.deal_seed is not None:  # None: a game from before secret deals keeps its form
         data["deal_seed"] = game.deal_seed
     return data
-
-
-def journal_path(save: Path) -> Path:
-    """The save's journal: the events since its snapshot was written."""
-    return save.with_name(save.name + ".journal")
-
-
-def cache_path(save: Path) -> Path:
-    """The save's cache of the game so far (see :mod:`.savecache`)."""
-    return save.with_name(save.name + ".cache")
 
 
 def save_game(game: Game, path: Path) -> None:
@@ -330,15 +320,16 @@ def parse_snapshot(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any
 
 
 def parse_journal(journal: Path, raw: bytes, have: int,
-                  first_line: int = 1) -> list[dict[str, Any]]:
-    """The events of ``journal`` (read as ``raw``, from its line ``first_line`` on)
-    after the first ``have`` events of the game, as event tables.
+                  start: int = 0) -> list[dict[str, Any]]:
+    """The events of ``journal`` (read as ``raw``, from its byte ``start``, a line's
+    start) after the first ``have`` events of the game, as event tables.
 
     A last line without its newline is a record torn by a crash: dropped. Any other
     line that is not a whole record, or a gap in the numbering, is a broken save."""
-    lines = raw.split(b"\n")[:-1]  # what follows the last newline is torn, or empty
+    lines = raw[start:].split(b"\n")[:-1]  # after the last newline: torn, or nothing
     out: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, first_line):
+    before = raw.count(b"\n", 0, start) if lines else 0  # lines before ``start``
+    for number, line in enumerate(lines, before + 1):
         try:
             record = json.loads(line.decode("utf-8"))
             if not isinstance(record, dict):
@@ -432,12 +423,11 @@ def _cached_log(path: Path, snapshot_events: list[Any], journal: bytes,
     journal's first ``journal_bytes`` bytes: the events the cache holds are left
     undecoded (:class:`_Kept`), the journal's later lines are read as
     :func:`parse_journal` reads them. ``None`` if the cache does not fit the files."""
-    kept = _Kept(snapshot_events, journal, journal_bytes, cached.events)
-    if not kept.fits():
+    if not len(snapshot_events) <= cached.events <= len(snapshot_events) + journal_bytes:
         return None
-    log = EventLog(decode=kept, undecoded=cached.events)
-    for raw in parse_journal(journal_path(path), journal[journal_bytes:], cached.events,
-                             first_line=journal.count(b"\n", 0, journal_bytes) + 1):
+    log = EventLog(decode=_Kept(snapshot_events, journal, journal_bytes, cached.events),
+                   undecoded=cached.events)
+    for raw in parse_journal(journal_path(path), journal, cached.events, journal_bytes):
         try:
             log.append(Event.from_data(raw))
         except ValueError as exc:
@@ -459,13 +449,6 @@ class _Kept:
         self.count = count
         self.starts = [end]
         """Where the journal's lines start, last first (``starts[0]``: the end)."""
-
-    def fits(self) -> bool:
-        """Whether the journal has a line for each of the events after the snapshot's
-        (lines before those hold events the snapshot holds too: a crash between the
-        two writes)."""
-        lines = self.count - len(self.snapshot_events)
-        return 0 <= lines <= self.journal.count(b"\n", 0, self.starts[0])
 
     def __call__(self, index: int) -> Event:
         if index < len(self.snapshot_events):

@@ -89,10 +89,9 @@ class Resumable:
     """Log indices of the undone events a redo brings back, next last."""
     tail: list[list[Note]]
     """The notes of the last ``len(tail)`` events in force (the log's visible end)."""
-    checkpoints: dict[int, Any]
-    """Events in force -> the state after them: where an undo after resuming starts
-    (the last checkpoint) and where the narration of the events before the tail is
-    replayed from (one before the tail)."""
+    checkpoint: tuple[int, Any]
+    """(events in force, the state after them): the last checkpoint, where an undo
+    after resuming starts."""
 
 
 @dataclass
@@ -187,7 +186,7 @@ class Game:
         self._told = dict(zip(cached.done[len(cached.done) - len(cached.tail):], cached.tail,
                               strict=True))
         self._undone = list(cached.undone)
-        self._checkpoints.update(cached.checkpoints)
+        self._checkpoints[cached.checkpoint[0]] = cached.checkpoint[1]
         self._state = cached.state
         self.log = log.head(cached.events)
         for i, event in enumerate(log[cached.events:], cached.events):
@@ -198,17 +197,13 @@ class Game:
 
     def resumable(self, tail: int = NARRATED_TAIL) -> Resumable:
         """The game now, as a save's cache keeps it: the state, the events in force
-        and undone by log index, and the notes of at least the last ``tail`` events in
-        force from a checkpoint before them, and the last checkpoint (so that an undo
-        after resuming replays little). It shares the game's objects: serialise it
-        before the game moves on."""
-        now = len(self._done)
-        start = max(k for k in self._checkpoints if k <= max(0, now - tail))
-        last = max(k for k in self._checkpoints if k <= now)
+        and undone by log index, the notes of the last ``tail`` events in force and the
+        last checkpoint (so that an undo after resuming replays little). It shares the
+        game's objects: serialise it before the game moves on."""
+        last = max(k for k in self._checkpoints if k <= len(self._done))
         return Resumable(len(self.log), self._state,
                          [_at(e) for e in self._done], [_at(e) for e in self._undone],
-                         self.told(now - start),
-                         {k: self._checkpoints[k] for k in (start, last)})
+                         self.told(tail), (last, self._checkpoints[last]))
 
     # --- reading --------------------------------------------------------------
     @property
