@@ -304,7 +304,8 @@ async def run(args: argparse.Namespace) -> None:
             pids = apps(server.pid)
             print(f"  idle:    {mem_line(pids)}; server "
                   f"{memory(server.pid)[0]:.1f} MB RSS")
-            cpu0 = cpu_seconds(server.pid) + sum(cpu_seconds(p) for p in pids)
+            own0 = cpu_seconds(server.pid)
+            cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
             wall0 = time.monotonic()
             times: list[float] = []
@@ -315,6 +316,7 @@ async def run(args: argparse.Namespace) -> None:
                                         args.every, until, times, errors)
                                    for i, g in enumerate(sorted(sockets))))
             wall = time.monotonic() - wall0
+            own = cpu_seconds(server.pid) - own0
             cpu = cpu_seconds(server.pid) + sum(cpu_seconds(p) for p in pids) - cpu0
             mine = sum(os.times()[:2]) - mine0
             print(f"  playing: {mem_line(pids)}; server "
@@ -329,9 +331,10 @@ async def run(args: argparse.Namespace) -> None:
                   f"the clients (this process) {mine / wall * 100:.0f}%; load average "
                   f"{os.getloadavg()[0]:.1f}")
             if times:
-                print(f"  CPU per move: {cpu / len(times) * 1000:.0f} ms (the server, and "
-                      "both screens repainted at each step of the move: begin, answers, "
-                      "commit)")
+                print(f"  CPU per move: {cpu / len(times) * 1000:.0f} ms, of which the server "
+                      f"process (SSH, hub, referees, store) {own / len(times) * 1000:.0f} ms "
+                      "and the apps the rest (both screens repaint at each step of a "
+                      "move: begin, answers, commit)")
             if errors:
                 print(f"  {len(errors)} moves failed, e.g. {errors[0]}")
             if why := ended(screens):
