@@ -73,6 +73,13 @@ def answer_line(step: Step, answer: Answer) -> str:
     return clean(answer, oneline=True)
 
 
+def asks_roll(text: str) -> bool:
+    """Whether what was typed in a dice field asks the app to roll: "roll", or "r"
+    however many times it was pressed (issue 22: "r" typed twice is no error)."""
+    t = text.strip().lower()
+    return t == "roll" or (bool(t) and set(t) == {"r"})
+
+
 def dice_feedback(text: str, step: DiceRequest) -> tuple[bool | None, str]:
     """Live feedback while typing dice: (acceptable, message); ``None`` means "fine
     so far, more to come" (fewer valid faces than dice rolled)."""
@@ -82,7 +89,7 @@ def dice_feedback(text: str, step: DiceRequest) -> tuple[bool | None, str]:
             return False, (f"type {dice_word(step.count)} (e.g. 3 5 6 or 356), "
                            "or how many succeeded (e.g. 2s)")
         return False, f"type {dice_word(step.count)} (e.g. 3 5 6 or 356)"
-    if t in ("r", "roll"):
+    if asks_roll(t):
         return True, "Enter: roll for me"
     try:
         dice = parse_dice(text, step)

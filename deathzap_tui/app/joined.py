@@ -243,17 +243,13 @@ class JoinedWizardScreen(WizardScreen):
         self._sync_bindings()
 
     def _render_history(self) -> None:
-        from deathzap_tui.app.widgets.log import TailLog
-
         res = self.resolution
         if res is None:
             super()._render_history()
             return
-        history = self.query_one("#wiz-history", TailLog)
-        history.display = True
         styles = {NOTE: "", LATEST: "bold", ANSWER: "dim"}
-        lines = [Text(text, style=styles[kind]) for kind, text in said(res, self.side)]
-        history.set_lines(lines or [Text("Nothing asked yet.", style="dim")])
+        self._show_history([Text(text, style=styles[kind])
+                            for kind, text in said(res, self.side)])
 
     # --- backing out ----------------------------------------------------------------
     def action_back(self) -> None:

@@ -455,7 +455,7 @@ class WizardScreen(Screen[Any]):
             inp.value = ""
             if isinstance(step, DiceRequest):
                 roll_hint = "Enter rolls for you" if self.dice_mode == "generated" else \
-                    "r or ctrl+r rolls for you"
+                    "ctrl+r (or r, Enter) rolls for you"
                 inp.placeholder = f"dice, e.g. 3 5 6 or 356 — {roll_hint}"
             else:
                 inp.placeholder = d.number_range(step) or "a whole number"
@@ -500,14 +500,11 @@ class WizardScreen(Screen[Any]):
         of the last answer marked ▶ (what that step did)."""
         lines: list[Text] = []
         res = self.resolution
-        history = self.query_one("#wiz-history", TailLog)
         if res is None:
             if self.chosen_unit:
                 lines.append(Text(f"Unit: {self._unit_label(self.chosen_unit)}", style="bold"))
-            history.display = bool(lines)
-            history.set_lines(lines)
+            self._show_history(lines)
             return
-        history.display = True
         notes = res.ctx.notes
         n = len(res.answers)
         for k in range(n + 1):
@@ -519,8 +516,15 @@ class WizardScreen(Screen[Any]):
             if k < n and k < len(self.asked):
                 lines.append(Text(f"  ✓ {d.answer_line(self.asked[k], res.answers[k])}",
                                   style="dim"))
-        if not lines:
-            lines.append(Text("Nothing asked yet.", style="dim"))
+        self._show_history(lines)
+
+    def _show_history(self, lines: list[Text]) -> None:
+        """The history box holds ``lines``. With none (an action just begun) it is not
+        shown and the step box takes its room (-fresh), rather than a box saying
+        nothing happened yet (issue 22)."""
+        history = self.query_one("#wiz-history", TailLog)
+        history.display = bool(lines)
+        self.set_class(not lines, "-fresh")
         history.set_lines(lines)
 
     def _feedback(self, message: str, *, error: bool = False) -> None:
@@ -566,7 +570,7 @@ class WizardScreen(Screen[Any]):
         step = self.resolution.step if self.resolution else None
         text = event.value.strip()
         if isinstance(step, DiceRequest):
-            if text.lower() in ("r", "roll") or (not text and self.dice_mode == "generated"):
+            if d.asks_roll(text) or (not text and self.dice_mode == "generated"):
                 self.answer(ROLL)
             elif not text:
                 self._feedback(d.dice_feedback("", step)[1] + "; or r to roll for me",
