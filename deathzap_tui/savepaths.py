@@ -1,0 +1,20 @@
+"""Where a save's files lie and how big one may be: what both :mod:`.saves` and
+:mod:`.savecache` need, here so that neither imports the other (issue 20: no import
+cycles)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+"""The largest snapshot, journal or cache read."""
+
+
+def journal_path(save: Path) -> Path:
+    """The save's journal: the events since its snapshot was written."""
+    return save.with_name(save.name + ".journal")
+
+
+def cache_path(save: Path) -> Path:
+    """The save's cache of the game so far (see :mod:`.savecache`)."""
+    return save.with_name(save.name + ".cache")
