@@ -64,7 +64,7 @@ class CleanErrors:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        from deathzap_tui.app.text import clean
+        from deathzap_tui.headless.text import clean
 
         return self.stream.write(clean(text))
 

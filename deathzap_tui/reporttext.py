@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from deathzap_tui.app.text import clean
+from deathzap_tui.headless.text import clean
 from deathzap_tui.rules.luck import RollLuck, SideLuck, luck_sentence
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.report import GameReport, ScorePoint, UnitTally

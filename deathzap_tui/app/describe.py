@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.app.text import clean
+from deathzap_tui.headless.setup import auto_answer as auto_answer
 from deathzap_tui.rules.steps import (
-    ROLL,
     Answer,
     Dice,
     DiceRequest,
@@ -135,20 +135,6 @@ def number_range(step: Question) -> str:
     if hi is not None:
         return f"a whole number, at most {hi}"
     return ""
-
-
-def auto_answer(step: Step) -> Answer:
-    """The answer used when nobody is asked (quick set-up): roll dice, take the
-    engine's default, else the first choice, else the minimum."""
-    if isinstance(step, DiceRequest):
-        return ROLL
-    if step.default is not None:
-        return step.default
-    if step.choices:
-        return step.choices[0].value
-    if step.minimum is not None:
-        return step.minimum
-    raise Refused(f"{step.prompt}: no default answer")
 
 
 def intent_unit(intent: Mapping[str, Any]) -> str | None:

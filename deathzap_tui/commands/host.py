@@ -81,7 +81,7 @@ def open_hosted(args: argparse.Namespace):  # -> (Session, SaveLock)
             session = Session.new(args.red, args.black, seed=args.seed,
                                   options=parse_options(args.option), save_path=args.new_save)
             if args.quick:
-                from deathzap_tui.app.flow import quick_setup
+                from deathzap_tui.headless.setup import quick_setup
 
                 quick_setup(session)
         except BaseException:

@@ -54,7 +54,7 @@ def _is_int(value: object) -> bool:
 
 def _parts(breakdown: Mapping[str, Any]) -> dict[str, str]:
     """The cost parts of a unit as table cells, by the breakdown convention of
-    :mod:`deathzap_tui.rules.deathzap3.points`: an int, or a mapping with a
+    :mod:`deathzap_tui.rules.deathzap3.costs`: an int, or a mapping with a
     ``"points"`` int (and maybe ``"count"`` × ``"each"``)."""
     out = {}
     for key, value in breakdown.items():

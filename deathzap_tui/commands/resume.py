@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def known_saves() -> list[str]:
     """The saves there are, newest first, one line each (name, forces, ruleset,
     events, when), or where none were found."""
-    from deathzap_tui.app.text import clean
+    from deathzap_tui.headless.text import clean
     from deathzap_tui.paths import saves_dir
     from deathzap_tui.rules.narration import plural
     from deathzap_tui.saves import list_saves
@@ -45,7 +45,7 @@ def save_menu() -> list[tuple[str, list[str]]]:
     """Every save, newest first: its name and the lines that describe it (the name,
     the ruleset and when it was last played; the players; whose turn it is, or the
     result of a finished game). Each is read without being written."""
-    from deathzap_tui.app.text import clean
+    from deathzap_tui.headless.text import clean
     from deathzap_tui.net import playbyturn
     from deathzap_tui.saves import list_saves
     from deathzap_tui.session import Session

@@ -7,15 +7,10 @@ from typing import Any
 
 import pytest
 
+from deathzap_tui.rules.deathzap3.costs import profile_cost, vehicle_surcharge, weapon_cost
 from deathzap_tui.rules.deathzap3.force import parse_force
 from deathzap_tui.rules.deathzap3.model import Profile, Weapon
-from deathzap_tui.rules.deathzap3.points import (
-    expected_note,
-    points_report,
-    profile_cost,
-    vehicle_surcharge,
-    weapon_cost,
-)
+from deathzap_tui.rules.deathzap3.points import expected_note, points_report
 
 
 def test_seed_example_squad1_is_69_and_leader_command_is_60(squad1: dict[str, Any]) -> None:

@@ -47,8 +47,8 @@ from deathzap_tui.rules.deathzap3.common import (
     uname,
     unit_gone,
 )
+from deathzap_tui.rules.deathzap3.costs import weapon_cost
 from deathzap_tui.rules.deathzap3.model import Profile
-from deathzap_tui.rules.deathzap3.points import weapon_cost
 from deathzap_tui.rules.deathzap3.state import FigureState, State, UnitState
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from deathzap_tui.rules.deathzap3 import tables
+from deathzap_tui.rules.deathzap3.costs import command_rating, force_total
 from deathzap_tui.rules.deathzap3.model import Figure, Force, Profile, Unit, Weapon
-from deathzap_tui.rules.deathzap3.points import command_rating, force_total
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.validation import (
     ITEM_ID,

@@ -2,7 +2,7 @@
 copied.
 
 :attr:`UnitPoints.breakdown` follows the convention ``deathzap points`` reads (see
-:mod:`deathzap_tui.rules.deathzap3.points`): ``weapons`` and ``rules`` are the
+:mod:`deathzap_tui.rules.deathzap3.costs`): ``weapons`` and ``rules`` are the
 unit's two cost parts, shown as columns, each with its ``items`` (id -> name, count,
 each, points) for ``--json``; the weapons' items are also listed line by line.
 """

@@ -2,7 +2,7 @@
 :meth:`Force.model_cost` and :meth:`Force.unit_cost`, never copied.
 
 :attr:`UnitPoints.breakdown` follows the convention ``deathzap points`` reads (see
-:mod:`deathzap_tui.rules.deathzap3.points`): ``base``, ``weapons``, ``shields`` and
+:mod:`deathzap_tui.rules.deathzap3.costs`): ``base``, ``weapons``, ``shields`` and
 ``special`` are the unit's cost parts, shown as columns (``count`` x ``each``), and
 the weapons' ``items`` are listed line by line. ``models`` (JSON only) prices each
 distinct kind of model (name and weapons) with its parts.
