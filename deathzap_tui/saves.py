@@ -385,19 +385,34 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
             sides[side] = force_from_data(table, f"{path} [forces.{side}]").force
     except InvalidInput as exc:
         raise SaveError(f"{path}: {exc}") from None
-    events = raw_events if isinstance(raw_events, EventLog) else []
-    for i, raw in enumerate(() if isinstance(raw_events, EventLog) else raw_events, 1):
-        try:
-            if not isinstance(raw, dict):
-                raise ValueError("not a table")
-            events.append(Event.from_data(raw))
-        except ValueError as exc:
-            raise SaveError(f"{path}: events[{i - 1}]: {exc}") from None
+    events = raw_events if isinstance(raw_events, EventLog) else _events(raw_events, path)
     try:
         return Game(ruleset, sides["red"], sides["black"], options, seed, events,
                     deal_seed=deal_seed, cached=cached)
     except CorruptLog as exc:
         raise SaveError(f"{path}: the event log does not replay: {exc}") from None
+
+
+def _events(raw_events: list[Any], path: Path | str) -> list[Event]:
+    """A save's event tables as events; the first that is not one is a SaveError."""
+    events = []
+    for i, raw in enumerate(raw_events):
+        try:
+            if not isinstance(raw, dict):
+                raise ValueError("not a table")
+            events.append(Event.from_data(raw))
+        except ValueError as exc:
+            raise SaveError(f"{path}: events[{i}]: {exc}") from None
+    return events
+
+
+def read_unplayed(path: Path) -> tuple[Game, list[Event]]:
+    """A save's game before its first event, and its log: to read a long game as it
+    is replayed (``deathzap log`` prints its narrative as it goes, issue 21) rather
+    than after replaying all of it. Raises SaveError as :func:`load_game` does."""
+    data = read_save_data(path)
+    events = _events(_field(data, "events", list, path), path)
+    return game_from_data({**data, "events": []}, path), events
 
 
 def load_game(path: Path) -> Game:

@@ -114,13 +114,20 @@ class Session:
         """Open a save only to read it: a path to any save file (one sent by the other
         player...) is read where it is and never written to; anything else is a save
         name, opened as :meth:`resume` opens it."""
+        path = cls.locate(name)
+        return cls(saves.load_game(path), None if path == Path(name) else path)
+
+    @staticmethod
+    def locate(name: str | Path) -> Path:
+        """The save :meth:`read` reads for ``name``: a path to any save file, else the
+        save of that name in the saves directory."""
         path = Path(name)
         if os.path.isfile(path):  # False, not OSError, for a name too long to be a file
-            return cls(saves.load_game(path), None)
+            return path
         if len(path.parts) > 1:  # a path, not a name: don't look for it among the saves
             raise saves.SaveError(f"{path} is a folder, not a save file"
                                   if os.path.isdir(path) else f"no save file {path}")
-        return cls.resume(name)
+        return saves.save_path(name)
 
     def save(self) -> None:
         """Write the whole game to its store (a save's snapshot, folding its journal

@@ -152,3 +152,51 @@ def test_resume_dice_given_wins_over_the_saves_setting(
     assert saves.read_settings(saves_dir / "going.toml")["dice"] == "generated"
     assert mode() == "generated"  # kept from the last sitting
     assert mode("--dice", "physical") == "physical"
+
+
+def test_log_prints_as_it_replays(saves_dir: Path, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deathzap log`` streams (issue 21): the narrative of the first events is out
+    before the last event is replayed, and the whole is the game's narrative."""
+    from deathzap_tui.rules.game import Game
+
+    session = played("streamed", decks=2)
+    events = session.game.events()
+    lines = session.narrative()
+    view = session.view()
+    out_before_last: list[str] = []
+    real = Game._resolve
+    count = [0]
+
+    def resolving(self: Game, state: Any, event: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        if count[0] == len(events):  # the last one: what has been printed so far?
+            out_before_last.append(capsys.readouterr().out)
+        return real(self, state, event, **kwargs)
+
+    monkeypatch.setattr(Game, "_resolve", resolving)
+    assert main(["log", "streamed"]) == 0
+    assert count[0] == len(events)  # one replay, no more
+    printed = out_before_last[0] + capsys.readouterr().out
+    first = out_before_last[0].splitlines()
+    assert "(red) vs" in first[0]
+    assert first[1:] == lines[:len(first) - 1] and len(first) > len(lines) // 2
+    assert printed.splitlines() == [first[0], *lines, "", view.result or view.prompt,
+                                    *view.score_lines]
+
+
+def test_log_of_a_log_that_does_not_replay_says_which_event(
+        saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    import tomli_w
+
+    session = played("broken", decks=1)
+    assert session.path is not None
+    data = tomllib.loads(session.path.read_text(encoding="utf-8"))
+    data["events"][3]["data"]["intent"] = {"type": "no-such-thing"}
+    session.path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    assert main(["log", "broken"]) == 1
+    captured = capsys.readouterr()
+    assert "the event log does not replay: event 4 (resolve)" in captured.err
+    assert "Traceback" not in captured.err

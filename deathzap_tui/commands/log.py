@@ -1,4 +1,5 @@
-"""``deathzap log SAVE``: a saved game as a readable narrative."""
+"""``deathzap log SAVE``: a saved game as a readable narrative, printed as the game is
+replayed: the first lines come at once however long the game (issue 21)."""
 
 from __future__ import annotations
 
@@ -12,20 +13,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.saves import SaveError
+    from deathzap_tui.rules.events import fold
+    from deathzap_tui.rules.steps import Refused
+    from deathzap_tui.saves import SaveError, read_unplayed
     from deathzap_tui.session import Session
 
     try:
-        session = Session.read(args.save)
+        game, log = read_unplayed(Session.locate(args.save))
     except SaveError as exc:
         print(f"deathzap log: {exc}", file=sys.stderr)
         return 1
-    game = session.game
     print(f"{game.red.name} (red) vs {game.black.name} (black) — {game.ruleset.title}, "
-          f"seed {game.seed}")
-    for line in session.narrative():
-        print(line)
-    view = game.ruleset.view(game.state)
+          f"seed {game.seed}", flush=True)
+    state = game.state
+    done = fold(enumerate(log), kind=lambda entry: entry[1].kind)[0]
+    replay = game.replay([event for _i, event in done])
+    for i, event in done:
+        try:
+            _event, res = next(replay)
+        except (Refused, ValueError, KeyError, TypeError) as exc:  # as Game's replay says
+            print(f"deathzap log: {args.save}: the event log does not replay: event "
+                  f"{i + 1} ({event.kind}): {exc}", file=sys.stderr)
+            return 1
+        for note in res.ctx.notes:
+            if note.to is None:  # a secret (a card drawn into a hand) is never printed
+                print(note.text)
+        state = res.ctx.state
+    view = game.ruleset.view(state)
     print()
     print(view.result or view.prompt)
     for line in view.score_lines:
