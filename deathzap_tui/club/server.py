@@ -322,7 +322,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if members is not None:
             enrol(store, members)
-        hostkey = sshd.host_key(Path(store.label).parent)
+        hostkey = sshd.host_key(store.folder)
     except (ValueError, OSError) as exc:
         store.close()
         return fail(exc)

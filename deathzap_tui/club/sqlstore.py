@@ -5,8 +5,9 @@ PostgreSQL both accept, written with ``?`` placeholders; a :class:`Dialect` says
 differs (how a write transaction begins, the placeholder, which exceptions mean a
 unique key was hit). SQLite (stdlib :mod:`sqlite3`) is the embedded default: one
 file, WAL (readers beside one writer), ``synchronous=FULL`` (a commit is on disk
-before it returns, as a save's journal line is fsynced). Issue 24 adds a PostgreSQL
-dialect and migrations beside it.
+before it returns, as a save's journal line is fsynced). PostgreSQL (issue 24,
+:mod:`.pgstore`) serves several front-ends: its dialect also announces each change
+of a game (``notify``) for the others to catch up.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +60,12 @@ class Dialect:
     """Every error of the driver."""
     unique: tuple[type[Exception], ...]
     """A unique key or other constraint hit."""
+    notify: str | None = None
+    """A statement announcing a game's change to other front-ends (one parameter: the
+    payload), run in the transaction that makes it; ``None``: one front-end only."""
+    unavailable: tuple[type[Exception], ...] = ()
+    """The database server gone (a lost connection): the store is unavailable until
+    a new connection is made."""
 
 
 SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "BEGIN",
@@ -67,14 +75,17 @@ SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "BEGIN",
 
 def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = False,
                clock: Callable[[], float] = time.time) -> SqlClubStore:
-    """The club store named by ``spec`` (``--store``: a file path; default
-    :func:`default_path`). A missing file is made at the current schema; an existing
-    store must be at it (``upgrade``: bring an older one up to it, as ``deathzap club
-    migrate`` does). Raises :class:`ClubError` naming what is wrong."""
+    """The club store named by ``spec`` (``--store``: a file path or ``sqlite:PATH``,
+    default :func:`default_path`; or a ``postgresql://`` URL, :mod:`.pgstore`). A
+    missing file is made at the current schema; an existing store must be at it
+    (``upgrade``: bring an older one up to it, as ``deathzap club migrate`` does).
+    Raises :class:`ClubError` naming what is wrong."""
+    from deathzap_tui.club import pgstore
+
     text = os.fspath(spec) if spec is not None else ""
-    if text.startswith(("postgresql:", "postgres:")):
-        raise ClubError("this deathzap keeps a club only in an SQLite file: give its "
-                        "path with --store")
+    if pgstore.is_url(text):
+        return pgstore.open_pg(text, upgrade=upgrade, clock=clock)
+    text = text.removeprefix("sqlite:")
     path = Path(text) if text else default_path()
     if os.path.islink(path):
         raise ClubError(f"{path}: is a symbolic link; give the club store's own path")
@@ -100,7 +111,7 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        store = SqlClubStore(conn, SQLITE, str(path), clock)
+        store = SqlClubStore(conn, SQLITE, str(path), clock, folder=path.parent)
         store.prepare(upgrade=upgrade)
     except sqlite3.DatabaseError as exc:
         conn.close()
@@ -116,11 +127,23 @@ class SqlClubStore:
     serialises the calls of a server's threads)."""
 
     def __init__(self, conn: Any, dialect: Dialect, label: str,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, *,
+                 reconnect: Callable[[], Any] | None = None,
+                 folder: Path | None = None) -> None:
         self.conn = conn
         self.dialect = dialect
         self.label = label
         self.clock = clock
+        self._reconnect = reconnect
+        self.folder = folder if folder is not None else saves_dir()
+        """Where the files that go with the store are (the SSH host key): the SQLite
+        file's folder; for a database, the saves folder of the front-end."""
+        """A new connection, once the server has dropped this one (PostgreSQL)."""
+        self.url = ""
+        """The database URL, password and all (PostgreSQL): for :meth:`follow` only,
+        never shown (:attr:`label` names the store)."""
+        self.origin = secrets.token_hex(8)
+        """Who this store is in its change notices (a front-end skips its own)."""
         self._lock = threading.RLock()
         self.migrated = (0, 0)
         """The schema versions before and after :meth:`prepare`."""
@@ -133,6 +156,8 @@ class SqlClubStore:
         error becomes a :class:`StoreError` naming the store; unique-key errors
         are left to the caller, which knows what they mean."""
         with self._lock:
+            if self._reconnect is not None and self.conn.closed:
+                self.conn = self._reconnect()
             cursor = self.conn.cursor()
 
             def run(sql: str, *params: Any) -> list[tuple[Any, ...]]:
@@ -148,6 +173,9 @@ class SqlClubStore:
             except BaseException as exc:
                 with contextlib.suppress(*self.dialect.errors):
                     cursor.execute("ROLLBACK")
+                if isinstance(exc, self.dialect.unavailable):
+                    raise StoreError(f"{self.label}: the club's store is unavailable "
+                                     f"({' '.join(str(exc).split())})") from None
                 if isinstance(exc, self.dialect.errors) \
                         and not isinstance(exc, self.dialect.unique):
                     raise StoreError(f"{self.label}: the club's store cannot be used "
@@ -162,6 +190,23 @@ class SqlClubStore:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+
+    def _announce(self, run: Callable[..., list[tuple[Any, ...]]], game_id: int,
+                  what: str) -> None:
+        """Tell other front-ends that game ``game_id`` changed (``what``: "event",
+        "action"), when this transaction commits."""
+        if self.dialect.notify is not None:
+            run(self.dialect.notify, f"{game_id} {what} {self.origin}")
+
+    def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
+               log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
+        """What other front-ends change, as :func:`.pgstore.follow` reports it (run
+        it as a task); ``None`` for a store that only one front-end serves."""
+        if self.dialect.notify is None:
+            return None
+        from deathzap_tui.club.pgstore import follow
+
+        return follow(self.url, self.origin, changed, resync, log)
 
     # --- schema -------------------------------------------------------------
     def schema_version(self) -> int:
@@ -490,6 +535,7 @@ class SqlClubStore:
                     game_id, seq, data, now)
                 run("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
                     seq + 1, now, game_id)
+                self._announce(run, game_id, "event")
         except self.dialect.unique:
             raise Conflict(f"game {game_id}: another writer kept event number {seq} "
                            "first; reload it") from None
@@ -514,10 +560,12 @@ class SqlClubStore:
             run("DELETE FROM in_flight WHERE game_id = ?", game_id)
             run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?)",
                 game_id, data, self._now())
+            self._announce(run, game_id, "action")
 
     def clear_in_flight(self, game_id: int) -> None:
         with self._tx() as run:
-            run("DELETE FROM in_flight WHERE game_id = ?", game_id)
+            if run("DELETE FROM in_flight WHERE game_id = ? RETURNING game_id", game_id):
+                self._announce(run, game_id, "action")
 
     # --- limits -------------------------------------------------------------
     def open_session(self, fingerprint: str, server: str = "") -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from deathzap_tui.club.members import PublicKey
@@ -216,6 +217,8 @@ class ClubStore(MemberStore, ForceStore, ChallengeStore, GameIndex, EventLog, Li
 
     label: str
     """How messages name the store (its path; a database URL without its password)."""
+    folder: Path
+    """Where the files that go with the store are kept (the club's SSH host key)."""
 
     def schema_version(self) -> int: ...
 

@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("write a club game as a normal save (log, report, resume read it)", ""),
     "import": ("bring a save into the club as a game between two members", ""),
     "migrate": ("create the club store, or upgrade it to this deathzap's schema", ""),
+    "copy": ("copy a whole club into another store (an SQLite file into PostgreSQL...)",
+             ""),
     "serve": ("run the club's SSH server: one address for all its games",
               "deathzap_tui.club.server"),
     "session": ("the lobby app an SSH session of the club runs (started by serve)",
@@ -34,9 +36,10 @@ own ``args_<name>`` and ``run_<name>``. Every subcommand takes ``--store``."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     store = argparse.ArgumentParser(add_help=False)
-    store.add_argument("--store", metavar="PATH",
-                       help="the club store (an SQLite file; default: club.sqlite in "
-                       "the saves folder)")
+    store.add_argument("--store", metavar="STORE",
+                       help="the club store: an SQLite file (PATH or sqlite:PATH; "
+                       "default: club.sqlite in the saves folder) or a PostgreSQL "
+                       "database (postgresql://USER@HOST:PORT/DB)")
     sub = parser.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True,
                                 action=_Subcommands)
     for name, (summary, _module) in SUBCOMMANDS.items():
@@ -243,4 +246,37 @@ def run_migrate(args: argparse.Namespace) -> int:
         print(f"{club.label}: created at schema version {after}")
     else:
         print(f"{club.label}: upgraded from schema version {before} to {after}")
+    return 0
+
+
+# --- copy -------------------------------------------------------------------
+def args_copy(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from", dest="source", metavar="STORE",
+                        help="the club to copy (default: --store, or club.sqlite in the "
+                        "saves folder)")
+    parser.add_argument("--to", required=True, metavar="STORE",
+                        help="the store to copy it into (made, or upgraded, to this "
+                        "deathzap's schema; refused if it holds a club already)")
+    parser.add_argument("--replace", action="store_true",
+                        help="empty the target store first if it holds a club")
+
+
+def run_copy(args: argparse.Namespace) -> int:
+    from deathzap_tui.club.copy import copy_club
+    from deathzap_tui.club.sqlstore import open_store
+    from deathzap_tui.gamestore import StoreError
+
+    try:
+        source = open_store(args.source if args.source is not None else args.store)
+        try:
+            target = open_store(args.to, upgrade=True)
+            try:
+                copied = copy_club(source, target, replace=args.replace)
+            finally:
+                target.close()
+        finally:
+            source.close()
+    except StoreError as exc:
+        return _fail(args, exc)
+    print(f"copied {source.label} to {target.label}: {copied.summary()}")
     return 0

@@ -2,9 +2,9 @@
 import ...`` finds whichever conftest.py was imported first).
 
 :data:`HOMES` is every implementation of :class:`deathzap_tui.gamestore.GameStore` the
-store tests run against (the ``home`` fixture in conftest.py). Issue 24 adds
-PostgreSQL: one more entry (a factory opening the test server's database) runs every
-store test against it too. Real stores in tmp_path, never a mocked database.
+store tests run against (the ``home`` fixture in conftest.py), PostgreSQL among them
+(issue 24: the test run's own server, :mod:`pgserver`). Real stores, never a mocked
+database.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 from dz3_fixtures import play_random_action
 
-from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.club.sqlstore import SqlClubStore, open_store
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.gamestore import GameStore
 from deathzap_tui.rules.game import Game
@@ -36,6 +36,13 @@ def key_text(n: int, comment: str = "") -> str:
     blob = b"\0\0\0\x0bssh-ed25519\0\0\0\x20" + n.to_bytes(32, "big")
     line = "ssh-ed25519 " + base64.b64encode(blob).decode("ascii")
     return f"{line} {comment}" if comment else line
+
+
+def run_sql(store: SqlClubStore, sql: str, *params: object) -> None:
+    """Change a club store behind its back (to damage it, to fake a race), in SQL
+    with ``?`` placeholders on either database."""
+    with store._tx() as run:
+        run(sql, *params)
 
 
 def new_game(seed: int = 11) -> Game:
@@ -61,23 +68,38 @@ class Home:
     again: Callable[[GameStore], GameStore]
 
 
-def _files(tmp_path: Path) -> Home:
+Database = Callable[[], str]
+"""A new empty PostgreSQL store's URL, on the test run's own server (``pg`` in
+conftest.py)."""
+
+
+def _files(tmp_path: Path, database: Database) -> Home:
     count = iter(range(1000))
     return Home("files", lambda: SaveFileStore(tmp_path / f"game-{next(count)}.toml"),
                 lambda store: SaveFileStore(store.path))  # type: ignore[attr-defined]
 
 
-def _sqlite(tmp_path: Path) -> Home:
+def _club(kind: str, spec: str) -> Home:
+    """Games between alice and bob in the club store ``spec``; each second writer on
+    its own connection."""
     from deathzap_tui.club.members import PublicKey
 
-    path = tmp_path / "club.sqlite"
-    first = open_store(path)
+    first = open_store(spec)
     first.add_member("alice", PublicKey.parse(key_text(1)))
     first.add_member("bob", PublicKey.parse(key_text(2)))
-    return Home("sqlite", lambda: first.new_game(red="alice", black="bob"),
-                lambda store: open_store(path).game_store(store.game_id))  # type: ignore[attr-defined]
+    return Home(kind, lambda: first.new_game(red="alice", black="bob"),
+                lambda store: open_store(spec).game_store(store.game_id))  # type: ignore[attr-defined]
 
 
-HOMES: dict[str, Callable[[Path], Home]] = {"files": _files, "sqlite": _sqlite}
-"""Every implementation of GameStore the store tests run against (issue 24: add
-"postgres")."""
+HOMES: dict[str, Callable[[Path, Database], Home]] = {
+    "files": _files,
+    "sqlite": lambda tmp_path, _database: _club("sqlite", str(tmp_path / "club.sqlite")),
+    "postgres": lambda _tmp_path, database: _club("postgres", database()),
+}
+"""Every implementation of GameStore the store tests run against."""
+
+CLUB_STORES: dict[str, Callable[[Path, Database], str]] = {
+    "sqlite": lambda tmp_path, _database: f"sqlite:{tmp_path / 'club.sqlite'}",
+    "postgres": lambda _tmp_path, database: database(),
+}
+"""Every club store (a ``--store`` value): the club store tests run against each."""

@@ -1,12 +1,12 @@
 """The club store's own records (members, keys, forces, challenges, games, counters)
-on a real SQLite file."""
+on a real SQLite file and a real PostgreSQL database (the ``club`` fixture)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from club_fixtures import FORCES, key_text, new_game, play
+from club_fixtures import FORCES, key_text, new_game, play, run_sql
 
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store
@@ -158,14 +158,14 @@ def test_the_unique_event_number_decides_when_the_count_is_stale(
     store.create(game)
     play(Session(game, None, store=store), 2)
     assert store.game_id is not None
-    club.conn.execute("UPDATE games SET events = events - 1 WHERE id = ?", (store.game_id,))
+    run_sql(club, "UPDATE games SET events = events - 1 WHERE id = ?", store.game_id)
     with pytest.raises(Conflict, match="another writer kept event number 1 first"):
         store.append(1, game.log[1])
 
 
-def test_per_key_counters(tmp_path: Path) -> None:
+def test_per_key_counters(club_spec: str) -> None:
     now = [1000.0]
-    store = open_store(tmp_path / "c.sqlite", clock=lambda: now[0])
+    store = open_store(club_spec, clock=lambda: now[0])
     one = store.open_session("SHA256:a", "front-1")
     store.open_session("SHA256:a", "front-2")
     store.open_session("SHA256:b", "front-1")
@@ -229,7 +229,6 @@ def test_a_damaged_game_is_refused_saying_what(club: SqlClubStore, table: str, c
     store.create(game)
     play(Session(game, None, store=store), 3)
     where = "game_id = ? AND seq = 1" if table == "events" else "id = ?"
-    club.conn.execute(f"UPDATE {table} SET {column} = ? WHERE {where}",
-                      (value, store.game_id))
+    run_sql(club, f"UPDATE {table} SET {column} = ? WHERE {where}", value, store.game_id)
     with pytest.raises(StoreError, match=why):
         club.game_store(store.game_id or 0).load()

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from club_fixtures import run_sql
 
 from deathzap_tui.club import migrate
 from deathzap_tui.club.members import ClubError
@@ -45,52 +46,61 @@ def test_a_store_is_made_from_nothing_at_the_latest_version(tmp_path: Path,
     assert again.migrated == (migrate.LATEST, migrate.LATEST)
 
 
-def test_a_store_newer_than_the_code_is_refused_naming_both(tmp_path: Path) -> None:
-    path = tmp_path / "club.sqlite"
-    open_store(path).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE schema_version SET version = ?", (migrate.LATEST + 4,))
+def _store_tables(spec: str) -> set[str]:
+    store = open_store(spec, upgrade=True)
+    with store._tx(read=True) as run:
+        found = {r[0] for r in run(store.dialect.tables)}
+    store.close()
+    return found
+
+
+def test_a_store_newer_than_the_code_is_refused_naming_both(club_spec: str) -> None:
+    store = open_store(club_spec)
+    run_sql(store, "UPDATE schema_version SET version = ?", migrate.LATEST + 4)
+    store.close()
     for upgrade in (False, True):
         with pytest.raises(VersionMismatch) as caught:
-            open_store(path, upgrade=upgrade)
+            open_store(club_spec, upgrade=upgrade)
         assert f"schema version {migrate.LATEST + 4}, newer than this deathzap's " \
                f"{migrate.LATEST}" in str(caught.value)
 
 
-def test_an_older_store_is_refused_until_migrated(tmp_path: Path,
+def _one_more(monkeypatch: pytest.MonkeyPatch, name: str, sql: str) -> None:
+    """This deathzap now knows one migration more (``sql`` for every driver)."""
+    known, version = migrate.migrations, migrate.LATEST + 1
+    monkeypatch.setattr(migrate, "migrations", lambda driver: [
+        *known(driver), Migration(version, name, sql)])
+    monkeypatch.setattr(migrate, "LATEST", version)
+
+
+def test_an_older_store_is_refused_until_migrated(club_spec: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "club.sqlite"
-    open_store(path).close()
-    newer = [*migrate.migrations("sqlite"),
-             Migration(migrate.LATEST + 1, "add_notes", "CREATE TABLE notes (text TEXT);")]
-    monkeypatch.setattr(migrate, "migrations", lambda driver: newer)
-    monkeypatch.setattr(migrate, "LATEST", migrate.LATEST + 1)
+    open_store(club_spec).close()
+    _one_more(monkeypatch, "add_notes", "CREATE TABLE notes (text TEXT);")
     with pytest.raises(VersionMismatch, match=f"at schema version {migrate.LATEST - 1} and "
                        f"this deathzap uses version {migrate.LATEST}: upgrade it with "
                        "`deathzap club migrate`"):
-        open_store(path)
-    store = open_store(path, upgrade=True)
+        open_store(club_spec)
+    store = open_store(club_spec, upgrade=True)
     assert store.migrated == (migrate.LATEST - 1, migrate.LATEST)
     store.close()
-    assert "notes" in _tables(path)
+    assert "notes" in _store_tables(club_spec)
 
 
-def test_a_failing_migration_changes_nothing(tmp_path: Path,
+def test_a_failing_migration_changes_nothing(club_spec: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "club.sqlite"
-    open_store(path).close()
-    broken = [*migrate.migrations("sqlite"),
-              Migration(migrate.LATEST + 1, "half", "CREATE TABLE half (x INTEGER); "
-                        "CREATE TABLE members (x INTEGER);")]
-    monkeypatch.setattr(migrate, "migrations", lambda driver: broken)
-    monkeypatch.setattr(migrate, "LATEST", migrate.LATEST + 1)
+    open_store(club_spec).close()
+    _one_more(monkeypatch, "half", "CREATE TABLE half (x INTEGER); "
+              "CREATE TABLE members (x INTEGER);")
     with pytest.raises(ClubError, match=f"migration {migrate.LATEST:04d} \\(half\\) failed "
-                       "and was undone: .*table members already exists"):
-        open_store(path, upgrade=True)
-    assert "half" not in _tables(path)
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
-            migrate.LATEST - 1
+                       "and was undone: .*members.* already exists"):
+        open_store(club_spec, upgrade=True)
+    monkeypatch.undo()
+    store = open_store(club_spec)
+    assert store.schema_version() == migrate.LATEST
+    with store._tx(read=True) as run:
+        assert "half" not in {r[0] for r in run(store.dialect.tables)}
+    store.close()
 
 
 def test_files_that_are_not_club_stores_are_refused(tmp_path: Path) -> None:

@@ -1,0 +1,158 @@
+"""The club store on PostgreSQL (issue 24): several front-ends, one database.
+
+The queries are :mod:`.sqlstore`'s (one implementation for every database); this
+module adds what PostgreSQL needs besides: opening the store from a
+``postgresql://`` URL (psycopg 3), naming it without its password
+(:func:`redact`: the URL with a password is never printed or logged), and
+following what other front-ends write (:func:`follow`).
+
+Every event appended, and every change of a game's action in flight, is announced
+on the :data:`CHANNEL` channel in the same transaction (``pg_notify``: it is sent
+when, and only if, the transaction commits). A front-end LISTENs on a connection of
+its own and catches the game up from the event table by sequence number. A
+notification is a hint, never the data: one missed while the connection was down is
+made good by catching up every hosted game once it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from deathzap_tui.club.members import ClubError
+
+if TYPE_CHECKING:
+    from deathzap_tui.club.sqlstore import Dialect, SqlClubStore
+
+SCHEMES = ("postgresql:", "postgres:")
+CHANNEL = "deathzap_club"
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for the database server when connecting."""
+RETRY_EVERY = 1.0
+"""Seconds between attempts to reconnect the listening connection."""
+
+
+def is_url(spec: str) -> bool:
+    return spec.startswith(SCHEMES)
+
+
+def redact(url: str) -> str:
+    """``url`` without its password (in the user part or a ``password=`` parameter):
+    how the store is named in every message and log line."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rpartition("@")[2]
+        user = parts.username
+        netloc = f"{user}@{host}" if user else host
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                           if k.lower() != "password"])
+        return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    except ValueError:
+        return "postgresql://(a connection string that cannot be read)"
+
+
+def dialect() -> Dialect:
+    import psycopg
+
+    from deathzap_tui.club.sqlstore import Dialect
+
+    return Dialect(
+        "postgres", "BEGIN", "BEGIN READ ONLY",
+        "SELECT table_name FROM information_schema.tables "
+        "WHERE table_schema = current_schema()",
+        "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),
+        notify=f"SELECT pg_notify('{CHANNEL}', ?)",
+        unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
+
+
+def connect(url: str) -> object:
+    """A connection to the store's database (autocommit: the store opens its own
+    transactions); :class:`ClubError` naming the store, never the password."""
+    import psycopg
+
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+    except psycopg.Error as exc:
+        raise ClubError(f"{redact(url)}: the club's store is unavailable "
+                        f"({_reason(exc, url)})") from None
+
+
+def open_pg(url: str, *, upgrade: bool = False,
+            clock: Callable[[], float] = time.time) -> SqlClubStore:
+    """The club store in the database ``url`` names (see
+    :func:`deathzap_tui.club.sqlstore.open_store`)."""
+    from deathzap_tui.club.sqlstore import SqlClubStore
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise ClubError("a club store on PostgreSQL needs psycopg 3: pip install "
+                        "'psycopg[binary]'") from None
+    conn = connect(url)
+    store = SqlClubStore(conn, dialect(), redact(url), clock, reconnect=lambda: connect(url))
+    store.url = url
+    try:
+        store.prepare(upgrade=upgrade)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _reason(exc: BaseException, url: str) -> str:
+    """A driver's error in one line, with the password (if the driver quoted it)
+    taken out."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    password = urlsplit(url).password if "://" in url else None
+    return text.replace(password, "***") if password else text
+
+
+Changed = Callable[[int, str], None]
+"""``(game, what)``: another front-end appended an event (``"event"``) or changed
+the action in flight (``"action"``) of a game."""
+
+
+async def follow(url: str, origin: str, changed: Changed, resync: Callable[[], None],
+                 log: Callable[[str], None]) -> None:
+    """LISTEN for what other front-ends write, until cancelled: ``changed`` for each
+    notification not sent by ``origin`` (this front-end's own store); ``resync``
+    each time the listening connection is (re)made, since notifications sent while
+    it was down are lost."""
+    import psycopg
+
+    label = redact(url)
+    down = False
+    while True:
+        try:
+            conn = await psycopg.AsyncConnection.connect(
+                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as exc:
+            if not down:
+                log(f"{label}: the club's store is unavailable ({_reason(exc, url)}); "
+                    "trying again")
+                down = True
+            await asyncio.sleep(RETRY_EVERY)
+            continue
+        try:
+            async with conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                if down:
+                    log(f"{label}: the club's store is back")
+                    down = False
+                resync()
+                async for note in conn.notifies():
+                    game, what, sender = [*note.payload.split(" "), "", "", ""][:3]
+                    if sender != origin and game.isdigit():
+                        changed(int(game), what)
+        except psycopg.Error as exc:
+            if not down:
+                log(f"{label}: lost the club's store ({_reason(exc, url)}); "
+                    "catching up when it is back")
+                down = True
+            with contextlib.suppress(Exception):
+                await conn.close()
+            await asyncio.sleep(RETRY_EVERY)
