@@ -138,8 +138,7 @@ class LobbyApp(JoinedApp):
         try:
             return await self.hub.request(t, **fields)
         except HubError as exc:
-            problems = "; ".join(clean(p, oneline=True) for p in exc.problems[:5])
-            self.say(f"{exc}" + (f": {problems}" if problems else ""), error=True)
+            self.say(str(exc), error=True)
             return None
 
     async def refresh_lobby(self) -> None:
@@ -251,7 +250,7 @@ class LobbyApp(JoinedApp):
             try:
                 reply = await self.hub.request("save_force", toml=text)
             except HubError as exc:
-                done(None, [str(exc), *exc.problems])
+                done(None, [str(exc)])
                 return
             done(reply["force"])
 

@@ -108,6 +108,15 @@ class Terminal:
         for key in keys:
             self.proc.stdin.write(KEYS.get(key, key.encode()))
 
+    async def type(self, *keys: str) -> None:
+        """Press ``keys`` one at a time, each once the app has drawn what the last did
+        (a busy machine must not merge a field's text and the key that leaves it)."""
+        mark = len(self.raw)
+        for key in keys:
+            self.proc.stdin.write(KEYS.get(key, key.encode()))
+            await self.settle(0.3)
+        self.mark = mark
+
     async def close(self) -> None:
         self.conn.close()
         await self.conn.wait_closed()
@@ -184,10 +193,9 @@ def test_two_members_from_challenge_to_report_over_ssh(club_server: dict, tmp_pa
         # alice challenges bob by name with the first shipped Deathzap 3 force.
         alice.press("n")
         await alice.expect("New game", "Opponent")
-        alice.press("bob", "tab", "enter")
+        await alice.type("bob", "tab", "enter")
         await alice.expect("demo-ashfall-legion (shipped)")
-        alice.press("down", "enter")
-        await alice.settle()
+        await alice.type("down", "enter")
         alice.press("ctrl+s")
         await alice.expect("Challenge c1 made, to bob.")
         await bob.expect("alice → you")  # live, with the bell
@@ -198,10 +206,9 @@ def test_two_members_from_challenge_to_report_over_ssh(club_server: dict, tmp_pa
         # bob accepts with another shipped force: the game opens for him.
         bob.press("a")
         await bob.expect("Accept challenge c1")
-        bob.press("enter")
+        await bob.type("enter")
         await bob.expect("demo-vanta-syndicate (shipped)")
-        bob.press("down", "down", "enter")
-        await bob.settle()
+        await bob.type("down", "down", "enter")
         bob.press("ctrl+s")
         sides = {"bob": side_of(await bob.expect("you: "))}
         await alice.expect("bob accepted your challenge")
