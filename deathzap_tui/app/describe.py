@@ -3,9 +3,6 @@ shown here (target, count, rule id) is the engine's, never computed by the app."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from deathzap_tui.app.text import clean
 from deathzap_tui.headless.setup import auto_answer as auto_answer
 from deathzap_tui.rules.steps import (
@@ -135,8 +132,3 @@ def number_range(step: Question) -> str:
     if hi is not None:
         return f"a whole number, at most {hi}"
     return ""
-
-
-def intent_unit(intent: Mapping[str, Any]) -> str | None:
-    unit = intent.get("unit")
-    return unit if isinstance(unit, str) else None

@@ -92,6 +92,13 @@ class IntentOption:
     side: str | None = None
     rule: str = ""
     group: str = OTHER
+    unit: str | None = None
+    """The unit the option is about (the app groups a unit's options under it): the
+    intent's ``"unit"`` unless given; ``None`` for an option of no one unit."""
+
+    def __post_init__(self) -> None:
+        if self.unit is None and isinstance(self.intent.get("unit"), str):
+            object.__setattr__(self, "unit", self.intent["unit"])
 
 
 @dataclass(frozen=True)

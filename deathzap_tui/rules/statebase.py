@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.ids import UnitId, split_figure_id
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.steps import Context
 
@@ -128,18 +129,25 @@ class StateBase:
     def unit(self, unit_id: str) -> Any:
         """The unit with id ``"side.index"``; ``KeyError`` if there is none (a
         negative or malformed index included: ids come from intents)."""
-        side, _, index = unit_id.partition(".")
-        if side not in self.units or not index.isdigit() or int(index) >= len(self.units[side]):
+        try:
+            parsed = UnitId.parse(unit_id)
+        except ValueError:
+            raise KeyError(f"no unit {unit_id!r}") from None
+        units = self.units.get(parsed.side, [])
+        if parsed.index >= len(units):
             raise KeyError(f"no unit {unit_id!r}")
-        return self.units[side][int(index)]
+        return units[parsed.index]
 
     def figure(self, figure_id: str) -> tuple[Any, Any]:
         """``(unit, figure)`` for ``"side.unit.figure"``; ``KeyError`` if none."""
-        unit_id, _, fig_index = figure_id.rpartition(".")
+        try:
+            unit_id, index = split_figure_id(figure_id)
+        except ValueError:
+            raise KeyError(f"no figure {figure_id!r}") from None
         unit = self.unit(unit_id)
-        if not fig_index.isdigit() or int(fig_index) >= len(unit.figures):
+        if index >= len(unit.figures):
             raise KeyError(f"no figure {figure_id!r}")
-        return unit, unit.figures[int(fig_index)]
+        return unit, unit.figures[index]
 
     def all_units(self) -> list[Any]:
         return [*self.units["red"], *self.units["black"]]

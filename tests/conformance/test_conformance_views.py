@@ -1,8 +1,8 @@
 """Every registered ruleset shows each viewer only what it may see (issue 20): a
 player's view holds secrets (``BoardView.private``) of its own side only, a spectator's
 (``WATCH``) none; no other side's secret line shows anywhere in a view or an offered
-intent; a viewer is offered nothing the whole table is not; a private note is
-addressed to a side."""
+intent; a viewer is offered nothing the whole table is not, and no option names a
+unit the game lacks; a private note is addressed to a side."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ def _check_views(game: Game) -> None:
         assert set(view.private) <= ({viewer} & set(SIDES)), (viewer, set(view.private))
         intents = rules.intents(state, viewer)
         assert all(dict(o.intent) in offered for o in intents), viewer
+        for option in intents:  # the unit an option carries is one of the game's
+            assert option.unit is None or state.unit(option.unit).id == option.unit
         shown = repr(view) + repr([(o.label, o.intent) for o in intents])
         own = secrets.get(viewer, ())
         hidden = [line for side in SIDES if side != viewer for line in secrets[side]

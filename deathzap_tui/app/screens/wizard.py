@@ -34,6 +34,7 @@ from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import TailLog
 from deathzap_tui.app.widgets.odds import OddsPanel, sync_odds
 from deathzap_tui.app.widgets.paint import repaint
+from deathzap_tui.rules.ids import UnitId, side_of
 from deathzap_tui.rules.ruleset import IntentOption
 from deathzap_tui.rules.steps import (
     ROLL,
@@ -321,7 +322,7 @@ class WizardScreen(Screen[Any]):
         units: dict[str, list[IntentOption]] = {}
         loose: list[IntentOption] = []
         for opt in self.intents:
-            unit = d.intent_unit(opt.intent)
+            unit = opt.unit
             if unit is None:
                 loose.append(opt)
             else:
@@ -343,12 +344,14 @@ class WizardScreen(Screen[Any]):
         """"RED  Squad 2"; a name its side uses twice gets the unit's place in the force
         ("RED  Squad (unit 3)"), never an internal id."""
         name = self.unit_names.get(unit, "")
-        side, _, index = unit.partition(".")
+        side = side_of(unit)
         label = f"{d.side_label(side)}  {clean(name, oneline=True)}".rstrip()
-        twins = [u for u, n in self.unit_names.items()
-                 if n == name and u.partition(".")[0] == side]
-        return f"{label}  (unit {int(index) + 1})" if len(twins) > 1 and index.isdigit() \
-            else label
+        twins = [u for u, n in self.unit_names.items() if n == name and side_of(u) == side]
+        try:
+            index = UnitId.parse(unit).index
+        except ValueError:
+            return label
+        return f"{label}  (unit {index + 1})" if len(twins) > 1 else label
 
     def _picked(self, payload: Any) -> None:
         kind, value = payload

@@ -61,6 +61,7 @@ from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.common import disengage, melees, names, uname
 from deathzap_tui.rules.classic.state import FigureState, State, UnitState
 from deathzap_tui.rules.classic.victory import casualty
+from deathzap_tui.rules.ids import side_of
 from deathzap_tui.rules.narration import Gen, dice_text, plural, side_name
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question
@@ -86,7 +87,7 @@ def _figure_kind(f: FigureState) -> tuple[Any, ...]:
 
 
 def figure_label(state: State, f: FigureState) -> str:
-    weapons = state.weapons[f.id.split(".")[0]]
+    weapons = state.weapons[side_of(f.id)]
     guns = [weapons[w].name for w in f.weapons if w in weapons]
     return (f.name + (f" ({', '.join(guns)})" if guns else "")
             + (", the general" if f.general else ""))

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import FigureBase, ScoreEntry, StateBase, UnitRecord
 
 STAGES = ("rolloff", "general", "battle")
@@ -172,10 +173,10 @@ class State(StateBase):
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u = force.units[index]
-    figs = [FigureState(id=f"{side}.{index}.{i}", name=f.name, weapons=tuple(f.weapons),
+    figs = [FigureState(id=figure_id(side, index, i), name=f.name, weapons=tuple(f.weapons),
                         general=f.general)
             for i, f in enumerate(u.figures)]
-    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
+    return UnitState(id=unit_id(side, index), side=side, index=index, name=u.name,
                      type=u.type, figures=figs)
 
 

@@ -34,6 +34,7 @@ from deathzap_tui.rules.casualties import pick_casualty
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.common import inches, uname, unit_destroyed
 from deathzap_tui.rules.commandhand.state import FigureState, State, UnitState
+from deathzap_tui.rules.ids import side_of
 from deathzap_tui.rules.narration import Gen, dice_text, faces_text, plural
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused
@@ -74,13 +75,13 @@ def casualty_cost(state: State, f: FigureState) -> tuple[int, ...]:
     """What losing ``f`` costs, cheapest first (the casualty question's default). This
     edition has no points and no leaders (CH-R4): the figure with the fewest shots
     (both range bands, CH §4) goes first."""
-    weapons = state.weapons[f.id.split(".")[0]]
+    weapons = state.weapons[side_of(f.id)]
     return (sum(weapons[w].shots_near + weapons[w].shots_far for w in f.weapons
                 if w in weapons),)
 
 
 def figure_label(state: State, f: FigureState) -> str:
-    weapons = state.weapons[f.id.split(".")[0]]
+    weapons = state.weapons[side_of(f.id)]
     names = [weapons[w].name for w in f.weapons if w in weapons]
     return f.name + (f" ({', '.join(names)})" if names else "")
 

@@ -24,6 +24,7 @@ from deathzap_tui.rules.cards import Card, build_deck, shuffled
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import (
     FigureBase,
     ObjectiveState,
@@ -192,9 +193,9 @@ def deck_pool(hands: Mapping[str, list[str]], played: list[str]) -> list[Card]:
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u = force.units[index]
-    figs = [FigureState(f"{side}.{index}.{i}", f.name, tuple(f.weapons))
+    figs = [FigureState(figure_id(side, index, i), f.name, tuple(f.weapons))
             for i, f in enumerate(u.figures)]
-    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name, run=u.run,
+    return UnitState(id=unit_id(side, index), side=side, index=index, name=u.name, run=u.run,
                      walk=u.walk, melee_attacks=u.melee_attacks, melee_damage=u.melee_damage,
                      max_shields=u.shields, shields=u.shields, recharge=u.recharge,
                      figures=figs)

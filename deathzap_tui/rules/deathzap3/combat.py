@@ -50,6 +50,7 @@ from deathzap_tui.rules.deathzap3.common import (
 from deathzap_tui.rules.deathzap3.costs import weapon_cost
 from deathzap_tui.rules.deathzap3.model import Profile
 from deathzap_tui.rules.deathzap3.state import FigureState, State, UnitState
+from deathzap_tui.rules.ids import side_of, split_figure_id
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question, Refused
 
@@ -156,8 +157,8 @@ def casualty_cost(state: State, unit: UnitState, f: FigureState) -> tuple[int, .
 
 
 def figure_label(state: State, f: FigureState) -> str:
-    names = [state.weapons[f.id.split(".")[0]][w].name for w in f.weapons
-             if w in state.weapons[f.id.split(".")[0]]]
+    names = [state.weapons[side_of(f.id)][w].name for w in f.weapons
+             if w in state.weapons[side_of(f.id)]]
     text = f.name + (f" ({', '.join(names)})" if names else "")
     if f.leader:
         text += f", leader, {plural(f.command, 'command point')}"
@@ -307,7 +308,7 @@ def morale(ctx: Context, unit: UnitState, casualties: int, key: str,
     if own_leader_alive(unit):
         bonus, why_leader = True, "its own leader is with it"
     elif not state.quick and not [f for f in living_leaders(state, unit.side)
-                                  if f.id.rsplit(".", 1)[0] != unit.id]:
+                                  if split_figure_id(f.id)[0] != unit.id]:
         bonus, why_leader = False, "no friendly leader left on the table"
     else:
         bonus = yield from ask_yes_no(

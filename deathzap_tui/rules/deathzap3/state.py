@@ -28,6 +28,7 @@ from deathzap_tui.rules.cards import SUITS, Card, build_deck, shuffled
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.model import Force, Weapon
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import (
     FigureBase,
     ObjectiveState,
@@ -190,10 +191,10 @@ def deck_cards(options: Mapping[str, Any]) -> list[Card]:
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u = force.units[index]
-    figs = [FigureState(id=f"{side}.{index}.{i}", name=f.name, weapons=tuple(f.weapons),
+    figs = [FigureState(id=figure_id(side, index, i), name=f.name, weapons=tuple(f.weapons),
                         leader=bool(f.leader), command=int(f.command) if f.leader else 0)
             for i, f in enumerate(u.figures)]
-    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
+    return UnitState(id=unit_id(side, index), side=side, index=index, name=u.name,
                      skill=u.skill, move=u.move, melee_attacks=u.melee_attacks,
                      shield_strength=u.shield_strength, max_shields=u.shields,
                      shields=u.shields, vehicle=u.vehicle, figures=figs)

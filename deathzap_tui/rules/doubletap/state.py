@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.doubletap.model import Force
+from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import FigureBase, StateBase, UnitRecord
 
 
@@ -148,8 +149,8 @@ class State(StateBase):
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u = force.units[index]
-    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
-                     figures=[FigureState(id=f"{side}.{index}.0", name=u.name,
+    return UnitState(id=unit_id(side, index), side=side, index=index, name=u.name,
+                     figures=[FigureState(id=figure_id(side, index, 0), name=u.name,
                                           weapons=tuple(u.weapons))],
                      rules=tuple(u.rules), poison=u.poison, points=u.points,
                      camo=u.has("camouflage"))

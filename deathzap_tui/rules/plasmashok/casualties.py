@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from deathzap_tui.rules.casualties import credit_kills, owe, pick_casualty, settle
+from deathzap_tui.rules.ids import side_of
 from deathzap_tui.rules.narration import Gen, plural
 from deathzap_tui.rules.plasmashok.common import disengage, uname
 from deathzap_tui.rules.plasmashok.state import FigureState, State, UnitState
@@ -48,7 +49,7 @@ def _kind(f: FigureState) -> tuple[Any, ...]:
 
 
 def _label(state: State, f: FigureState) -> str:
-    weapons = state.weapons[f.id.split(".")[0]]
+    weapons = state.weapons[side_of(f.id)]
     guns = [weapons[w].name for w in f.weapons]
     return f"{f.name} ({', '.join(guns)}; {f.cost} pts)" if guns else f"{f.name} ({f.cost} pts)"
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deathzap_tui.rules.dice import Rng
+from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.model import Force, Unit
 from deathzap_tui.rules.plasmashok.tables import WeaponProfile
@@ -161,11 +162,11 @@ class State(StateBase):
 
 def _unit_state(force: Force, side: str, index: int) -> UnitState:
     u: Unit = force.units[index]
-    figs = [FigureState(id=f"{side}.{index}.{i}", name=m.name, weapons=tuple(m.weapons),
+    figs = [FigureState(id=figure_id(side, index, i), name=m.name, weapons=tuple(m.weapons),
                         cost=force.model_cost(u, m))
             for i, m in enumerate(u.figures)]
     melee = (u.melee.attacks, u.melee.strength, u.melee.damage) if u.melee else ()
-    return UnitState(id=f"{side}.{index}", side=side, index=index, name=u.name,
+    return UnitState(id=unit_id(side, index), side=side, index=index, name=u.name,
                      type=u.type, training=u.training, figures=figs, save=u.save,
                      special=u.special, melee=melee, melee_missing=u.melee_missing)
 
