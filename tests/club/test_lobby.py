@@ -50,7 +50,8 @@ class ClubThread:
         for n, name in enumerate(members, 1):
             self.store.add_member(name, PublicKey.parse(key_text(n)))
         self.club = Club(self.store, self.rundir, log=lambda text: None,
-                         forces_dir=PROJECT_ROOT / "forces")
+                         forces_dir=PROJECT_ROOT / "forces", clock=lambda: 0.0)
+        """A clock at the epoch: every game's last move was "now" (steady snapshots)."""
         self.hub = HubServer(self.club, self.rundir / "hub.sock", log=lambda text: None)
         self.call(self.hub.start())
         self.call(self.club.start())
@@ -227,3 +228,19 @@ def _move_alone(me: RemoteSession) -> None:
             return
         action.cancel()
     raise AssertionError(f"{me.side} has nothing to do alone")
+
+
+def test_lobby_snapshot_80x24(club_thread: ClubThread, snap_compare) -> None:
+    """The lobby at 80x24: a game in set-up, a challenge to bob, an open one, bob's own."""
+    club = club_thread
+    club.game("alice", "bob")
+    club.do("alice", "challenge", ruleset="deathzap3", opponent="bob", force=RED_FORCE)
+    club.do("carol", "challenge", ruleset="deathzap3", force=BLACK_FORCE)
+    club.do("bob", "challenge", ruleset="deathzap3", force=RED_FORCE)
+
+    async def loaded(pilot: Any) -> None:
+        app = pilot.app
+        await until(pilot, lambda: len(lobby_rows(app, "challenges")) == 3)
+        await pilot.pause(0.1)
+
+    assert snap_compare(club.app("bob"), run_before=loaded, terminal_size=SIZE)
