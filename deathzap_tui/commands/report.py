@@ -30,15 +30,24 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from deathzap_tui.reporttext import as_markdown, as_text
-    from deathzap_tui.saves import SaveError
+    from deathzap_tui.rules.events import effective
+    from deathzap_tui.rules.report import build_report
+    from deathzap_tui.rules.steps import Refused
+    from deathzap_tui.saves import SaveError, read_unplayed
     from deathzap_tui.session import Session
 
     try:
-        session = Session.read(args.save)
+        # The report is one replay of the log: the game is not replayed first to
+        # load it (issue 21).
+        game, log = read_unplayed(Session.locate(args.save))
+        report = build_report(game, effective(log))
     except SaveError as exc:
         print(f"deathzap report: {exc}", file=sys.stderr)
         return 1
-    report = session.report()
+    except (Refused, ValueError, KeyError, TypeError) as exc:  # as Game's replay says
+        print(f"deathzap report: {args.save}: the event log does not replay: {exc}",
+              file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     elif args.markdown:

@@ -4,7 +4,9 @@ how lucky each player's dice were.
 Built by replaying a game's effective events once (:func:`build_report`): every
 resolution keeps the steps it asked (``Resolution.asked``) and the harm it did
 (``ctx.harms``), so nothing extra is saved; the report is derived from the log like
-the rest of the state.
+the rest of the state. After each event it reads only the score and the turn
+(:meth:`Ruleset.tally`), the whole view once at the end: a 5,000-event game's report
+costs about its replay (issue 21).
 """
 
 from __future__ import annotations
@@ -106,8 +108,8 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
     lost: dict[str, int] = {}
     rolls: list[RollLuck] = []
     state = ruleset.new_state(game.red, game.black, game.options, game.seed, game.deal_seed)
-    view = ruleset.view(state)
-    series = [ScorePoint(0, _turn(view), dict(view.score))]
+    score, turn = ruleset.tally(state)
+    series = [ScorePoint(0, turn, score)]
     harms: list[Harm] = []
     for n, (_, res) in enumerate(game.replay(events), 1):
         for step, answer in zip(res.asked, res.answers, strict=True):
@@ -116,10 +118,11 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
                 if judged is not None:
                     rolls.append(judged)
         harms += res.ctx.harms
-        state = res.ctx.state
-        view = ruleset.view(state)
-        if dict(view.score) != series[-1].score or n == len(events):
-            series.append(ScorePoint(n, _turn(view), dict(view.score)))
+        state = res.ctx.state  # one state, moved on by each event in turn
+        score, turn = ruleset.tally(state)
+        if score != series[-1].score or n == len(events):
+            series.append(ScorePoint(n, turn, score))
+    view = ruleset.view(state)
     side_of = {row.id: side for side in SIDES for row in view.units.get(side, ())}
     for h in harms:
         taken[h.to] = taken.get(h.to, 0) + h.damage
@@ -145,6 +148,3 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
         luck={side: side_luck(side, [r for r in rolls if r.side == side]) for side in SIDES},
         rolls=tuple(rolls), damage_counts=ruleset.damage_counts)
 
-
-def _turn(view: Any) -> int:
-    return view.clock.number if view.clock is not None else 0

@@ -285,6 +285,14 @@ class Ruleset(ABC):
         :attr:`BoardView.private` and only for its owner.
         """
 
+    def tally(self, state: Any) -> tuple[dict[str, int], int]:
+        """The score and the turn (or round) under way, 0 for a game without turns:
+        :attr:`BoardView.score` and ``clock.number`` of :meth:`view`, which the
+        end-of-game report reads after every event (issue 21). By default from the
+        view; a plugin whose view is costly gives them directly."""
+        view = self.view(state)
+        return dict(view.score), view.clock.number if view.clock is not None else 0
+
     @abstractmethod
     def help_sections(self) -> list[tuple[str, str]]:
         """The rules in the app's own words: (title, text) pairs."""
@@ -486,6 +494,15 @@ class PackageRuleset(Ruleset):
 
     def view(self, state: Any, viewer: str | None = None) -> BoardView:
         return cast(BoardView, self.part("view", "board_view")(state, viewer))
+
+    def tally(self, state: Any) -> tuple[dict[str, int], int]:
+        # The view module's score(state) and clock(state), where it has them, are what
+        # board_view shows: the report gets them without building whole views.
+        view = importlib.import_module(f"{self.package}.view")
+        score, clock = getattr(view, "score", None), getattr(view, "clock", None)
+        if score is None:
+            return super().tally(state)
+        return dict(score(state)), clock(state).number if clock is not None else 0
 
     def is_over(self, state: Any) -> bool:
         return bool(state.over)

@@ -163,14 +163,19 @@ def result(state: State) -> str:
     return result_words(state, final_score(state.vp, state.winner, "VP"))
 
 
+def score(state: State) -> dict[str, int]:
+    """VP in the advanced game, else the units each side has steady (the report
+    reads it after every event: no whole view)."""
+    return dict(state.vp) if advanced(state) else {s: len(steady(state, s)) for s in SIDES}
+
+
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Classic has no secrets."""
     return BoardView(
         columns=COLUMNS,
         units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
         deck=None,
-        score=dict(state.vp) if advanced(state) else {s: len(steady(state, s))
-                                                      for s in SIDES},
+        score=score(state),
         score_lines=score_lines(state),
         objectives=objective_lines(state),
         prompt=prompt(state),

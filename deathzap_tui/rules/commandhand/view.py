@@ -108,6 +108,13 @@ def score_lines(state: State) -> tuple[str, ...]:
     return tuple(out)
 
 
+def score(state: State) -> dict[str, int]:
+    """VP in an objectives game, else the figures each side has left (the report
+    reads it after every event: no whole view)."""
+    return dict(state.vp) if state.objectives_mode else {
+        s: sum(u.figures_left for u in state.units[s]) for s in SIDES}
+
+
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     result = result_words(
         state, final_score(state.vp, state.winner) if state.objectives_mode else "")
@@ -116,8 +123,7 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         columns=COLUMNS,
         units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
         deck=deck_view(state),
-        score=dict(state.vp) if state.objectives_mode else {
-            s: sum(u.figures_left for u in state.units[s]) for s in SIDES},
+        score=score(state),
         score_lines=score_lines(state),
         objectives=objective_lines(state, lambda d: tables.objective_vp(d, state.factor)),
         prompt=prompt(state),

@@ -86,6 +86,11 @@ def score_lines(state: State) -> tuple[str, ...]:
     return tuple(out)
 
 
+def score(state: State) -> dict[str, int]:
+    """The VP each side holds (the report reads it after every event: no whole view)."""
+    return dict(state.vp)
+
+
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Deathzap 3 has no secrets."""
     result = result_words(state, final_score(state.vp, state.winner))
@@ -94,7 +99,7 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         columns=COLUMNS,
         units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
         deck=deck_view(state),
-        score=dict(state.vp),
+        score=score(state),
         score_lines=score_lines(state),
         objectives=objective_lines(state, tables.objective_vp),
         prompt=text,

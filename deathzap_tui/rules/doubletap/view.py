@@ -107,13 +107,19 @@ def clock(state: State) -> TurnClock:
                 "left" if playing else ""))
 
 
+def score(state: State) -> dict[str, int]:
+    """The objectives each side holds (the report reads it after every event: no whole
+    view)."""
+    return {s: held(state, s) for s in SIDES}
+
+
 def board_view(state: State, viewer: str | None = None) -> BoardView:
     """The same for every ``viewer``: Double Tap has no secrets."""
     return BoardView(
         columns=COLUMNS,
         units={s: tuple(unit_row(state, u) for u in state.units[s]) for s in SIDES},
         deck=None,
-        score={s: held(state, s) for s in SIDES},
+        score=score(state),
         score_lines=score_lines(state),
         objectives=objective_lines(state),
         prompt=prompt(state),
