@@ -29,6 +29,7 @@ from tomlkit.items import AoT, Array, InlineTable, Table
 
 from deathzap_tui.forcefile import (
     LoadedForce,
+    force_from_data,
     force_from_text,
     parse_toml,
     read_force_text,
@@ -85,6 +86,9 @@ class CheckResult:
     """The ruleset's points for the force, when it has points and the force is valid."""
     counts: tuple[tuple[str, int], ...] = ()
     """Labelled counts instead, for a valid force of a ruleset without points."""
+    left_out: tuple[str, ...] = ()
+    """With errors only inside some units: those units' names (or paths), and
+    :attr:`points` counts the others (the total so far, issue 22)."""
 
     @property
     def force(self) -> Any:
@@ -311,10 +315,12 @@ class ForceDocument:
 
     def check(self) -> CheckResult:
         """Validate the text as ``deathzap check`` does (same problems, same lines)."""
+        text = self.text()
         try:
-            loaded = force_from_text(self.text(), self.source)
+            loaded = force_from_text(text, self.source)
         except InvalidInput as e:
-            return CheckResult(None, tuple(e.problems))
+            points, left_out = points_so_far(text, e.problems, self.source)
+            return CheckResult(None, tuple(e.problems), points, left_out=left_out)
         points = loaded.ruleset.points(loaded.force)
         counts = () if points else tuple(loaded.ruleset.force_counts(loaded.force))
         return CheckResult(loaded, tuple(loaded.warnings), points, counts)
@@ -330,6 +336,40 @@ class ForceDocument:
         save_text(target, text)
         self.path = target
         self._saved = text
+
+
+def points_so_far(text: str, problems: Sequence[Problem], source: str
+                  ) -> tuple[PointsReport | None, tuple[str, ...]]:
+    """The points of force ``text`` with errors (``problems``), counting the units
+    without any: when every error is inside ``units[N]``, the force without those
+    units is checked again and, valid, priced (issue 22: the total so far while some
+    unit is being fixed). Returns the report (``None``: no total to give) and the
+    units left out, by name."""
+    try:
+        data = parse_toml(text, source)
+        units = data.get("units")
+        bad = {_unit_of(problem.path) for problem in problems}
+    except (InvalidInput, ValueError):  # not TOML; a path that names no unit
+        return None, ()
+    if not isinstance(units, list) or not bad or not all(
+            isinstance(i, int) and i < len(units) for i in bad):
+        return None, ()
+    rest = {**data, "units": [u for i, u in enumerate(units) if i not in bad]}
+    try:
+        loaded = force_from_data(rest, source)
+    except InvalidInput:
+        return None, ()
+    names = [units[i].get("name") if isinstance(units[i], Mapping) else None
+             for i in sorted(bad)]
+    return loaded.ruleset.points(loaded.force), tuple(
+        name if isinstance(name, str) and name.strip() else join_path("units", i)
+        for i, name in zip(sorted(bad), names, strict=True))
+
+
+def _unit_of(path: str) -> int | None:
+    """``N`` of a path inside ``units[N]``; ``None`` for a path outside the units."""
+    parts = parse_path(path) if path.startswith("units[") else ()
+    return parts[1] if len(parts) > 1 and isinstance(parts[1], int) else None
 
 
 def force_path(text: str) -> Path:

@@ -14,14 +14,20 @@ from deathzap_tui.forcedoc import ForceDocument
 FORCES = Path(__file__).resolve().parent.parent / "forces"
 
 
+limits: list[int | None] = []
+"""The points limit each editor was run with (``--limit``)."""
+
+
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[ForceDocument]:
     """The documents the editor would have been run on (no terminal here)."""
     docs: list[ForceDocument] = []
+    limits.clear()
 
     class Fake:
-        def __init__(self, doc: ForceDocument) -> None:
+        def __init__(self, doc: ForceDocument, limit: int | None = None) -> None:
             docs.append(doc)
+            limits.append(limit)
 
         def run(self) -> None:
             pass
@@ -83,3 +89,14 @@ def test_a_ruleset_other_than_the_files_is_refused(capsys: Any,
     err = capsys.readouterr().err
     assert "is a plasmashok force file, not deathzap3" in err
     assert not opened
+
+
+def test_a_points_limit_goes_to_the_editor(tmp_path: Path, opened: list[ForceDocument],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: a game size to build against (the editor shows used/limit)."""
+    path = tmp_path / "army.toml"
+    assert main(["edit", str(path), "--limit", "1000"]) == 0
+    assert limits == [1000] and len(opened) == 1
+    assert main(["edit", str(path), "--limit", "0"]) == 1
+    assert "--limit 0: a number of points above 0" in capsys.readouterr().err
+    assert len(opened) == 1

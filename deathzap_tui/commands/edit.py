@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ruleset", metavar="ID", default=None,
                         help="the ruleset of a new file (default deathzap3); for an "
                         "existing file it must be the file's own")
+    parser.add_argument("--limit", metavar="POINTS", type=int, default=None,
+                        help="the game size to build against (e.g. 1000): the editor "
+                        "shows the points as used/limit (l changes it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,5 +42,9 @@ def run(args: argparse.Namespace) -> int:
 
     from deathzap_tui.app.screens.editor import editor_app
 
-    editor_app(doc).run()
+    if args.limit is not None and args.limit <= 0:
+        print(f"deathzap edit: --limit {args.limit}: a number of points above 0",
+              file=sys.stderr)
+        return 1
+    editor_app(doc, args.limit).run()
     return 0

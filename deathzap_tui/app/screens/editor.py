@@ -125,13 +125,18 @@ class EditorScreen(Screen[bool]):
         Binding("n", "new_field", "New field"),
         Binding("e", "problems", "Problems"),
         Binding("p", "toggle_side", "Points"),
+        Binding("l", "limit", "Points limit"),
         Binding("escape", "leave", "Back"),
     ]
 
-    def __init__(self, doc: ForceDocument, *, standalone: bool = False) -> None:
+    def __init__(self, doc: ForceDocument, *, standalone: bool = False,
+                 limit: int | None = None) -> None:
         super().__init__()
         self.doc = doc
         self.standalone = standalone
+        self.limit = limit
+        """The game size the force is built for (points), shown as used/limit; ``None``:
+        none set (``l`` sets it)."""
         self.saved = False
         self.template = template_of(doc.get("ruleset", registry.DEFAULT))
         self.root = eo.outline(doc.data(), self.template)
@@ -337,7 +342,7 @@ class EditorScreen(Screen[bool]):
             static.display = bool(node_problems)
 
     def _update_side(self) -> None:
-        self.query_one("#points", Static).update(points_text(self.result))
+        self.query_one("#points", Static).update(points_text(self.result, self.limit))
         problems = self.query_one("#problems", OptionList)
         problems.clear_options()
         options = [Option(Text(f"typed, not read: {clean(path, oneline=True)}: {why}",
@@ -367,7 +372,7 @@ class EditorScreen(Screen[bool]):
             text.append("  (unsaved)", style="bold")
         state = self._state()
         if self.has_class("narrow"):
-            status = Text(f"{points_summary(self.result)} · ", style="bold")
+            status = Text(f"{points_summary(self.result, self.limit)} · ", style="bold")
             status.append(state)
             status.append(" · p: points and problems", style="dim")
             self.query_one("#editor-status", Static).update(status)
@@ -563,11 +568,33 @@ class EditorScreen(Screen[bool]):
         self._update_side()
 
     def _refresh_entry_label(self) -> None:
-        """The outline's label of the entry being edited (its name or count may have
-        changed)."""
+        """The outline's label of the entry being edited, and the form's heading (its
+        name or count may have changed: issue 22, a renamed unit's form kept its old
+        name)."""
         node = self._node(self._shown or ())
         if node is not None and node.parts:
             node.label = eo.entry_label(node.parts[-1], self.doc.get(node.path))
+            for heading in self.query("#form-heading").results(Static):
+                heading.update(self._heading(node))
+
+    def action_limit(self) -> None:
+        """Ask for the game size to build against (blank: none)."""
+        from deathzap_tui.app.screens.dialogs import PromptScreen
+
+        def refused(text: str) -> str | None:
+            value = text.strip()
+            return None if not value or (value.isdigit() and int(value) > 0) else \
+                "a whole number of points above 0, or nothing for no limit"
+
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                self.limit = int(text) if text.strip() else None
+                self._update_side()
+
+        self.app.push_screen(PromptScreen(
+            "Points limit", str(self.limit or ""),
+            "the game size to build against, e.g. 1000 (blank: no limit)", refused),
+            chosen)
 
     def _group_for_add(self) -> eo.Node | None:
         node = self._node(self._shown or ())
@@ -834,28 +861,35 @@ def problem_text(problems: list[Problem], *, with_path: bool) -> Text:
     return text
 
 
-def points_summary(result: CheckResult) -> str:
+def used(total: int, limit: int | None) -> str:
+    """"272 points", or against a limit "272/1000 points"."""
+    return f"{total}/{limit} points" if limit else plural(total, "point")
+
+
+def points_summary(result: CheckResult, limit: int | None = None) -> str:
     """The points total (or the counts) in a few words: the narrow status line."""
+    if result.points is not None:
+        return used(result.points.total, limit) + ("" if result.ok else " so far")
     if not result.ok:
         return "points not counted"
-    if result.points is not None:
-        return plural(result.points.total, "point")
     if result.loaded is None:
         return "no points"
     units, models = result.loaded.counts()
     return f"{plural(units, 'unit')}, {plural(models, 'model')}"
 
 
-def points_text(result: CheckResult) -> Text:
-    """The points of each unit and the total, or the counts of a ruleset without
-    points; while there are errors, why there are none. The report's notes follow,
-    as ``deathzap points`` prints them (the force file's ``expected_points`` against
-    the formula, DZ3-R17)."""
-    if not result.ok:
-        errors = sum(p.is_error for p in result.problems)
+def points_text(result: CheckResult, limit: int | None = None) -> Text:
+    """The points of each unit and the total (against ``limit``: used/limit, and what
+    is left or how far over), or the counts of a ruleset without points. While there
+    are errors only in some units, the others' points and the total so far, naming
+    the units left out; with other errors, why there are none. The report's notes
+    follow, as ``deathzap points`` prints them (the force file's ``expected_points``
+    against the formula, DZ3-R17)."""
+    report = result.points
+    errors = sum(p.is_error for p in result.problems)
+    if report is None and not result.ok:
         return Text(f"Points\nnot counted: {plural(errors, 'error')} to fix first",
                     style="dim")
-    report = result.points
     text = Text()
     if report is None:
         text.append("Counts (no points system)\n", style="bold")
@@ -866,13 +900,23 @@ def points_text(result: CheckResult) -> Text:
         for label, count in rows:
             text.append(f"{clean(label, oneline=True)[:24]:<24}{count:>6}\n")
         return text
-    text.append("Points\n", style="bold")
+    text.append("Points" if result.ok else "Points so far", style="bold")
+    text.append(f" (limit {limit})\n" if limit else "\n", style="bold")
     for unit in report.units:
         text.append(f"{clean(unit.name, oneline=True)[:24]:<24}{unit.points:>6}\n")
     if report.has_command:
         text.append(f"{'Command':<24}{report.command_points:>6}\n")
-    text.append(f"{'Total':<24}{report.total:>6}", style="bold")
+    total = f"{report.total}/{limit}" if limit else str(report.total)
+    text.append(f"{'Total' if result.ok else 'Total so far':<20}{total:>10}", style="bold")
     text.append("\n")
+    if limit:
+        left = limit - report.total
+        text.append(f"{left} left\n" if left >= 0 else f"{-left} over the limit\n",
+                    style="" if left >= 0 else "bold red")
+    if not result.ok:
+        names = ", ".join(clean(n, oneline=True) for n in result.left_out)
+        text.append(f"not counted: {names} ({plural(errors, 'error')} to fix)\n",
+                    style="dim")
     for warning in report.warnings:
         text.append(f"! {clean(warning)}\n", style="yellow")
     for note in report.notes:
@@ -880,14 +924,15 @@ def points_text(result: CheckResult) -> Text:
     return text
 
 
-def editor_app(doc: ForceDocument) -> Any:
-    """An app that opens on the editor of ``doc`` and ends with it (``deathzap edit``)."""
+def editor_app(doc: ForceDocument, limit: int | None = None) -> Any:
+    """An app that opens on the editor of ``doc`` (with a points ``limit``, or none)
+    and ends with it (``deathzap edit``)."""
     from deathzap_tui.app.app import DeathzapApp
 
     class EditorApp(DeathzapApp):
         CSS_PATH: ClassVar[list[Any]] = [APP_DIR / p for p in DeathzapApp.CSS_PATH]
 
         def first_screen(self) -> Screen:
-            return EditorScreen(doc, standalone=True)
+            return EditorScreen(doc, standalone=True, limit=limit)
 
     return EditorApp()
