@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deathzap_tui.app.text import clean
+from deathzap_tui.rules.odds import AttackFacts
 
 BENCHMARK = (
     "best of 5 x 50 refreshes, 2-core box, Python 3.11: a DZ3 6-dice shot 0.12 ms, "
@@ -78,17 +79,9 @@ def _attack_list(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return attacks
 
 
-def _group_names(fact: Mapping[str, Any]) -> str:
-    """The weapons of an attack that lists weapon groups (``"groups": [{"weapon":
-    ...}, ...]``) rather than naming one ``weapon``: ``"Rifle, Heavy Weapon"``."""
-    groups = fact.get("groups") or ()
-    names = [str(g.get("weapon", "")) for g in groups if isinstance(g, Mapping)]
-    return ", ".join(n for n in names if n)
-
-
-def _what(fact: Mapping[str, Any], odds: Any) -> str:
-    kind = str(fact.get("kind", "") or "")
-    weapon = clean(fact.get("weapon", "") or _group_names(fact), oneline=True)
+def _what(fact: AttackFacts, odds: Any) -> str:
+    kind = fact.kind
+    weapon = clean(fact.weapon, oneline=True)
     words = odds.kind_text or KIND_WORDS.get(kind, clean(kind, oneline=True))
     if weapon == words:  # a melee fact naming its weapon "melee"
         return words
@@ -106,13 +99,13 @@ def odds_entries(ruleset: Any, state: Any, facts: Mapping[str, Any] | None,
     if ruleset is None or not facts:
         return []
     current = facts.get("attack")
-    if not isinstance(current, Mapping) or current.get("stage") == "done":
+    if not isinstance(current, Mapping) or AttackFacts.read(current).done:
         current = None
     by_target: dict[str, list[Mapping[str, Any]]] = {}
     for fact in _attack_list(facts):
-        if fact.get("stage", "declared") == "done":
-            continue
-        by_target.setdefault(str(fact.get("target", "")), []).append(fact)
+        read = AttackFacts.read(fact)
+        if not read.done:
+            by_target.setdefault(read.target, []).append(fact)
     entries: list[OddsEntry] = []
     for target, group in by_target.items():
         head = next((a for a in group if a is current), group[0])
@@ -123,9 +116,9 @@ def odds_entries(ruleset: Any, state: Any, facts: Mapping[str, Any] | None,
         if odds is None:
             continue
         label = clean((names or {}).get(target) or target, oneline=True)
-        entry = OddsEntry(target=target, label=label, what=_what(head, odds), odds=odds,
-                          current=head is current, stage=str(head.get("stage", "declared")),
-                          queued=len(group) - 1)
+        fact = AttackFacts.read(head)
+        entry = OddsEntry(target=target, label=label, what=_what(fact, odds), odds=odds,
+                          current=head is current, stage=fact.stage, queued=len(group) - 1)
         entries.append(entry)
     entries.sort(key=lambda e: not e.current)  # stable: the rest keep their order
     return entries

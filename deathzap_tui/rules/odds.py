@@ -31,6 +31,37 @@ from dataclasses import dataclass
 from typing import Any
 
 
+@dataclass(frozen=True)
+class AttackFacts:
+    """What shared code reads of an attack a ruleset publishes while resolving it
+    (``ctx.facts["attack"]``, the one under way, and ``ctx.facts["attacks"]``, every
+    one declared): the odds panel groups by :attr:`target` and labels with
+    :attr:`kind` and :attr:`weapon`. The rest of the dict is the ruleset's own, read
+    back by its ``odds_from_facts``."""
+
+    target: str
+    """The unit attacked (``"black.1"``)."""
+    kind: str = ""
+    """``"shooting"``, ``"melee"``, ``"explosion"``, ``"morale"`` or the ruleset's own."""
+    weapon: str = ""
+    """The weapon's name, or its groups' names (``"Rifle, Heavy Weapon"``: a fact
+    with ``"groups": [{"weapon": ...}, ...]``); "" when it has none."""
+    stage: str = "declared"
+    """How far the attack has got (``declared``, ``hit``, ``shields``..., ``done``)."""
+
+    @classmethod
+    def read(cls, fact: Mapping[str, Any]) -> AttackFacts:
+        groups = [g.get("weapon", "") for g in fact.get("groups") or ()
+                  if isinstance(g, Mapping)]
+        return cls(target=str(fact.get("target", "")), kind=str(fact.get("kind", "") or ""),
+                   weapon=str(fact.get("weapon", "") or ", ".join(str(n) for n in groups if n)),
+                   stage=str(fact.get("stage", "declared")))
+
+    @property
+    def done(self) -> bool:
+        return self.stage == "done"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Odds:
     """What the odds panel shows. Probabilities are floats; lists are indexed by count.
