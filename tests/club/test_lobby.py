@@ -24,7 +24,7 @@ from dz3play import play_one
 
 from deathzap_tui.club.hosting import Club
 from deathzap_tui.club.hub import HubServer
-from deathzap_tui.club.lobby import ClubBattleScreen, LobbyApp
+from deathzap_tui.club.lobby import ClubBattleScreen, ClubWizardScreen, LobbyApp
 from deathzap_tui.club.lobbyform import GameFormScreen
 from deathzap_tui.club.lobbyscreen import LobbyScreen, ago_text, game_line
 from deathzap_tui.club.members import PublicKey
@@ -229,6 +229,36 @@ def _move_alone(me: RemoteSession) -> None:
         action.cancel()
     raise AssertionError(f"{me.side} has nothing to do alone")
 
+
+def test_leaving_a_step_that_waits_on_the_other_keeps_it_for_when_you_come_back(
+        club_thread: ClubThread) -> None:
+    """Red begins the roll-off and rolls: the step now waits on black, and the wizard
+    says ctrl+l goes back to the lobby meanwhile. Leaving closes the link as a dropped
+    one does, the referee keeps the action, and opening the game again brings the
+    wizard back where it was."""
+    club = club_thread
+    _game, players = club.game("alice", "bob")
+
+    async def main() -> None:
+        app = club.app(players["red"])
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_rows(app, "games"))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ClubBattleScreen))
+            await pilot.press("n")  # the set-up step: the roll-off (DZ3 §1)
+            await until(pilot, lambda: isinstance(app.screen, ClubWizardScreen))
+            await pilot.press("ctrl+r")
+            await until(pilot, lambda: "waiting for black" in screen_text(app))
+            assert "ctrl+l: back" in screen_text(app)
+            await pilot.press("ctrl+l")
+            await until(pilot, lambda: app.screen is app.lobby and app.session is None)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ClubWizardScreen)
+                        and "waiting for black" in screen_text(app))
+            kept = app.session.pending_action()  # type: ignore[union-attr]
+            assert kept.mine and len(kept.resolution.answers) == 1
+
+    asyncio.run(main())
 
 def test_lobby_snapshot_80x24(club_thread: ClubThread, snap_compare) -> None:
     """The lobby at 80x24: a game in set-up, a challenge to bob, an open one, bob's own."""

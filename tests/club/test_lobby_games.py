@@ -192,3 +192,4 @@ def test_a_force_with_errors_built_in_the_editor_is_refused_saying_why(tmp_path:
                 assert (await (await club.lobby("alice")).request("forces"))["forces"] == []
 
     asyncio.run(main())
+
