@@ -69,6 +69,11 @@ class ClubBattleScreen(JoinedBattleScreen):
     def wizard(self, **kw: Any) -> ClubWizardScreen:
         return ClubWizardScreen(side=self.session.side, **kw)
 
+    def palette_commands(self) -> list[tuple[str, str, Any]]:
+        return [*super().palette_commands(),
+                ("Back to the lobby", "Leave this game for now (it waits for you)",
+                 self.app.action_start_screen)]
+
 
 class LobbyApp(JoinedApp):
     """The lobby, and each game opened from it as a joined game."""

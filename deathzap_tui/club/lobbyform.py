@@ -173,3 +173,12 @@ class GameFormScreen(ModalScreen[dict[str, Any] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def palette_commands(self) -> list[tuple[str, str, Any]]:
+        """The form's keys, for the command palette."""
+        done = "Challenge" if self.challenge is None else "Accept"
+        return [(done, "With the choices made here", self.action_done),
+                ("Build a force", "In the force editor; kept in the club under your name",
+                 self.action_build),
+                ("Back to the lobby", "Without making or accepting a challenge",
+                 self.action_cancel)]

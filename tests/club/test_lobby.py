@@ -167,6 +167,7 @@ def test_lobby_sections_accept_and_open_the_game_then_back(club_thread: ClubThre
             await until(pilot, lambda: isinstance(app.screen, ClubBattleScreen))
             assert app.session is not None and app.session.side in ("red", "black")
             assert app.game_open is not None
+            assert "Back to the lobby" in [t for t, _h, _c in app.screen.palette_commands()]
             await pilot.press("ctrl+l")
             await until(pilot, lambda: app.screen is app.lobby and app.session is None
                         and len(lobby_rows(app, "games")) == 1)
@@ -257,6 +258,26 @@ def test_leaving_a_step_that_waits_on_the_other_keeps_it_for_when_you_come_back(
                         and "waiting for black" in screen_text(app))
             kept = app.session.pending_action()  # type: ignore[union-attr]
             assert kept.mine and len(kept.resolution.answers) == 1
+
+    asyncio.run(main())
+
+def test_every_key_of_the_lobby_and_the_form_is_in_the_palette(
+        club_thread: ClubThread) -> None:
+    async def main() -> None:
+        app = club_thread.app("bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "games" in app.data)
+            named = {cb.__name__ for _title, _help, cb in app.lobby.palette_commands()}
+            for binding in LobbyScreen.BINDINGS:
+                assert f"action_{binding.action.removeprefix('app.')}" in named
+            await pilot.press("ctrl+p")
+            await pilot.press(*"New game")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, GameFormScreen))
+            form = app.screen
+            named = {cb.__name__ for _title, _help, cb in form.palette_commands()}
+            assert {f"action_{b.action}" for b in GameFormScreen.BINDINGS} <= named
 
     asyncio.run(main())
 
