@@ -20,6 +20,16 @@ before the referee acknowledges it; a store that cannot be written stops that ga
 When a game moves, its players' lobbies get an ``event`` (``moved``, ``your-move``,
 ``game-over``), and ``--notify`` runs for "your-move" (when the member to move is not
 at the table), "challenge" (one addressed to a member) and "game-over".
+
+Several front-ends on one database (issue 24, PostgreSQL): the store tells each what
+the others write (:meth:`~deathzap_tui.club.sqlstore.SqlClubStore.follow`). A game
+hosted here is then caught up from the event table by sequence number, and takes the
+action in flight as the store has it (:meth:`Club.catch_up`): a move made on another
+front-end reaches this one's terminals, and an action begun there goes on here at the
+same step with the same dice if that front-end dies. Every hosted game is caught up
+again whenever the store's notices were interrupted. Two front-ends racing on one
+game are decided by the store's unique event number: the loser's table loads the game
+again and tells its player what happened meanwhile (:meth:`Club._conflict`).
 """
 
 from __future__ import annotations
@@ -123,13 +133,20 @@ class Club:
         self._summaries: dict[int, Summary] = {}
         self._subscribers: dict[str, list[Push]] = {}
         self._sweeping: asyncio.Task[None] | None = None
+        self._following: asyncio.Task[None] | None = None
+        self._behind: set[int] = set()
+        """Games another front-end changed, to catch up once this loop turn ends."""
 
     async def start(self) -> None:
         self._sweeping = asyncio.ensure_future(self._sweep())
+        following = self.store.follow(self._changed_elsewhere, self._resync, self.log)
+        if following is not None:
+            self._following = asyncio.ensure_future(following)
 
     async def close(self) -> None:
-        if self._sweeping is not None:
-            self._sweeping.cancel()
+        for task in (self._sweeping, self._following):
+            if task is not None:
+                task.cancel()
         for game_id in list(self.hosted):
             await self._unload(game_id)
 
@@ -329,15 +346,15 @@ class Club:
             table = Table(session, seen=seen)
             sock = self.rundir / f"game-{game_id}.sock"
             referee = Referee(table, sock, log=lambda text: self.log(f"game {game_id}: {text}"),
-                              limits=self.referee_limits)
+                              limits=self.referee_limits,
+                              conflict=lambda side: self._conflict(hosted, side))
             await referee.start()
             summary = self._summarise(session.game, table, players)
             hosted = Hosted(game_id, players, table, referee, sock, self.clock(),
                             whose=summary.whose)
             self._summaries[game_id] = summary
             hosted.watching = asyncio.ensure_future(self._watch(hosted))
-            session.game.listeners.append(
-                lambda _game, event: self._moved(hosted, event))
+            self._listen(hosted, session.game)
             self.hosted[game_id] = hosted
             self.log(f"game {game_id} loaded ({len(session.game.log)} events)")
             return hosted
@@ -369,12 +386,101 @@ class Club:
                         and now - hosted.opened >= self.limits.unload_after:
                     await self._unload(game_id)
 
+    def _listen(self, hosted: Hosted, game: Game) -> None:
+        game.listeners.append(lambda _game, event: self._moved(hosted, event))
+
+    # --- several front-ends (issue 24) -------------------------------------------
+    def _changed_elsewhere(self, game_id: int, what: str) -> None:
+        """The store's notice: another front-end changed game ``game_id``."""
+        if game_id in self.hosted:
+            if not self._behind:
+                asyncio.get_running_loop().call_soon(self._catch_up_behind)
+            self._behind.add(game_id)
+        elif what == "event":
+            self._summaries.pop(game_id, None)  # its lobby line is read again
+            with contextlib.suppress(ClubError, StoreError):
+                info = self.store.game_info(game_id)
+                for member in (info.red, info.black):
+                    self._push(member, "moved", f"game {game_id} moved", game=game_id)
+
+    def _resync(self) -> None:
+        """Notices may have been missed (the store's connection was down): catch up
+        every game hosted here, and read every lobby line again."""
+        self._summaries = {k: v for k, v in self._summaries.items() if k in self.hosted}
+        self._behind.update(self.hosted)
+        self._catch_up_behind()
+
+    def _catch_up_behind(self) -> None:
+        behind, self._behind = self._behind, set()
+        for game_id in sorted(behind):
+            hosted = self.hosted.get(game_id)
+            if hosted is not None:
+                self.catch_up(hosted)
+
+    def catch_up(self, hosted: Hosted) -> None:
+        """Bring a hosted game up to its store: the events kept after the ones it has
+        (by sequence number), then the action in flight as kept. Events are applied
+        without this front-end's listeners (they are kept already: writing them again
+        would be refused); its players' lobbies still hear of them."""
+        table = hosted.table
+        game, store = table.game, table.session.store
+        new: list[Event] = []
+        try:
+            for _ in range(3):  # an action kept past the events read: read them again
+                events = store.events_after(len(game.log))
+                listeners, game.listeners[:] = list(game.listeners), []
+                try:
+                    for event in events:
+                        game.apply(event)
+                        new.append(event)
+                finally:
+                    game.listeners[:] = listeners
+                kept = store.in_flight.load()
+                if kept is None or kept.events <= len(game.log):
+                    break
+            table.follow()
+        except Exception as exc:  # a store gone, an event this game cannot take
+            self.log(f"game {hosted.game_id}: cannot catch up with the store ({exc}); "
+                     "loading it again")
+            self._reload(hosted)
+            return
+        hosted.referee.changed()
+        for event in new:
+            self._after_move(hosted, event, here=False)
+
+    def _reload(self, hosted: Hosted) -> bool:
+        """Load the game again, whole, from its store, into the same table."""
+        try:
+            session = Session.open(hosted.table.session.store)
+        except StoreError as exc:
+            self.log(f"game {hosted.game_id}: cannot load it again ({exc})")
+            return False
+        self._listen(hosted, session.game)
+        hosted.table.follow(session)
+        hosted.referee.changed(anew=True)
+        return True
+
+    def _conflict(self, hosted: Hosted, side: str) -> str:
+        """The store kept another front-end's event under the number this table's
+        last event wanted: load the game as kept, and say what happened meanwhile."""
+        known = len(hosted.table.game.log) - 1  # the event refused is the last one
+        if not self._reload(hosted):
+            return "the club's store is unavailable; try again in a moment"
+        game = hosted.table.game
+        lines = lastseen.since(game, min(known, len(game.log)), side if side in SIDES
+                               else None)
+        said = "; ".join(clean(line, oneline=True) for line in lines[-5:])
+        return ("the game moved on meanwhile (a move made at the same moment was kept "
+                "first), so yours was not: " + (said or "look at the board again"))
+
     def _moved(self, hosted: Hosted, event: Event) -> None:
         """A game's listener: the event is kept. The table settles (its action in
         progress is cleared) after the listeners run, so look at it just after."""
         asyncio.get_running_loop().call_soon(self._after_move, hosted, event)
 
-    def _after_move(self, hosted: Hosted, event: Event) -> None:
+    def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
+        """Lobbies hear of a move; ``--notify`` runs only on the front-end where it
+        was made (``here``), so a club's several front-ends notify once."""
         table, game_id = hosted.table, hosted.game_id
         summary = self._summarise(table.game, table, hosted.players)
         self._summaries[game_id] = summary
@@ -387,19 +493,21 @@ class Club:
             for member in hosted.players.values():
                 self._push(member, "game-over", f"game {game_id}: "
                            f"{summary.result or 'game over'}", game=game_id)
-                self._notify(member, game_id, "game-over")
+                if here:
+                    self._notify(member, game_id, "game-over")
             return
         if summary.whose != hosted.whose:
             hosted.whose = summary.whose
             at_table = {s for s in SIDES if table.connected[s]}
-            self._your_move(game_id, summary, at_table)
+            self._your_move(game_id, summary, at_table, notify=here)
 
-    def _your_move(self, game_id: int, summary: Summary, at_table: set[str]) -> None:
+    def _your_move(self, game_id: int, summary: Summary, at_table: set[str], *,
+                   notify: bool = True) -> None:
         member = summary.players.get(summary.whose)
         if member is None:
             return
         self._push(member, "your-move", f"game {game_id}: your move", game=game_id)
-        if summary.whose not in at_table:
+        if notify and summary.whose not in at_table:
             self._notify(member, game_id, "your-move")
 
     # --- rows ----------------------------------------------------------------------

@@ -10,12 +10,12 @@ limits need (sessions open, recent actions such as new games).
 Every method is one transaction: callers never hold one open across calls. Records
 are plain frozen dataclasses. Times are whole seconds since the epoch (UTC).
 :class:`deathzap_tui.club.sqlstore.SqlClubStore` implements it all in SQL that
-SQLite and PostgreSQL both accept (PostgreSQL is to come: issue 24).
+SQLite and PostgreSQL both accept (PostgreSQL: issue 24, :mod:`.pgstore`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -221,5 +221,12 @@ class ClubStore(MemberStore, ForceStore, ChallengeStore, GameIndex, EventLog, Li
     """Where the files that go with the store are kept (the club's SSH host key)."""
 
     def schema_version(self) -> int: ...
+
+    def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
+               log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
+        """What other front-ends on the same database change (``changed(game, what)``,
+        ``what`` "event" or "action"; ``resync()`` when notices may have been missed),
+        as a coroutine to run until cancelled; ``None`` for a store one front-end
+        serves alone (SQLite)."""
 
     def close(self) -> None: ...

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui.gamestore import StoreError
+from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.net import protocol, views
 from deathzap_tui.net.limits import FairQueue, Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
@@ -209,6 +209,21 @@ class Table:
             self.request = None
             return True
         return False
+
+    def follow(self, session: Any | None = None) -> None:
+        """The game's store changed under this table (issue 24: another front-end of
+        a club wrote to it; its new events are applied to :attr:`game` already): take
+        the action in flight as the store has it now. ``session``: the game loaded
+        again, whole (after a :class:`~deathzap_tui.gamestore.Conflict`, when this
+        table's own game had taken an event the store refused)."""
+        if session is not None:
+            self.session, self.game = session, session.game
+            self.request, self._report = None, None
+        before, self.pending = self.pending, self._resume()
+        if before is not None and self.pending is not None \
+                and (before.action.by, before.action.intent) == \
+                (self.pending.action.by, self.pending.action.intent):
+            self.pending.aid = before.aid  # the same action, answered further
 
     def _resume(self) -> Pending | None:
         """The action a player had in progress when this save's referee last stopped
@@ -435,8 +450,14 @@ class Referee:
 
     def __init__(self, table: Table, socket_path: Path, *,
                  log: Callable[[str], None] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None,
+                 conflict: Callable[[str], str] | None = None) -> None:
+        """``conflict(side)``: another writer kept an event of the game first (a club
+        with several front-ends): the hook brings :attr:`table` up to date and says
+        what changed, for ``side``'s terminal; without one, as any store error, the
+        referee stops."""
         self.table = table
+        self.conflict = conflict
         self.socket_path = Path(socket_path)
         self.clients: list[Client] = []
         self.seq = 0
@@ -665,8 +686,14 @@ class Referee:
             except Refused as exc:
                 client.send({"t": "error", "id": rid, "message": str(exc)})
                 continue
-            except (OSError, StoreError) as exc:  # the game could not be kept: stop,
-                # lose nothing (a save file, or a club's store: issue 23)
+            except (OSError, StoreError) as exc:
+                if isinstance(exc, Conflict) and self.conflict is not None:
+                    message = self.conflict(client.role)  # another front-end was first
+                    self.changed(anew=True)
+                    client.send({"t": "error", "id": rid, "message": message})
+                    continue
+                # The game could not be kept: stop, lose nothing (a save file, or a
+                # club's store: issue 23).
                 self.log(f"cannot write the save: {exc}; stopping")
                 client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
                 self.failure = exc
@@ -710,6 +737,15 @@ class Referee:
         return {"pending": table.pending_for(client.viewer)}
 
     # --- what goes out -------------------------------------------------------------
+    def changed(self, *, anew: bool = False) -> None:
+        """The table changed from outside its terminals (another front-end of a club
+        wrote to the game, :meth:`Table.follow`): everyone gets the state now.
+        ``anew``: the game was loaded again, so each narrative is sent whole."""
+        if anew:
+            for c in self.clients:
+                c.told = Told()
+        self._push()
+
     def _push(self) -> None:
         """The table changed: each player gets its own snapshot now, the watchers
         theirs soon after."""

@@ -27,7 +27,7 @@ from deathzap_tui.session import Session
 from club_fixtures import key_text
 
 kind, path = sys.argv[1], sys.argv[2]
-if kind == "sqlite":
+if kind in ("sqlite", "postgres"):
     club = open_store(path)
     club.add_member("alice", PublicKey.parse(key_text(1)))
     club.add_member("bob", PublicKey.parse(key_text(2)))
@@ -46,11 +46,13 @@ while True:
 """
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "files"])
+@pytest.mark.parametrize("kind", ["sqlite", "postgres", "files"])
 @pytest.mark.parametrize("after", [3, 17])
 def test_nothing_acknowledged_is_lost_when_the_writer_is_killed(
-        tmp_path: Path, kind: str, after: int) -> None:
-    path = tmp_path / ("club.sqlite" if kind == "sqlite" else "game.toml")
+        tmp_path: Path, kind: str, after: int, request: pytest.FixtureRequest) -> None:
+    path: Path | str = tmp_path / ("club.sqlite" if kind == "sqlite" else "game.toml")
+    if kind == "postgres":
+        path = request.getfixturevalue("pg").database()
     env = {**os.environ, "DEATHZAP_SAVES_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, kind, str(path), str(Path(__file__).parent)],
@@ -68,11 +70,11 @@ def test_nothing_acknowledged_is_lost_when_the_writer_is_killed(
         writer.kill()
         writer.wait()
     assert acked >= after
-    if kind == "sqlite":
+    if kind != "files":
         club = open_store(path)
         store = club.game_store(club.games()[0].id)
     else:
-        store = SaveFileStore(path)
+        store = SaveFileStore(Path(path))
     again = Session.open(store)
     assert len(again.game.log) >= acked
     again.game.begin(again.intents()[0].intent)  # and it plays on

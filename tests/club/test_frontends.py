@@ -1,0 +1,251 @@
+"""Several front-ends of one club on one PostgreSQL database (issue 24), in this
+process on the test run's real server: a move made on one reaches the other's
+terminals through LISTEN/NOTIFY, an action in progress goes on across them, a
+front-end whose notices were cut catches up by sequence number, and two writers
+racing on one game never fork it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from pgserver import PgServer
+from server_helpers import (
+    Running,
+    Seat,
+    answer_out,
+    auto_answer,
+    begin,
+    challenge_and_accept,
+    play_turn,
+    running,
+    step_from_data,
+    toynet,
+    whose,
+)
+
+from deathzap_tui.club.hub import HubError
+from deathzap_tui.club.sqlstore import open_store
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.rules import registry
+
+    monkeypatch.setitem(sys.modules, "toynet", toynet)
+    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+
+
+def listeners(club: Running) -> int:
+    """How many front-ends are LISTENing on the club's database now."""
+    with club.store._tx(read=True) as run:
+        return int(run("SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE ? "
+                       "AND datname = current_database()", "LISTEN %")[0][0])
+
+
+@contextlib.asynccontextmanager
+async def two_front_ends(url: str) -> AsyncIterator[tuple[Running, Running]]:
+    """Front-ends A and B on the database ``url``, each hearing the other's notices."""
+    async with running(url) as a, running(url) as b:  # type: ignore[arg-type]
+        a.member("alice", 1), a.member("bob", 2)
+        for _ in range(200):
+            if listeners(a) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        yield a, b
+
+
+class Sides:
+    """alice challenges on A and bob accepts on B; each sits at the game on their own
+    front-end (``seats``; ``home[side]`` the front-end of that seat)."""
+
+    def __init__(self, a: Running, b: Running) -> None:
+        self.a, self.b = a, b
+        self.game = 0
+        self.seats: dict[str, Seat] = {}
+        self.home: dict[str, Running] = {}
+
+    async def sit(self) -> Sides:
+        alice, bob = await self.a.lobby("alice"), await self.b.lobby("bob")
+        self.game = await challenge_and_accept(self.a, alice, bob)
+        for lobby, club in ((alice, self.a), (bob, self.b)):
+            opened = await lobby.request("open", game=self.game)
+            self.seats[opened["side"]] = await Seat.join(opened["socket"], opened["side"])
+            self.home[opened["side"]] = club
+        return self
+
+    def other(self, club: Running) -> Running:
+        return self.b if club is self.a else self.a
+
+    async def join(self, club: Running, side: str) -> Seat:
+        """Another terminal of ``side``'s member, at ``club``'s table."""
+        return await Seat.join(str(club.club.hosted[self.game].socket), side)
+
+
+async def pending_at(seat: Seat, answers: int) -> dict[str, Any]:
+    """The action in progress as ``seat`` is shown it once ``answers`` are given."""
+    def ready(state: dict[str, Any]) -> bool:
+        p = state.get("pending")
+        return bool(p) and len(p["answers"]) == answers
+    if ready(seat.state):
+        return seat.state["pending"]
+    return (await seat.until_state(ready, timeout=10))["pending"]
+
+
+async def play_across(seats: dict[str, Seat], side: str) -> dict[str, Any]:
+    """``side``'s hit, each step answered at the terminal of the side asked, whichever
+    front-end it is on (each with the action as its own table numbers it); the
+    commit's reply."""
+    reply = await seats[side].request("begin", intent=next(
+        o for o in (await seats[side].fresh())["intents"] if o.get("side") == side)["intent"])
+    assert reply["t"] == "ok", reply
+    return await finish_across(seats, reply["pending"])
+
+
+async def finish_across(seats: dict[str, Seat], pending: dict[str, Any]) -> dict[str, Any]:
+    """Answer the rest of the action in progress (``pending``, as last shown) and
+    commit it, as :func:`play_across` does; the commit's reply."""
+    side = pending["by"]
+    while pending["step"] is not None:
+        who = pending["step"].get("side") or pending["by"]
+        mine = await pending_at(seats[who], len(pending["answers"]))
+        answer = answer_out(auto_answer(step_from_data(mine["step"])))  # type: ignore[arg-type]
+        reply = await seats[who].request("answer", aid=mine["aid"], answer=answer)
+        assert reply["t"] == "ok", reply
+        pending = reply["pending"]
+    mine = await pending_at(seats[side], len(pending["answers"]))
+    return await seats[side].request("commit", aid=mine["aid"])
+
+
+async def events_at(seat: Seat, n: int) -> int:
+    """How many events ``seat`` is shown, once it is shown at least ``n``."""
+    if seat.state.get("events", 0) < n:
+        await seat.until_state(lambda s: s["events"] >= n, timeout=10)
+    return int(seat.state["events"])
+
+
+def test_a_move_on_one_front_end_reaches_the_other_live(pg: PgServer) -> None:
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            for turn in range(1, 5):
+                done = await play_across(sides.seats, whose(await sides.seats["red"].fresh()))
+                assert done["t"] == "ok", done
+                for seat in sides.seats.values():
+                    assert await events_at(seat, turn) == turn
+            kept = open_store(a.store.url)
+            assert len(kept.game_store(sides.game).load().log) == 4
+            kept.close()
+
+    asyncio.run(main())
+
+
+def test_an_action_begun_on_one_front_end_shows_on_the_other_at_its_step(
+        pg: PgServer) -> None:
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            side = whose(await sides.seats["red"].fresh())
+            seat = sides.seats[side]
+            pending = await begin(seat, side)
+            for answer in ("open", {"roll": True}):  # cover, then the dice rolled
+                reply = await seat.request("answer", aid=pending["aid"], answer=answer)
+                assert reply["t"] == "ok", reply
+                pending = reply["pending"]
+            there = await sides.join(sides.other(sides.home[side]), side)
+            shown = await pending_at(there, len(pending["answers"]))
+            assert shown["answers"] == pending["answers"]  # the same dice
+            assert shown["step"] == pending["step"] and shown["by"] == side
+
+    asyncio.run(main())
+
+
+def test_a_front_end_whose_notices_were_cut_catches_up_by_sequence_number(
+        pg: PgServer) -> None:
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            with a.store._tx() as run:  # the database drops both listening connections
+                run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE query LIKE ? AND datname = current_database()", "LISTEN %")
+            # the game moves on at once: what is said meanwhile is not heard
+            done = await play_across(sides.seats, whose(await sides.seats["red"].fresh()))
+            assert done["t"] == "ok", done
+            for seat in sides.seats.values():
+                assert await events_at(seat, 1) == 1
+            assert any("lost the club's store" in line for line in a.lines + b.lines)
+
+    asyncio.run(main())
+
+
+def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
+    """B has not heard of A's move (it stopped listening): the move made there is
+    refused by the store's unique event number; B loads the game again and tells
+    its player what happened meanwhile. Nothing is lost or doubled."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            side = whose(await sides.seats["red"].fresh())
+            x = sides.home[side]
+            y = sides.other(x)
+            opp = "black" if side == "red" else "red"
+            on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
+            on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
+            assert y.club._following is not None
+            y.club._following.cancel()  # y hears nothing more
+            await play_turn(on_x, side)
+            assert (await on_y[side].fresh())["events"] == 0  # y is behind
+            refused = await play_across(on_y, side)  # the same move again, on y
+            assert refused["t"] == "error", refused
+            assert "the game moved on meanwhile" in refused["message"]
+            kept = open_store(a.store.url)
+            assert len(kept.game_store(sides.game).load().log) == 1
+            kept.close()
+            assert (await on_y[opp].fresh())["events"] == 1  # y has the game as kept
+            assert whose(on_y[opp].state) == opp
+
+    asyncio.run(main())
+
+
+def test_a_database_gone_mid_game_stops_play_saying_so_and_it_resumes_when_back(
+        pg: PgServer) -> None:
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            done = await play_across(sides.seats, whose(await sides.seats["red"].fresh()))
+            assert done["t"] == "ok", done
+            side = whose(await sides.seats["red"].fresh())
+            pg.pause()
+            try:
+                option = next(o for o in (await sides.seats[side].fresh())["intents"]
+                              if o.get("side") == side)
+                reply = await sides.seats[side].request("begin", intent=option["intent"])
+                assert reply["t"] == "error"
+                assert "the club's store is unavailable" in reply["message"]
+                lobby = await sides.home[side].lobby("alice" if sides.home[side] is a
+                                                     else "bob", subscribe=False)
+                with pytest.raises(HubError, match="the club's store is unavailable"):
+                    await lobby.request("lobby")
+            finally:
+                pg.resume()
+            seats = {}
+            for club, member in ((a, "alice"), (b, "bob")):  # open the game again
+                for _ in range(50):
+                    try:
+                        opened = await (await club.lobby(member, subscribe=False)).request(
+                            "open", game=sides.game)
+                        break
+                    except HubError:
+                        await asyncio.sleep(0.2)  # the store's connection is made again
+                seats[opened["side"]] = await Seat.join(opened["socket"], opened["side"])
+            assert (await seats["red"].fresh())["events"] == 1  # nothing kept is lost
+            done = await play_across(seats, side)
+            assert done["t"] == "ok", done
+            for seat in seats.values():
+                assert await events_at(seat, 2) == 2
+
+    asyncio.run(main())
