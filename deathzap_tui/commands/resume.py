@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from deathzap_tui.saves import SaveInfo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,24 +50,33 @@ def save_menu() -> list[tuple[str, list[str]]]:
     the ruleset and when it was last played; the players; whose turn it is, or the
     result of a finished game). Each is read without being written."""
     from deathzap_tui.headless.text import clean
-    from deathzap_tui.net import playbyturn
     from deathzap_tui.saves import list_saves
-    from deathzap_tui.session import Session
 
     out = []
     for info in list_saves():
         name = clean(info.path.stem, oneline=True)
-        try:
-            session = Session.read(info.path)
-            now = playbyturn.whose_turn(session)
-            state = f"finished: {now}" if session.over else f"in progress: {now}"
-            head, players = session.ruleset.title, f"{info.red} vs {info.black}"
-        except (ValueError, OSError) as exc:  # SaveError, CorruptLog
-            head, players, state = info.ruleset, "", f"unreadable: {info.problem or exc}"
+        head, state, readable = save_state(info)
+        players = f"{info.red} vs {info.black}" if readable else ""
         lines = [f"{name} ({clean(head, oneline=True)}, {info.modified:%Y-%m-%d %H:%M})"]
         lines += [clean(text, oneline=True) for text in (players, state) if text]
         out.append((info.path.stem, lines))
     return out
+
+
+def save_state(info: SaveInfo) -> tuple[str, str, bool]:
+    """A save's ruleset title, how its game stands ("in progress: Red to activate",
+    "finished: Red wins...") and True, read without writing; for a save that cannot
+    be read, its ruleset id, why ("unreadable: ...") and False."""
+    from deathzap_tui.net import playbyturn
+    from deathzap_tui.session import Session
+
+    try:
+        session = Session.read(info.path)
+        now = playbyturn.whose_turn(session)
+    except (ValueError, OSError) as exc:  # SaveError, CorruptLog
+        return info.ruleset, f"unreadable: {info.problem or exc}", False
+    return (session.ruleset.title, f"finished: {now}" if session.over else
+            f"in progress: {now}", True)
 
 
 def pick_save() -> str | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -86,6 +88,35 @@ def read_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> tuple[dict[st
     return options, problems
 
 
+def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Text:
+    """A save in the resume list, ``width`` columns wide: the players; the ruleset
+    and how the game stands (``state``: the ruleset's title and "in progress: ..." or
+    "finished: <result>", once read); the save's name and events. Lines wrap between
+    words, never inside one; a word longer than the list is cut with an ellipsis
+    (issue 22)."""
+    lines = [(f"{clean(info.red, oneline=True)} vs {clean(info.black, oneline=True)}", "")]
+    if info.problem:
+        lines.append((clean(info.problem, oneline=True), "red"))
+    else:
+        title, now = state or (info.ruleset, "")
+        lines.append((clean(title, oneline=True), "bold"))
+        if now:
+            lines.append((clean(now, oneline=True),
+                          "green" if now.startswith("finished") else ""))
+    lines.append((f"{clean(info.path.stem, oneline=True)} · {plural(info.events, 'event')}",
+                  "dim"))
+    text = Text()
+    for n, (line, style) in enumerate(lines):
+        indent = "  " if n else ""
+        for row in textwrap.wrap(line, max(8, width), initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False):
+            cut = Text(row, style=style)
+            cut.truncate(max(8, width), overflow="ellipsis")
+            text.append_text(Text("\n") + cut if text else cut)
+    return text
+
+
 class StartScreen(Screen[None]):
     AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
@@ -106,6 +137,8 @@ class StartScreen(Screen[None]):
             else registry.DEFAULT
         self.option_specs: tuple[OptionSpec, ...] = ()
         self.saves: list[Any] = []
+        self.save_states: dict[Path, tuple[str, str]] = {}
+        """Each save's ruleset title and how its game stands, once read (a thread)."""
 
     def compose(self) -> ComposeResult:
         yield Static("Deathzap — new game or resume", classes="screen-title")
@@ -201,15 +234,45 @@ class StartScreen(Screen[None]):
             self.saves = saves.list_saves()
         except OSError:
             self.saves = []
-        for info in self.saves:
-            text = Text(f"{clean(info.red, oneline=True)} vs {clean(info.black, oneline=True)}")
-            text.append(f"\n  {clean(info.path.stem, oneline=True)} · "
-                        f"{plural(info.events, 'event')}", style="dim")
-            if info.problem:
-                text.append(f"\n  {clean(info.problem, oneline=True)}", style="red")
-            opts.add_option(Option(text, disabled=bool(info.problem)))
+        self.save_states = {}
         if not self.saves:
             opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
+            return
+        self.call_after_refresh(self._fill_saves)  # at the width laid out
+        if any(not info.problem for info in self.saves):
+            self._describe_saves(list(self.saves))
+
+    def _fill_saves(self) -> None:
+        """The resume list's options at the list's width (and again at each new
+        width: they are wrapped to it)."""
+        if not self.saves:
+            return
+        opts = self.query_one("#saves", OptionList)
+        width = opts.scrollable_content_region.width
+        highlighted = opts.highlighted
+        opts.clear_options()
+        opts.add_options([Option(save_text(info, width, self.save_states.get(info.path)),
+                                 disabled=bool(info.problem)) for info in self.saves])
+        opts.highlighted = highlighted
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fill_saves)
+
+    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
+    def _describe_saves(self, found: list[Any]) -> None:
+        """How the game of each save stands (its ruleset, in progress or finished and
+        the result), read in a thread: knowing it replays a save's game (or reads its
+        cache), which the start screen must not wait for."""
+        from deathzap_tui.commands.resume import save_state
+
+        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
+        self.app.call_from_thread(self._show_save_states, found, states)
+
+    def _show_save_states(self, found: list[Any],
+                          states: dict[Path, tuple[str, str]]) -> None:
+        if found == self.saves:  # else listed again meanwhile
+            self.save_states = states
+            self._fill_saves()
 
     def _describe_forces(self) -> None:
         for side in ("red", "black"):
