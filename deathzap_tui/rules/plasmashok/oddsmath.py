@@ -274,10 +274,16 @@ def wounds_from_damage(damage: Sequence[float], save: int) -> list[float]:
     """The wounds distribution: one save per point of ``damage`` at ``save``+, each
     failure a wound (PS §5 step 5); :data:`tables.NO_SAVE` (7+): every point."""
     fails = min(max(save, 1), tables.NO_SAVE) - 1  # in sixths: faces below the save
-    out = [0.0] * len(damage)
-    for d, pd in enumerate(damage):
-        if pd:
-            _mix(out, _binomial(d, fails), pd)
+    if fails in (0, SIDES):  # every save made, or none
+        return point(0, len(damage) - 1) if fails == 0 else list(damage)
+    # The wounds' generating function is the damage's at (q + p z): by Horner's rule,
+    # one product by (q + p z) per point of damage, no binomial row needed.
+    p = fails / SIDES
+    q = 1.0 - p
+    out: list[float] = []
+    for pd in reversed(damage):
+        out = [q * a + p * b for a, b in zip([*out, 0.0], [0.0, *out], strict=True)]
+        out[0] += pd
     return out
 
 
