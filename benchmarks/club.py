@@ -18,6 +18,15 @@ server's CPU (the server process and every session's app) during play, RSS and P
 per idle session (all started, nothing moving) and per playing session.
 
     .venv/bin/python benchmarks/club.py [--sessions 100] [--seconds 60] [--every 3]
+
+Several front-ends (issue 24): ``--store postgresql://...`` (an empty database; or
+``--store private-postgres`` to start a private PostgreSQL 15 for the run) and
+``--front-ends 2`` run that many ``club serve`` processes on the one database. Half
+the games are played across two front-ends (red's session on one, black's on the
+other: the move reaches the opponent through the store's LISTEN/NOTIFY), half within
+one; p50/p95 are given for each. Then the store's event-append throughput: events
+kept per second (each one transaction, fsync as the database is configured), by one
+writer and by four at once on four games.
 """
 
 from __future__ import annotations
@@ -46,6 +55,8 @@ sys.path.insert(0, str(ROOT / "tests" / "club"))
 import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
+from deathzap_tui.club.pgstore import redact  # noqa: E402
+
 JOIN = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
         "from deathzap_tui.cli import main; sys.exit(main(sys.argv[2:]))")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -61,8 +72,10 @@ def pct(values: list[float], p: float) -> float:
 
 # --- the server process ------------------------------------------------------------
 
-async def serve(store_path: Path, rundir: Path) -> None:
-    """Host every game of the store; print the port and each game's socket."""
+async def serve(store_path: str, rundir: Path) -> None:
+    """Host every game of the store; print the port and each game's socket. (With
+    several front-ends each hosts every game; its sessions are the members
+    :func:`front_of` puts on it.)"""
     from deathzap_tui.club.hosting import Club
     from deathzap_tui.club.hub import HubServer
     from deathzap_tui.club.server import ClubSSHServer
@@ -72,6 +85,7 @@ async def serve(store_path: Path, rundir: Path) -> None:
     long_duels()
     store = open_store(store_path)
     club = Club(store, rundir, log=lambda text: None)
+    await club.start()  # with several front-ends: hear the others' moves
     seats: dict[str, tuple[str, str]] = {}
     sockets: dict[int, str] = {}
     for info in store.games():
@@ -180,11 +194,11 @@ async def open_screen(port: int, key: asyncssh.SSHKey) -> Screen:
     return screen
 
 
-async def play(sock: str, screens: dict[str, Screen], every: float, until: float,
-               times: list[float], errors: list[str]) -> None:
+async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
+               until: float, times: list[float], errors: list[str]) -> None:
     from server_helpers import Seat, begin, whose
 
-    hands = {side: await Seat.join(sock, side) for side in ("red", "black")}
+    hands = {side: await Seat.join(socks[side], side) for side in ("red", "black")}
     await asyncio.sleep(random.uniform(0, every))
     while time.monotonic() < until:
         started = time.monotonic()
@@ -210,24 +224,28 @@ async def play(sock: str, screens: dict[str, Screen], every: float, until: float
 
 
 async def answer_all(hands: dict[str, Any], side: str, pending: dict[str, Any]) -> dict:
-    """Every step answered (whoever is asked); the finished action, not committed."""
+    """Every step answered at the hand of the side asked (on its own front-end, with
+    the action as that table numbers it); the finished action as the mover's table
+    has it, not committed."""
     from deathzap_tui.app.describe import auto_answer
     from deathzap_tui.net.wire import answer_out, step_from_data
 
-    seat = hands[side]
     while pending["step"] is not None:
-        if pending["yours"]:
-            step = pending["step"]
-        else:
-            seat, n = hands[pending["step"]["side"]], len(pending["answers"])
-            state = await seat.until_state(lambda s, n=n: bool(s["pending"])
-                                           and s["pending"]["yours"]
-                                           and len(s["pending"]["answers"]) == n)
-            step = state["pending"]["step"]
-        reply = await seat.request("answer", aid=pending["aid"],
-                                   answer=answer_out(auto_answer(step_from_data(step))))
+        seat = hands[pending["step"].get("side") or side]
+        mine = await shown(seat, len(pending["answers"]))
+        reply = await seat.request("answer", aid=mine["aid"], answer=answer_out(
+            auto_answer(step_from_data(mine["step"]))))  # type: ignore[arg-type]
         pending = reply["pending"]
-    return pending
+    return await shown(hands[side], len(pending["answers"]))
+
+
+async def shown(seat: Any, answers: int) -> dict[str, Any]:
+    """The action in progress as ``seat`` is shown it once ``answers`` are given."""
+    def ready(state: dict[str, Any]) -> bool:
+        return bool(state.get("pending")) and len(state["pending"]["answers"]) == answers
+    if not ready(seat.state):
+        await seat.until_state(ready)
+    return seat.state["pending"]
 
 
 # --- the run -----------------------------------------------------------------------
@@ -255,7 +273,17 @@ def ended(screens: list[Screen]) -> str:
     return f"  {len(gone)} sessions ended early; the last words of one: {last}"
 
 
-def make_club(store_path: Path, sessions: int) -> list[asyncssh.SSHKey]:
+def front_of(game: int, side: str, fronts: int) -> int:
+    """The front-end of a game's player: with several, even games are played across
+    two front-ends, odd ones within one (each front-end in turn)."""
+    if fronts == 1:
+        return 0
+    if game % 2 == 0:
+        return (game // 2 + (side == "black")) % fronts
+    return (game // 2) % fronts
+
+
+def make_club(store_path: str, sessions: int) -> list[asyncssh.SSHKey]:
     from deathzap_tui.club.members import PublicKey
     from deathzap_tui.club.sqlstore import open_store
     from deathzap_tui.rules.game import Game
@@ -276,56 +304,76 @@ def make_club(store_path: Path, sessions: int) -> list[asyncssh.SSHKey]:
     return keys
 
 
-async def run(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace, store_spec: str) -> None:
     sessions = args.sessions - args.sessions % 2
+    fronts = args.front_ends
     with tempfile.TemporaryDirectory(prefix="dzb-") as tmp:
-        store_path, rundir = Path(tmp) / "club.sqlite", Path(tmp) / "run"
-        rundir.mkdir(mode=0o700)
-        keys = make_club(store_path, sessions)
-        server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(store_path), str(rundir)],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "DEATHZAP_SAVES_DIR": tmp})
+        store_spec = store_spec or str(Path(tmp) / "club.sqlite")
+        keys = make_club(store_spec, sessions)
+        servers, ports, sockets = [], [], []
+        for front in range(fronts):
+            rundir = Path(tmp) / f"run{front}"
+            rundir.mkdir(mode=0o700)
+            servers.append(subprocess.Popen(
+                [sys.executable, __file__, "--serve", store_spec, str(rundir)],
+                stdout=subprocess.PIPE, text=True,
+                env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
+        server = servers[0]
         try:
-            assert server.stdout is not None
-            info = json.loads(server.stdout.readline())
-            port, sockets = info["port"], {int(k): v for k, v in info["sockets"].items()}
-            print(f"{sessions} SSH sessions in {len(sockets)} games on loopback; a move "
+            for proc in servers:
+                assert proc.stdout is not None
+                info = json.loads(proc.stdout.readline())
+                ports.append(info["port"])
+                sockets.append({int(k): v for k, v in info["sockets"].items()})
+            games = sorted(sockets[0])
+            print(f"{sessions} SSH sessions in {len(games)} games on loopback; a move "
                   f"per game every {args.every:g} s for {args.seconds:g} s "
-                  f"({os.cpu_count()} cores)")
+                  f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
+                  f"front-end{'s' if fronts > 1 else ''})")
             started = time.monotonic()
             screens: list[Screen] = []
             for i in range(0, sessions, args.batch):  # start a few at a time
-                screens += await asyncio.gather(*(open_screen(port, k)
-                                                  for k in keys[i:i + args.batch]))
+                screens += await asyncio.gather(*(
+                    open_screen(ports[front_of(n // 2, ("red", "black")[n % 2], fronts)],
+                                keys[n]) for n in range(i, min(i + args.batch, sessions))))
             print(f"  all sessions up in {time.monotonic() - started:.1f} s")
             await asyncio.sleep(3)
             if why := ended(screens):
                 print(why)
-            pids = apps(server.pid)
+            pids = [p for proc in servers for p in apps(proc.pid)]
             print(f"  idle:    {mem_line(pids)}; server "
                   f"{memory(server.pid)[0]:.1f} MB RSS")
-            own0 = cpu_seconds(server.pid)
+            own0 = sum(cpu_seconds(proc.pid) for proc in servers)
             cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
             wall0 = time.monotonic()
-            times: list[float] = []
+            across: list[float] = []
+            within: list[float] = []
             errors: list[str] = []
             until = time.monotonic() + args.seconds
-            await asyncio.gather(*(play(sockets[g], {"red": screens[2 * i],
-                                                     "black": screens[2 * i + 1]},
-                                        args.every, until, times, errors)
-                                   for i, g in enumerate(sorted(sockets))))
+            plays = []
+            for i, g in enumerate(games):
+                where = {s: front_of(i, s, fronts) for s in ("red", "black")}
+                plays.append(play({s: sockets[where[s]][g] for s in where},
+                                  {"red": screens[2 * i], "black": screens[2 * i + 1]},
+                                  args.every, until,
+                                  across if where["red"] != where["black"] else within,
+                                  errors))
+            await asyncio.gather(*plays)
+            times = across + within
             wall = time.monotonic() - wall0
-            own = cpu_seconds(server.pid) - own0
-            cpu = cpu_seconds(server.pid) + sum(cpu_seconds(p) for p in pids) - cpu0
+            own = sum(cpu_seconds(proc.pid) for proc in servers) - own0
+            cpu = own + own0 + sum(cpu_seconds(p) for p in pids) - cpu0
             mine = sum(os.times()[:2]) - mine0
             print(f"  playing: {mem_line(pids)}; server "
                   f"{memory(server.pid)[0]:.1f} MB RSS")
-            if times:
-                ms = [t * 1000 for t in times]
-                print(f"  move -> opponent's screen: p50 {pct(ms, 50):.0f} ms, "
-                      f"p95 {pct(ms, 95):.0f} ms, max {max(ms):.0f} ms ({len(ms)} moves, "
-                      f"{len(ms) / wall:.1f}/s)")
+            for label, measured in (("across front-ends", across),
+                                    ("within one front-end", within)):
+                if measured:
+                    ms = [t * 1000 for t in measured]
+                    print(f"  move -> opponent's screen, {label}: p50 {pct(ms, 50):.0f} ms, "
+                          f"p95 {pct(ms, 95):.0f} ms, max {max(ms):.0f} ms ({len(ms)} "
+                          f"moves, {len(ms) / wall:.1f}/s)")
             print(f"  server CPU while playing: {cpu / wall * 100:.0f}% of one core "
                   f"(server process and the sessions' apps; {os.cpu_count()} cores here); "
                   f"the clients (this process) {mine / wall * 100:.0f}%; load average "
@@ -341,8 +389,46 @@ async def run(args: argparse.Namespace) -> None:
                 print(why)
             print(LIMITS)
         finally:
-            server.terminate()
-            server.wait(10)
+            for proc in servers:
+                proc.terminate()
+                proc.wait(10)
+        if args.appends:
+            appends(store_spec, args.appends)
+
+
+def appends(store_spec: str, count: int) -> None:
+    """The store's event-append throughput: ``count`` events kept one by one (each
+    its own transaction, durable before the call returns), by one writer, then by
+    four writers at once (threads, a connection each) on four games."""
+    import threading
+
+    from deathzap_tui.club.sqlstore import open_store
+    from deathzap_tui.rules.events import Event
+
+    def writer(game: int, n: int) -> None:
+        store = open_store(store_spec)
+        games = store.game_store(game)
+        seq = store.game_info(game).events
+        for i in range(n):
+            games.append(seq + i, Event("intent", {"intent": {"type": "bench", "i": i}},
+                                        "red"))
+        store.close()
+
+    store = open_store(store_spec)
+    ids = [g.id for g in store.games()][:4]
+    store.close()
+    for writers in (1, 4):
+        each = count // writers
+        threads = [threading.Thread(target=writer, args=(g, each)) for g in ids[:writers]]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        took = time.monotonic() - started
+        print(f"  event appends, {writers} writer{'s' if writers > 1 else ''}: "
+              f"{each * writers / took:.0f} events/s ({each * writers} events, "
+              f"{took * 1000 / each:.1f} ms per append per writer)")
 
 
 LIMITS = """\
@@ -369,13 +455,36 @@ def main() -> None:
                         help="seconds between a game's moves (default 3)")
     parser.add_argument("--batch", type=int, default=5,
                         help="sessions started at once (default 5)")
+    parser.add_argument("--store", default="",
+                        help="the club store: an empty PostgreSQL database "
+                        "(postgresql://...), or private-postgres to start one for the "
+                        "run (default: an SQLite file in a temporary folder)")
+    parser.add_argument("--front-ends", type=int, default=0,
+                        help="club serve processes on the store (default: 2 on "
+                        "PostgreSQL, 1 on SQLite)")
+    parser.add_argument("--appends", type=int, default=2000,
+                        help="events appended to measure the store's throughput "
+                        "(default 2000; 0: skip)")
     parser.add_argument("--serve", nargs=2, metavar=("STORE", "RUNDIR"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(Path(args.serve[0]), Path(args.serve[1])))
+        asyncio.run(serve(args.serve[0], Path(args.serve[1])))
         return
-    asyncio.run(run(args))
+    private = None
+    store = args.store
+    if store == "private-postgres":
+        from pgserver import PgServer
+
+        private = PgServer().start()
+        store = private.database(own=True)
+    if not args.front_ends:
+        args.front_ends = 2 if store.startswith("postgres") else 1
+    try:
+        asyncio.run(run(args, store))
+    finally:
+        if private is not None:
+            private.stop()
 
 
 if __name__ == "__main__":
