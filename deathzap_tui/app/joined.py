@@ -348,8 +348,8 @@ class JoinedBattleScreen(BattleScreen):
         player's action that this player answers, or this player's own action at the
         step it is at (kept by the referee over a dropped link or a new terminal)."""
         label = clean(action.label, oneline=True)
-        if not action.mine:
-            label = f"{side_label(action.by)}'s {label}"
+        if not action.mine:  # whoever answers its steps: not "RED's" while Black answers
+            label = f"{label} (begun by {side_label(action.by)})"
         self.open_wizard(started=(action, action.resolution), label=label, side=action.by or None)
 
     def _wizard_done(self, action: Any) -> None:

@@ -36,6 +36,7 @@ from deathzap_tui.net.protocol import BadMessage, ProtocolError
 from deathzap_tui.net.wire import answer_in, step_to_data, to_data
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action
+from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.ruleset import SIDES, WATCH, other_side
 from deathzap_tui.rules.steps import Answer, Dice, Refused
 
@@ -276,13 +277,15 @@ class Table:
             step = p.action.resolution.step
             who = p.answerer
             if step is None:
-                return {"side": who, "text": f"{who} to confirm "
+                return {"side": who, "text": f"{side_name(who)} to confirm: "
                                              f"{self._label(p.action.intent)}"}
             what = views.step_for(step, who, None)
-            return {"side": who, "text": f"{who}: {what.text}"}  # type: ignore[union-attr]
+            return {"side": who,
+                    "text": f"{side_name(who)}: {what.text}"}  # type: ignore[union-attr]
         if self.request is not None:
             who = other_side(self.request["by"])
-            return {"side": who, "text": f"{who} to answer {self.request['by']}'s "
+            return {"side": who, "text": f"{side_name(who)} to answer "
+                                         f"{side_name(self.request['by'])}'s "
                                          f"{self.request['kind']} request"}
         sides = {o.side for o in self.ruleset.intents(self.game.state) if o.side}
         public = views.board_view(self.ruleset, self.game.state, None)
@@ -381,7 +384,15 @@ class Table:
             raise Refused(f"it is {matching[0].side}'s move")
 
     def _label(self, intent: Mapping[str, Any]) -> str:
-        return str(intent.get("type", "an action"))
+        """The action in words every viewer may read: the rules' own label of an
+        intent that is its type alone ("Roll off for base lines"), else its type, as
+        the others are told of it (issue 22: not "rolloff")."""
+        kind = str(intent.get("type", "an action"))
+        if set(intent) == {"type"}:
+            for option in self.ruleset.intents(self.game.state):
+                if option.intent == intent:
+                    return option.label
+        return kind.replace("_", " ")
 
 
 def _answer_data(answer: Answer) -> Any:

@@ -263,7 +263,7 @@ def test_presence_and_turn_are_shown_to_everyone(host, clients) -> None:
     action.resolution.answer("open")
     action.resolution.answer(Dice(faces=(5, 5)))
     assert watch.wait_for(lambda s: s.turn["side"] == "black")
-    assert watch.turn["text"] == "black: saves"
+    assert watch.turn["text"] == "Black: saves"
     step = watch.pending_action().resolution.step
     assert isinstance(step, Waiting) and step.side == "black"
 

@@ -1,0 +1,52 @@
+"""Issue 22, the words of a joined table: a step of another player's action is titled
+with the action, not as that player's ("RED's rolloff" while Black answers), and the
+table's status names sides as words and actions by the rules' own label."""
+
+from __future__ import annotations
+
+import pytest
+from joined_helpers import run, until
+
+from deathzap_tui.rules.ruleset import IntentOption
+from deathzap_tui.rules.steps import Dice, DiceRequest
+
+pytest.importorskip("textual")
+
+
+@run
+async def test_the_answering_players_wizard_is_titled_by_the_action(host, clients) -> None:
+    from textual.widgets import Static
+
+    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+
+    red, black = clients("red"), clients("black")
+    app = JoinedApp(black, side="black")
+    async with app.run_test(size=(80, 24)) as pilot:
+        action = red.begin({"type": "hit", "side": "red"})
+        action.resolution.answer("open")
+        action.resolution.answer(Dice(faces=(5, 5)))
+        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
+        wizard = app.screen
+        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
+        title = str(wizard.query_one("#wiz-title", Static).render())
+        assert "(begun by RED)" in title and "RED's" not in title
+        assert black.turn["text"] == "Black: saves"
+
+
+def test_the_status_names_sides_and_the_rules_label(host, clients, monkeypatch) -> None:
+    red, black = clients("red"), clients("black")
+    action = red.begin({"type": "hit", "side": "red"})
+    action.resolution.answer("open")
+    action.resolution.answer(Dice(faces=(5, 5)))
+    assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                          and isinstance(a.resolution.step, DiceRequest))
+    black.pending_action().resolution.answer(Dice(faces=(1, 1)))
+    assert red.wait_for(lambda s: action.resolution.step is None)
+    assert black.wait_for(lambda s: s.turn["text"].startswith("Red to confirm"))
+    assert black.turn == {"side": "red", "text": "Red to confirm: hit"}
+    table = host.table
+    rolloff = IntentOption({"type": "rolloff"}, "Roll off for base lines")
+    monkeypatch.setattr(type(table.ruleset), "intents",
+                        lambda self, state, viewer=None: [rolloff])
+    assert table._label({"type": "rolloff"}) == "Roll off for base lines"
+    assert table._label({"type": "hit", "side": "red"}) == "hit"  # more than its type
