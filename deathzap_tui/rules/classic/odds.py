@@ -77,10 +77,12 @@ MELEE_STAGES = ("declared", "saves", "done")
 FACES = range(1, 7)
 """The faces of a D6 (the opposed rolls of CL §4, §5 and §6 are one D6 a side)."""
 
-SHOOTING_BREAK = {"break_label": "panicked", "break_text": "panicked by suppression",
-                  "break_removes": False}
-MELEE_BREAK = {"break_label": "panicked", "break_text": "loses the melee: panicked",
-               "break_removes": False}
+SHOOTING_BREAK: dict[str, Any] = {"break_label": "panicked",
+                                  "break_text": "panicked by suppression",
+                                  "break_removes": False}
+MELEE_BREAK: dict[str, Any] = {"break_label": "panicked",
+                               "break_text": "loses the melee: panicked",
+                               "break_removes": False}
 """What ``Odds.p_break`` means in Classic: the unit is panicked and stays (CL §5, §6)."""
 
 ANY_CAUSE = "ends panicked, any cause"

@@ -484,7 +484,7 @@ def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
     if kind == "explosion":
         # D6 points of damage (DZ3 §9): "hits" are damage points, no to-hit roll
         blast = Attack(dice=6, to_hit=1, vs_shields=None)
-        damage = _int(facts, "dice", 0) or 0
+        damage: int | None = _int(facts, "dice", 0) or 0
         if damage:
             return attack_odds(blast, target, leader_near=leader_near,
                                morale_option=morale_option, hits=damage, damage=damage,
@@ -494,7 +494,7 @@ def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
                 for k in range(1, 7)]
         return mix_odds([(1 / 6, o) for o in each], kind="explosion")
     melee = kind == "melee"
-    vs = 0 if melee else _int(facts, "vs_shields", 0)
+    vs = 0 if melee else (_int(facts, "vs_shields", 0) or 0)
     attack = Attack(dice=_int(facts, "dice", 0) or 0, to_hit=_int(facts, "to_hit", 7) or 7,
                     vs_shields=vs or None, strike=bool(facts.get("strike", False)))
     hits = _int(facts, "hits") if reached >= 2 else None

@@ -74,7 +74,7 @@ HEADS = {"shooting": "Shooting (DT §4)", "melee": "Melee (DT §4)",
          "grenade": "Frag grenade (DT §7, app reading 12)"}
 """The first line of ``deathzap odds`` by kind of attack."""
 
-BREAKS = {
+BREAKS: dict[str, dict[str, Any]] = {
     "melee": {"break_label": "stunned", "break_text": "stunned on morale",
               "break_removes": False},
     "shooting": {"break_label": "falls back", "break_text": "falls back 2\" on morale",

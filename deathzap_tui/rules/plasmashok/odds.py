@@ -35,7 +35,7 @@ earlier groups' faces known). Faces are known for the rolls before it."""
 SPECIAL_STAGES = ("declared", "attack", "defence", "done")
 """``facts["stage"]`` of a special-combat attack (PS §4)."""
 
-NO_BREAK = {"break_text": "", "break_label": "", "break_removes": False}
+NO_BREAK: dict[str, Any] = {"break_text": "", "break_label": "", "break_removes": False}
 """Plasmashok has no after-effect of one attack: morale is tested at the end of the
 turn (PS §7), on every casualty of the turn."""
 
