@@ -1,11 +1,12 @@
 """Saving and loading games: a TOML snapshot and an append-only journal.
 
 A save holds everything needed to rebuild the game without any other file: the
-format version, ruleset, options, seed, the secret deal seed, both forces (embedded,
-so editing a force file later cannot change a saved game) and the event log. The
-deal seed tells every hidden card (hands, deck order): the save is the referee's, not
-for the players' eyes. A save from before secret deals has none and replays as it
-was played (its cards come from the public seed). It is two files:
+format version, ruleset, options, seed, the secret deal seed, the rules revision,
+both forces (embedded, so editing a force file later cannot change a saved game) and
+the event log. The deal seed tells every hidden card (hands, deck order): the save is
+the referee's, not for the players' eyes. A save from before secret deals has none
+and replays as it was played (its cards come from the public seed); one from before
+rules revisions is of the first (:mod:`.rules.revision`). It is two files:
 
 - ``NAME.toml``, the snapshot: all of the above with the events up to when it was
   written, replaced atomically (temp file, fsync, rename, fsync of the directory);
@@ -44,7 +45,7 @@ import tomli_w
 
 from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.paths import saves_dir
-from deathzap_tui.rules import registry
+from deathzap_tui.rules import registry, revision
 from deathzap_tui.rules.events import Event, EventLog
 from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
@@ -116,6 +117,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
         "version": VERSION,
         "ruleset": game.ruleset.id,
         "seed": game.seed,
+        "revision": game.revision,
         "options": dict(game.options),
         "forces": {"red": dict(game.red.source), "black": dict(game.black.source)},
         "events": [e.to_data() for e in game.log],
@@ -371,6 +373,10 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
         raise SaveError(f"{path}: {exc}") from None
     seed = _field(data, "seed", int, path)
     deal_seed = _field(data, "deal_seed", int, path) if "deal_seed" in data else None
+    try:  # none: a game from before revisions were recorded
+        rules_revision = revision.check(data.get("revision", revision.FIRST))
+    except ValueError as exc:
+        raise SaveError(f"{path}: {exc}") from None
     forces = _field(data, "forces", dict, path)
     raw_events = data.get("events")
     if not isinstance(raw_events, EventLog):
@@ -388,7 +394,7 @@ def game_from_data(data: Mapping[str, Any], path: Path | str,
     events = raw_events if isinstance(raw_events, EventLog) else _events(raw_events, path)
     try:
         return Game(ruleset, sides["red"], sides["black"], options, seed, events,
-                    deal_seed=deal_seed, cached=cached)
+                    deal_seed=deal_seed, revision=rules_revision, cached=cached)
     except CorruptLog as exc:
         raise SaveError(f"{path}: the event log does not replay: {exc}") from None
 

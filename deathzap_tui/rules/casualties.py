@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol
 
 from deathzap_tui.rules.narration import Gen
+from deathzap_tui.rules.revision import DOOMED_NOT_ASKED, at_least
 from deathzap_tui.rules.steps import Choice, Context, Question
 
 
@@ -63,8 +64,9 @@ def pick_casualty(state: Any, unit: Any, key: str, number: int, of: int, name: s
     owner picks one of each kind (shown by ``label``). Nor is there a choice when
     the unit is ``doomed``, every living figure to go whichever goes first (by
     default: when the casualties still to come, this one included, are as many as
-    the living figures). ``name`` is the unit's name in the question, ``key`` the
-    question's key.
+    the living figures), unless the game plays by a rules revision from before that
+    (:data:`~.revision.DOOMED_NOT_ASKED`: its log holds the answer). ``name`` is the
+    unit's name in the question, ``key`` the question's key.
 
     The question's default (what Enter answers) is the kind whose loss ``cost``
     rates lowest, the first in force order on a tie. Each ruleset's ``cost`` ranks
@@ -81,7 +83,8 @@ def pick_casualty(state: Any, unit: Any, key: str, number: int, of: int, name: s
     default = min(kinds.values(), key=cost)
     if doomed is None:
         doomed = of - number + 1 >= len(living)
-    if doomed:  # all go: in the order the defaults would have taken them
+    if doomed and at_least(state, DOOMED_NOT_ASKED):
+        # All go: in the order the defaults would have taken them.
         return default
     choice = yield Question(
         key, f"{name} loses a figure ({number} of {of}): which one?",

@@ -34,6 +34,7 @@ from deathzap_tui.rules.events import (
     undo_span,
 )
 from deathzap_tui.rules.narration import faces_text, side_name
+from deathzap_tui.rules.revision import CURRENT as CURRENT_REVISION
 from deathzap_tui.rules.ruleset import Ruleset
 from deathzap_tui.rules.steps import (
     Answer,
@@ -133,19 +134,22 @@ class Action:
 class Game:
     def __init__(self, ruleset: Ruleset, red: Any, black: Any, options: Mapping[str, Any],
                  seed: int, log: Iterable[Event] = (), *, deal_seed: int | None = None,
-                 cached: Resumable | None = None) -> None:
+                 revision: int = CURRENT_REVISION, cached: Resumable | None = None) -> None:
         """``seed`` is public (the dice); ``deal_seed`` is secret (hidden cards; see
         :meth:`Ruleset.new_state`, ``None`` for a game from before secret deals).
-        ``cached``: the game after the log's first events (a save's cache)."""
+        ``revision``: the rules revision the game plays by (:mod:`.revision`; a new
+        game's is the current one). ``cached``: the game after the log's first events
+        (a save's cache)."""
         self.ruleset = ruleset
         self.red = red
         self.black = black
         self.options = dict(options)
         self.seed = seed
         self.deal_seed = deal_seed
+        self.revision = revision
         self.log = EventLog()
         self.listeners: list[Callable[[Game, Event], None]] = []
-        self._state = ruleset.new_state(red, black, self.options, seed, deal_seed)
+        self._state = self.start_state()
         self._done: list[Kept] = []
         """The effective events (undo/redo folded away) with their narration."""
         self._undone: list[Kept] = []
@@ -204,6 +208,14 @@ class Game:
         return Resumable(len(self.log), self._state,
                          [_at(e) for e in self._done], [_at(e) for e in self._undone],
                          self.told(tail), (last, self._checkpoints[last]))
+
+    def start_state(self) -> Any:
+        """A fresh state of this game before any event (the ruleset's, playing by the
+        game's rules revision)."""
+        state = self.ruleset.new_state(self.red, self.black, self.options, self.seed,
+                                       self.deal_seed)
+        state.revision = self.revision
+        return state
 
     # --- reading --------------------------------------------------------------
     @property
@@ -264,8 +276,7 @@ class Game:
         """Re-run events from the start, yielding each with its finished resolution
         (whose ``ctx.notes`` narrate it). The resolutions share one state, which
         moves on as the replay goes: read their notes, not their states."""
-        state = self.ruleset.new_state(self.red, self.black, self.options, self.seed,
-                                       self.deal_seed)
+        state = self.start_state()
         for event in events:
             yield event, self._resolve(state, event, borrow=True)
 

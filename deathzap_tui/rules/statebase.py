@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ids import UnitId, split_figure_id
 from deathzap_tui.rules.narration import side_name
+from deathzap_tui.rules.revision import CURRENT as CURRENT_REVISION
 from deathzap_tui.rules.steps import Context
 
 
@@ -125,6 +126,10 @@ class StateBase:
     units: dict[str, list[Any]]
     objectives: list[ObjectiveState]
     board_depth: int
+    revision: int = CURRENT_REVISION
+    """The rules revision the game plays by (:mod:`~.revision`): not a dataclass
+    field, set on the state by :meth:`~.game.Game.start_state` (a state made
+    otherwise, a quick resolve's, plays by the current one)."""
 
     def unit(self, unit_id: str) -> Any:
         """The unit with id ``"side.index"``; ``KeyError`` if there is none (a

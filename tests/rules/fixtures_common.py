@@ -135,11 +135,12 @@ def rolled(res: Resolution, key: str) -> tuple[DiceRequest, Dice]:
 
 def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
                        dice: Callable[[DiceRequest], Any] = roll_for_me,
-                       skip: tuple[str, ...] = ()) -> bool:
+                       skip: tuple[str, ...] = (),
+                       watch: Callable[[Any, Any], None] | None = None) -> bool:
     """A random legal intent of any ruleset (none of the intent groups in ``skip``),
-    every step answered at random (``dice`` for dice). With ``by_side`` the intent is
-    played ``by`` its side, as a networked player would. False when nothing could be
-    played."""
+    every step answered at random (``dice`` for dice), each shown to ``watch`` first
+    with the resolution's state. With ``by_side`` the intent is played ``by`` its
+    side, as a networked player would. False when nothing could be played."""
     options = [o for o in game.ruleset.intents(game.state) if o.group not in skip]
     rnd.shuffle(options)
     for opt in options:
@@ -149,6 +150,8 @@ def play_random_action(game: Game, rnd: random.Random, by_side: bool = False,
             if res.done:
                 break
             step = res.step
+            if watch is not None:
+                watch(res.ctx.state, step)
             try:
                 res.answer(dice(step) if isinstance(step, DiceRequest)
                            else random_answer(step, rnd))
