@@ -359,17 +359,22 @@ class Part:
 
     module: str
     names: tuple[str, ...]
+    methods: tuple[str, ...] = ()
+    """The :class:`PackageRuleset` methods that read it: a plugin class that writes
+    them all out itself needs no such module."""
 
 
 REQUIRED_PARTS: Mapping[str, Part] = {
-    "force": Part("force", ("parse_force", "force_warnings")),
-    "options": Part("options", ("OPTION_SPECS",)),
-    "state": Part("state", ("new_state",)),
-    "engine": Part("engine", ("resolution", "intents")),
-    "view": Part("view", ("board_view",)),
-    "help": Part("help", ("HELP_SECTIONS",)),
+    "force": Part("force", ("parse_force", "force_warnings"),
+                  ("parse_force", "force_warnings")),
+    "options": Part("options", ("OPTION_SPECS",), ("option_specs",)),
+    "state": Part("state", ("new_state",), ("new_state",)),
+    "engine": Part("engine", ("resolution", "intents"), ("resolution", "intents")),
+    "view": Part("view", ("board_view",), ("view",)),
+    "help": Part("help", ("HELP_SECTIONS",), ("help_sections",)),
 }
-"""What every :class:`PackageRuleset` provides."""
+"""What every :class:`PackageRuleset` provides (unless its class writes out the
+methods that read a part)."""
 
 OPTIONAL_PARTS: Mapping[str, Part] = {
     "force_counts": Part("force", ("force_counts",)),
@@ -406,17 +411,19 @@ class PackageRuleset(Ruleset):
 
     def check_parts(self, deep: bool = False) -> None:
         """Raise :class:`PluginError` naming what is wrong: a declared part that is
-        not an optional part (a misspelling), a part whose module is missing, or an
-        optional module that is there but not declared (a feature silently off).
-        ``deep`` also imports every module and checks the names each part needs (the
-        conformance kit does; start-up only looks for the modules)."""
+        not an optional part (a misspelling), a declared part whose module is missing,
+        or an optional module that is there but not declared (a feature silently off).
+        ``deep`` also looks for the required parts' modules and imports every module
+        to check the names each part needs (the conformance kit does; start-up only
+        looks for the optional modules, without importing them)."""
         unknown = sorted(self.parts - set(OPTIONAL_PARTS))
         if unknown:
             raise PluginError(f"{self.package}: unknown part(s) {', '.join(unknown)}; "
                               f"known: {', '.join(OPTIONAL_PARTS)}")
-        wanted = [*REQUIRED_PARTS.items(), *((k, OPTIONAL_PARTS[k]) for k in sorted(self.parts))]
+        required = [(k, p) for k, p in REQUIRED_PARTS.items() if self._reads(p)]
+        wanted = [*required, *((k, OPTIONAL_PARTS[k]) for k in sorted(self.parts))]
         declared = {part.module for _, part in wanted}
-        for key, part in wanted:
+        for key, part in wanted if deep else wanted[len(required):]:
             if self._find(part.module) is None:
                 raise PluginError(f"{self.package}: part {key!r} needs module "
                                   f"{self.package}.{part.module}, which is missing")
@@ -436,6 +443,11 @@ class PackageRuleset(Ruleset):
                         for n in part.names):
                     raise PluginError(f"{self.package}.{part.module} defines part {key!r} "
                                       f"but {self.id} does not declare it in `parts`")
+
+    def _reads(self, part: Part) -> bool:
+        """Whether a method of this class still reads ``part`` from its module."""
+        return any(getattr(type(self), m) is getattr(PackageRuleset, m)
+                   for m in part.methods)
 
     def _find(self, module: str) -> ModuleSpec | None:
         return importlib.util.find_spec(f"{self.package}.{module}")

@@ -4,9 +4,14 @@ misspelt, missing or undeclared part fails at start-up naming it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from deathzap_tui.rules import registry
+from deathzap_tui.rules.problems import Problem
 from deathzap_tui.rules.ruleset import OPTIONAL_PARTS, PackageRuleset, PluginError
 
 
@@ -55,6 +60,28 @@ def test_a_declared_part_without_its_module_fails_naming_both() -> None:
     parts = _classic_parts() | {"points"}
     with pytest.raises(PluginError, match=r"'points'.*classic\.points"):
         _plugin(parts).check_parts()
+
+
+def test_a_required_part_is_needed_unless_the_class_writes_it_out(tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "halfplugin"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = _plugin(set(), package="halfplugin")
+    plugin.check_parts()  # start-up looks only at the optional parts
+    with pytest.raises(PluginError, match=r"'force' needs module halfplugin\.force"):
+        plugin.check_parts(deep=True)
+
+    class WritesOut(type(plugin)):  # type: ignore[misc]
+        def parse_force(self, data: Mapping[str, Any]) -> Any:
+            return data
+
+        def force_warnings(self, force: Any) -> list[Problem]:
+            return []
+
+    with pytest.raises(PluginError, match=r"'options' needs module halfplugin\.options"):
+        WritesOut().check_parts(deep=True)
 
 
 def test_registering_checks_the_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
