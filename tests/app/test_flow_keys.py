@@ -88,9 +88,7 @@ async def test_a_wizard_just_begun_shows_no_empty_history() -> None:
         history = wiz.query_one("#wiz-history")
         assert not history.display and wiz.has_class("-fresh")
         assert "Nothing asked yet" not in str(history.render())
-        step_box = wiz.query_one("#wiz-step")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+r")  # the first answer: now there is a history
         await pilot.pause()
         assert history.display and not wiz.has_class("-fresh")
-        assert "To hit" in str(history.render()) or history.lines
-        assert step_box.display
+        assert history.lines
