@@ -165,13 +165,19 @@ class ForceDocument:
         """The force file to edit at ``path``: an existing file as it is (``ValueError``
         if ``ruleset_id`` is given and the file names another ruleset; ``InvalidInput``
         if it is not TOML), or, if there is no file, an empty force of ``ruleset_id``
-        (default :data:`registry.DEFAULT`) named after the file, saved there."""
+        (default :data:`registry.DEFAULT`) named after the file, saved there. A path
+        that cannot be looked at (a name too long for a file, a file where a folder
+        should be) is a ``ValueError`` saying so."""
         target = Path(path)
-        if not target.exists() and not target.is_symlink():
+        try:
+            os.lstat(target)
+        except FileNotFoundError:
             doc = cls.new(ruleset_id or registry.DEFAULT, name=target.stem)
             doc.path = target
             doc.source = str(target)
             return doc
+        except OSError as e:
+            raise ValueError(f"{target}: {e.strerror or e}") from None
         doc = cls.load(target)
         found = doc.get("ruleset", registry.DEFAULT)
         if ruleset_id is not None and found != ruleset_id:

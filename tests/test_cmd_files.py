@@ -89,10 +89,10 @@ def test_a_snapshot_copied_without_its_journal_is_refused(saves_dir: Path, tmp_p
     assert f"{copy}: g1.toml.journal is missing" in err
 
 
-@pytest.mark.parametrize("command", [*SAVE_COMMANDS, "join", "play", "odds"])
+@pytest.mark.parametrize("command", [*SAVE_COMMANDS, "join", "play", "odds", "edit"])
 def test_a_name_too_long_for_a_file_is_a_clean_error(saves_dir: Path, command: str) -> None:
-    """``log`` and ``report`` (and ``odds`` of a force file) ended in an OSError
-    traceback (ENAMETOOLONG)."""
+    """``log`` and ``report`` (and ``odds`` of a force file, ``edit`` of one) ended in
+    an OSError traceback (ENAMETOOLONG)."""
     name = "x" * 300
     args = {"join": ["join", name, "--as", "red"],
             "play": ["play", "--red", str(FILES / "demo-ashfall-legion.toml"), "--black",
