@@ -10,7 +10,15 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from deathzap_tui.rules.ruleset import OTHER, BoardView, DeckView, IntentOption, TurnClock, UnitRow
+from deathzap_tui.rules.ruleset import (
+    OTHER,
+    BoardView,
+    Column,
+    DeckView,
+    IntentOption,
+    TurnClock,
+    UnitRow,
+)
 from deathzap_tui.rules.steps import (
     ROLL,
     Answer,
@@ -49,8 +57,9 @@ def to_data(obj: Any) -> Any:
 
 
 def _tuples(value: Any) -> Any:
-    """JSON lists back to the tuples the view dataclasses hold."""
-    return tuple(value) if isinstance(value, list) else value
+    """JSON lists (and lists in them: a unit card's sections) back to the tuples the
+    view dataclasses hold."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 PARTS: dict[str, type] = {"deck": DeckView, "clock": TurnClock}
@@ -68,6 +77,8 @@ def view_from_data(d: Mapping[str, Any]) -> BoardView:
         if f.name == "units":
             value = {side: tuple(UnitRow(**{k: _tuples(v) for k, v in row.items()})
                                  for row in rows) for side, rows in value.items()}
+        elif f.name == "column_hints":
+            value = tuple(Column(**hint) for hint in value)
         elif f.name in PARTS and value is not None:  # None: the ruleset has none
             value = PARTS[f.name](**{k: _tuples(v) for k, v in value.items()})
         elif isinstance(value, Mapping):

@@ -114,6 +114,32 @@ class UnitRow:
     """Destroyed or fled: still listed, shown dimmed."""
     ready: bool = True
     """May activate now (no token, in play)."""
+    card: tuple[CardSection, ...] = ()
+    """The unit's card (issue 22): everything about it the table has no room for, in
+    sections: its figures, weapons and profiles, shields or wounds, tokens, status and
+    what it did this turn. Empty: the card shows the row's cells under their headers."""
+
+
+CardSection = tuple[str, tuple[str, ...]]
+"""One section of a unit's card: a heading and its lines (plain text, never markup)."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """How the status tables may show one of :attr:`BoardView.columns` when the
+    terminal is narrow (issue 22): names are never cut, so the other columns give way,
+    whole, as table-side trackers do."""
+
+    short: str = ""
+    """A shorter header for narrow tables ("Sh" for "Shields"), which the table's
+    legend then explains with :attr:`meaning`."""
+    meaning: str = ""
+    """The legend's words for the short header ("shields")."""
+    drop: int = 0
+    """0: always shown; else the order in which the column gives way when there is no
+    room (1 first). Its value stays on the unit's card (:attr:`UnitRow.card`)."""
+    wrap: bool = False
+    """Long text (a state, a list of weapons) that wraps onto more lines, never cut."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +207,9 @@ class BoardView:
     """What :attr:`score` counts ("VP", "figures"), shown after each side's number."""
     advance_label: str = "Draw card"
     """The advance key's label ("Draw card", "Next phase", "End turn")."""
+    column_hints: tuple[Column, ...] = ()
+    """How each of :attr:`columns` gives way in a narrow table, in the same order (a
+    column without one is always shown, on one line)."""
 
 
 class Ruleset(ABC):

@@ -140,7 +140,8 @@ async def test_one_classic_turn_with_keys(cl_paths) -> None:
         await key("d")  # end the melee phase
         assert clock()[1] == "Morale"
         await key("d")  # morale
-        assert clock() == (1, "", "")
+        # Issue 22: between turns the track shows the turn the header announces.
+        assert clock() == (2, "", "") and session.view().prompt.startswith("Turn 2:")
         assert "▶" not in str(screen.query_one(ClockWidget).render())
     # The save is current: resuming it rebuilds the same state.
     assert Session.resume(session.path).game.state == session.game.state

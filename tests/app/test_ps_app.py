@@ -277,7 +277,8 @@ async def test_ps_whole_game_from_the_start_screen(ps_paths) -> None:
         assert not unit("red.0").engaged  # the end of the melee broke contact
         assert any(line.startswith("End of melee: ") for line in session.narrative())
         await key("d")  # morale, and the end of turn 1
-        assert clock() == (1, "", "", "")
+        # Issue 22: between turns the track shows the turn the header announces.
+        assert clock() == (2, "", "", "") and session.view().prompt.startswith("Turn 2:")
         assert "▶" not in str(screen.query_one(ClockWidget).render())
 
         # Turns 2 to 4: every unit that can act does (into contact, shooting,

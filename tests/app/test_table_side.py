@@ -15,10 +15,12 @@ from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.app.widgets.log import EventLog, TailLog
-from deathzap_tui.app.widgets.units import UnitTable, fit_widths, render_units
+from deathzap_tui.app.widgets.units import UnitTable, render_units
+from deathzap_tui.rules.classic.view import COLUMN_HINTS as CL_HINTS
 from deathzap_tui.rules.classic.view import COLUMNS as CL_COLUMNS
+from deathzap_tui.rules.deathzap3.view import COLUMN_HINTS as DZ3_HINTS
 from deathzap_tui.rules.deathzap3.view import COLUMNS as DZ3_COLUMNS
-from deathzap_tui.rules.ruleset import ADVANCE, UnitRow
+from deathzap_tui.rules.ruleset import ADVANCE, Column, UnitRow
 from deathzap_tui.session import Session
 
 DZ3_ROWS = [
@@ -45,22 +47,33 @@ CL_ROWS = [
 ]
 
 
-def _check_table(columns: tuple[str, ...], rows: list[UnitRow], width: int) -> list[str]:
-    lines = render_units(columns, rows, width).plain.split("\n")
-    assert len(lines) == 1 + len(rows), "one line a unit, no wrapping"
+def _check_table(columns: tuple[str, ...], rows: list[UnitRow], width: int,
+                 hints: tuple[Column, ...]) -> list[str]:
+    """Issue 22 (it was one line a unit, a long state cut with "…"): every name whole
+    on its first line, nothing cut, every word of every cell shown."""
+    lines = render_units(columns, rows, width, hints=hints).plain.split("\n")
     assert all(cell_len(line) <= width for line in lines)
-    name_width = fit_widths(columns, [r.cells for r in rows], width)[0]
-    names = {line[:name_width].casefold() for line in lines[1:]}
-    assert len(names) == len(rows), f"names read alike: {lines}"
+    assert "…" not in "".join(lines)
+    starts = [line for line in lines[1:] if line[:1] != " "]
+    assert [line for line in starts if any(line.startswith(r.name) for r in rows)]
+    assert all(any(line.startswith(r.name + " ") for line in starts) for r in rows), lines
+    words = " ".join(lines).split()
+    headers = lines[0].split()
+    for i, column in enumerate(columns):
+        if column not in headers and hints[i].short not in headers:
+            assert hints[i].drop and column in lines[-1], (column, lines)  # the legend
+            continue
+        for row in rows:
+            assert all(w in words for w in row.cells[i].split()), (row.cells[i], lines)
     return lines
 
 
 def test_long_statuses_dz3_and_classic_at_80_columns() -> None:
-    # The tables are 56 cells wide at 80 columns (the side column takes 24).
-    dz3 = _check_table(DZ3_COLUMNS, DZ3_ROWS, 56)
-    assert "…" in dz3[1] and "destroy" in dz3[1]  # a long status cut, marked
-    cl = _check_table(CL_COLUMNS, CL_ROWS, 56)
-    assert "in melee" in cl[1] and "…" in cl[1]
+    # The tables are 56 cells wide at 80 columns (the side column takes 24): a long
+    # state wraps under its column, whole (issue 22).
+    dz3 = _check_table(DZ3_COLUMNS, [r for r in DZ3_ROWS], 56, DZ3_HINTS)
+    assert len(dz3) > 1 + len(DZ3_ROWS), "the long states take more lines"
+    _check_table(CL_COLUMNS, CL_ROWS, 56, CL_HINTS)
 
 
 def test_rows_that_do_not_fit_are_counted_not_dropped() -> None:
@@ -85,12 +98,13 @@ async def test_a_long_force_at_80x24_shows_more_line(demo_paths) -> None:
                          "destroyed, immobilised, gun crippled", ""))
                 for i in range(14)]
         table = screen.query_one("#units-red", UnitTable)
-        table.show(DZ3_COLUMNS, rows, "Long", None, "")
+        table.show(DZ3_COLUMNS, rows, "Long", None, "", DZ3_HINTS)
         await pilot.pause()
         height = table.content_region.height
         lines = table.render().plain.split("\n")
         assert 2 < height < 15 and len(lines) == height
-        assert lines[-1].startswith(f"+{14 - (height - 2)} more"), lines
+        shown = sum(line.startswith("Unit number") for line in lines)
+        assert lines[-1].startswith(f"+{14 - shown} more"), lines
 
 
 # --- the log ------------------------------------------------------------------------
@@ -186,7 +200,10 @@ async def test_a_watcher_sees_it_is_watching_and_has_no_moves(demo_paths) -> Non
         await pilot.press("d", "a", "u", "m", "e", "o", "h")
         assert app.screen is screen and app.dice_mode == "physical"
         assert len(watcher.game.log) == events
-        assert [t for t, _h, _c in screen.palette_commands()] == ["Whole log"]
+        titles = [t for t, _h, _c in screen.palette_commands()]
+        # only looking: the log and the units' cards (issue 22), no move
+        assert titles[0] == "Whole log" and len(titles) > 1
+        assert all(t.startswith("Unit card: ") for t in titles[1:]), titles
 
 
 # --- the command palette --------------------------------------------------------------

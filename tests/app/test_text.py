@@ -7,7 +7,7 @@ from rich.console import Console
 
 from deathzap_tui.app.describe import answer_line, auto_answer, dice_feedback, step_headline
 from deathzap_tui.app.text import clean, safe
-from deathzap_tui.app.widgets.units import LONG, fit_widths, render_units, squeeze
+from deathzap_tui.app.widgets.units import render_units
 from deathzap_tui.rules.ruleset import UnitRow
 from deathzap_tui.rules.steps import ROLL, Choice, Dice, DiceRequest, Question
 
@@ -36,24 +36,6 @@ def test_unit_table_renders_names_as_text() -> None:
     text = console.export_text()
     assert "\x1b" not in text and "\x9b" not in text
     assert "[@click" in text and "evil[/b]" in text
-
-
-def test_fit_widths_keeps_every_column() -> None:
-    headers = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
-    rows = [("Blade Cell Penumbra", "4/4", "4/4 H", "Regular", "●", "off-table", "", "3")]
-    widths = fit_widths(headers, rows, 56)
-    assert sum(widths) + len(widths) - 1 <= 56
-    assert all(w >= 1 for w in widths) and widths[0] >= 12
-    assert squeeze("Blade Cell Penumbra", 12) != squeeze("Blade Cell Umbra", 12)
-
-
-def test_a_long_text_column_gives_way_before_the_name() -> None:
-    """A list of guns is cut (down to LONG cells) before a unit's name is squeezed."""
-    headers = ("Unit", "Type", "Figs", "Guns", "Status")
-    rows = [("Command Squad", "Infantry", "6/6", "3 Rail Rifle, 3 Basic, 1 Heavy", "")]
-    widths = fit_widths(headers, rows, 52)
-    assert sum(widths) + len(widths) - 1 <= 52
-    assert widths[0] == len("Command Squad") and LONG <= widths[3] < 30
 
 
 def test_dice_feedback_counts_what_is_missing() -> None:

@@ -67,10 +67,10 @@ def test_unit_rows_show_status_and_readiness() -> None:
     v = RULESET.view(g.state)
     rows = {r.id: r for side in v.units.values() for r in side}
     assert rows["red.0"].cells == ("Alpha", "Infantry", "5/5", "5 Basic",
-                                   "in melee with Black Xray")
+                                   "in melee with Xray")  # no side: short (issue 22)
     assert not rows["red.0"].ready
     assert rows["red.1"].cells[2:] == ("4/4", "4 Basic", "panicked") and rows["red.1"].ready
-    assert rows["red.2"].cells[4] == "merged into Red Lone" and rows["red.2"].gone
+    assert rows["red.2"].cells[4] == "merged into Lone" and rows["red.2"].gone
     assert rows["black.1"].cells[3] == "" and not rows["black.1"].ready
     assert v.score == {"red": 1, "black": 2} and v.score_label == "units"
     assert v.score_lines[0] == "Red: 2 units in play, 1 not panicked; 0 enemy figures killed"

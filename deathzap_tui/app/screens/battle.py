@@ -31,9 +31,19 @@ from deathzap_tui.app.widgets.deck import DeckWidget
 from deathzap_tui.app.widgets.hand import HandWidget
 from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import EventLog
+from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.app.widgets.score import ScoreWidget
 from deathzap_tui.app.widgets.units import UnitTable
-from deathzap_tui.rules.ruleset import ADVANCE, END, SETUP, UNIT, BoardView, IntentOption
+from deathzap_tui.rules.ruleset import (
+    ADVANCE,
+    END,
+    SETUP,
+    SIDES,
+    UNIT,
+    BoardView,
+    IntentOption,
+    UnitRow,
+)
 from deathzap_tui.rules.steps import Refused
 
 if TYPE_CHECKING:
@@ -63,14 +73,17 @@ class BattleScreen(Screen[None]):
         # "Activate": the word of the card editions' rules, and fair for any unit
         # acting (moving, shooting...) in a turn-based one.
         Binding("a", "unit", "Activate"),
+        Binding("c", "card", "Unit card"),  # of the selected row (up, down)
         Binding("n", "setup", "Set-up step"),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
-        Binding("m", "dice_mode", "Dice mode"),
+        Binding("m", "dice_mode", "Dice"),
         Binding("e", "end", "End game"),
         Binding("o", "other", "Other actions"),
         Binding("l", "whole_log", "Log"),
         Binding("h", "hand", "Hand"),
+        Binding("up", "select(-1)", "Previous unit", show=False),
+        Binding("down", "select(1)", "Next unit", show=False),
     ]
 
     def __init__(self) -> None:
@@ -84,6 +97,9 @@ class BattleScreen(Screen[None]):
         """The wizard's action was given up after showing chance (``spend``)."""
         self.advance_label = ""
         """The advance key's label, from the view ("Draw card", "Next phase")."""
+        self.selected = ""
+        """The unit whose row is selected (up and down) for its card (``c``); "" until
+        the player picks one: then the first that may act (:meth:`selected_unit`)."""
 
     @property
     def session(self) -> Session:
@@ -135,20 +151,15 @@ class BattleScreen(Screen[None]):
         self.view = view
         # A shared terminal lists no secret decision: the cover screen offers it.
         self.options = [] if view.over else board_options(session, view, session.intents())
-        game = session.game
-        names = {"red": getattr(game.red, "name", ""), "black": getattr(game.black, "name", "")}
-        for side in ("red", "black"):
-            self.query_one(f"#units-{side}", UnitTable).show(
-                view.columns, view.units.get(side, ()), names[side], view.score.get(side),
-                view.score_label)
+        self.show_tables(view)
         self.query_one(ClockWidget).show(view.clock)
         self.query_one(DeckWidget).show(view.deck)
         self.query_one(ScoreWidget).show(view)
         prompt = Text(clean(view.result if view.over else view.prompt, oneline=True),
                       style="bold")
-        if prompt != getattr(self, "_last_prompt", None):
+        if prompt != getattr(self, "_last_prompt", None):  # whole, on more lines if long
             self._last_prompt = prompt
-            self.query_one("#prompt", Static).update(prompt, layout=False)
+            repaint(self.query_one("#prompt", Static), prompt)
         label = self.save_label()
         if label != getattr(self, "_last_label", None):  # its width may change: layout
             self._last_label = label
@@ -162,6 +173,50 @@ class BattleScreen(Screen[None]):
             self.app.call_later(self.app.show_game_over)  # type: ignore[attr-defined]
         elif not view.over:
             self.game_over_shown = False
+
+    def board_rows(self, view: BoardView | None = None) -> list[UnitRow]:
+        """Every unit on the board, in its order (red's table, then black's)."""
+        view = view or self.view or self.session.view()
+        return [row for side in SIDES for row in view.units.get(side, ())]
+
+    def selected_unit(self, view: BoardView | None = None) -> str:
+        """The selected row's unit: the one picked while it is on the board, else the
+        first that may act, else the first."""
+        rows = self.board_rows(view)
+        if any(row.id == self.selected for row in rows):
+            return self.selected
+        first = next((r for r in rows if r.ready and not r.gone), rows[0] if rows else None)
+        return first.id if first is not None else ""
+
+    def action_select(self, step: int) -> None:
+        """Move the selected row up or down, across both tables."""
+        rows = self.board_rows()
+        if not rows:
+            return
+        ids = [row.id for row in rows]
+        at = ids.index(self.selected_unit())
+        self.selected = ids[(at + step) % len(ids)]
+        if self.view is not None:
+            self.show_tables(self.view)
+
+    def action_card(self, unit_id: str = "") -> None:
+        """The card of ``unit_id`` (the selected row's by default)."""
+        from deathzap_tui.app.screens.unitcard import UnitCardScreen
+
+        view = self.view or self.session.view()
+        rows = self.board_rows(view)
+        if rows:
+            self.app.push_screen(UnitCardScreen(view.columns, rows,
+                                                unit_id or self.selected_unit(view)))
+
+    def show_tables(self, view: BoardView) -> None:
+        """Both sides' unit tables, the selected row marked."""
+        game = self.session.game
+        names = {"red": getattr(game.red, "name", ""), "black": getattr(game.black, "name", "")}
+        for side in SIDES:
+            self.query_one(f"#units-{side}", UnitTable).show(
+                view.columns, view.units.get(side, ()), names[side], view.score.get(side),
+                view.score_label, view.column_hints, self.selected_unit(view))
 
     def log_replace(self, lines: list[str]) -> None:
         """Show ``lines`` in the logs, rewriting only where they differ from what is
@@ -197,15 +252,16 @@ class BattleScreen(Screen[None]):
         return out
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.watching:  # only looking: the log and the rules, no move
-            return action == "whole_log"
+        if self.watching:  # only looking: the log, the rules and the units' cards
+            return action in ("whole_log", "card", "select")
         if self.view is None:
             return True
         if action in GROUP_KEYS:
             if self.in_group(GROUP_KEYS[action]):
                 return True
-            # Set-up and "end" keys only appear when they can apply at all.
-            return False if action in ("setup", "end") else None
+            # The set-up key only appears during the set-up; the others keep their
+            # place in the key bar, dimmed while they do not apply (issue 22).
+            return False if action == "setup" else None
         if action == "other":
             return bool(self._others())
         if action == "hand":  # only where there are secret lines (hidden.py)
@@ -452,6 +508,10 @@ class BattleScreen(Screen[None]):
         if not self.watching:
             out.extend(self._move_commands())
         out.append(("Whole log", "The game so far", self.action_whole_log))
+        for row in self.board_rows():
+            out.append((f"Unit card: {side_label(row.side)} {clean(row.name, oneline=True)}",
+                        "Everything about this unit: figures, weapons, status, this turn",
+                        lambda unit=row.id: self.action_card(unit)))
         return out
 
     def _move_commands(self) -> list[tuple[str, str, Any]]:

@@ -1,4 +1,4 @@
-"""A one-line footer showing every active key binding, clickable.
+"""A one-line footer showing the active key bindings that fit, clickable.
 
 Textual's ``Footer`` recomposes (mounts a widget per key) whenever the bindings
 change — on every focus change — which cost most of a key press here. This one
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.screen import Screen
@@ -27,7 +28,10 @@ class KeyBar(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self._items: list[tuple[str, str, str, bool, object]] = []
+        """(key, description, action or "" when disabled, enabled, node)."""
         self._text = Text()
+        """Every key, whatever the width (the bar shows those that fit)."""
         self._spans: list[tuple[int, int, str, object]] = []
         self._shown: tuple = ()
 
@@ -54,29 +58,43 @@ class KeyBar(Widget):
         if shown == self._shown:
             return
         self._shown = shown
-        text = Text(no_wrap=True, overflow="ellipsis")
-        spans = []
-        for key, description, action, enabled, node in items:
-            start = text.cell_len
-            text.append(f" {key} ", style="bold yellow" if enabled else "dim")
-            text.append(f"{description} ", style="" if enabled else "dim")
-            spans.append((start, text.cell_len, action if enabled else "", node))
+        self._items = [(key, description, action if enabled else "", enabled, node)
+                       for key, description, action, enabled, node in items]
         if palette:
-            start = text.cell_len
-            text.append(" ^p ", style="bold yellow")
-            text.append("palette ")
-            spans.append((start, text.cell_len, "command_palette", self.app))
-        self._text, self._spans = text, spans
+            self._items.append(("^p", "palette", "command_palette", True, self.app))
+        self._text = _compose(self._items)[0]
         self.refresh()
 
     def render(self) -> Text:
-        return self._text
+        """The keys that fit the bar's width, each with its word (issue 22: never a key
+        cut from it). When they do not all fit, the last ones give way, whether they
+        apply now or not, so that a key keeps its place from one moment to the next:
+        the app's own keys (quit, help, the palette) first, then the screen's last."""
+        width = self.size.width or 10**6
+        items = list(self._items)
+        while items and sum(cell_len(f" {k} {d} ") for k, d, *_ in items) > width:
+            items.pop()
+        text, self._spans = _compose(items)
+        return text
 
     async def on_click(self, event: events.Click) -> None:
         for start, end, action, node in self._spans:
             if action and start <= event.x < end:
                 await self.app.run_action(action, node)  # type: ignore[arg-type]
                 return
+
+
+def _compose(items: list[tuple[str, str, str, bool, object]]
+             ) -> tuple[Text, list[tuple[int, int, str, object]]]:
+    """The bar's line for ``items`` and where each item is (for clicks)."""
+    text = Text(no_wrap=True, overflow="crop")
+    spans = []
+    for key, description, action, enabled, node in items:
+        start = text.cell_len
+        text.append(f" {key} ", style="bold yellow" if enabled else "dim")
+        text.append(f"{description} ", style="" if enabled else "dim")
+        spans.append((start, text.cell_len, action, node))
+    return text, spans
 
 
 def sync_key_bars(screen: Screen, actions: Iterable[str], labels: tuple[str, ...] = ()) -> None:

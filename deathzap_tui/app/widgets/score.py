@@ -37,4 +37,4 @@ class ScoreWidget(Static):
             return
         self._last = key
         self.border_title = "Score"
-        repaint(self, render_score(view), fixed=True)
+        repaint(self, render_score(view))  # its height follows the text (issue 22)

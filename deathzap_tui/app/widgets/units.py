@@ -1,136 +1,248 @@
 """A side's unit status table: one row per unit, destroyed units dimmed.
 
-Drawn as plain lines of :class:`~rich.text.Text`, one per unit, laid out for the
-widget's own width at render time: no Rich table to measure cell by cell and no
-repaint when the widget is resized. Columns are fitted to the width available:
-headers shrink to their cells first ("Status" -> "St…"), then long text columns
-(a list of guns, a long status) are cut to :data:`LONG` cells, then the unit name is
-shortened in the middle, but never so far that two names read alike: every column
-stays visible at 80 columns, one line a unit, a cut shown by "…". When the widget is
-shorter than its rows, destroyed units give way first and a last line says how many
-are not shown ("+2 more"), so no unit is dropped without a sign.
+Drawn as plain lines of :class:`~rich.text.Text`, laid out for the widget's own width
+at render time: no Rich table to measure cell by cell and no repaint when the widget
+is resized. Nothing is ever cut mid-word (issue 22). The layout is decided per width,
+as table-side trackers do: every column at its natural width if they fit; else the
+headers the ruleset abbreviates (:class:`~deathzap_tui.rules.ruleset.Column`) take
+their short form; else whole columns give way in the ruleset's order (their values
+stay on the unit's card); a long state wraps onto more lines under its own column. A
+legend under the table explains the short headers and names the columns not shown.
+Unit names are always whole: only a name longer than the table can spare wraps at its
+spaces. When the widget is shorter than its lines, the legend goes first, then
+destroyed units give way and a last line says how many are not shown ("+2 more"), so
+no unit is dropped without a sign.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.text import clean
-from deathzap_tui.rules.ruleset import UnitRow
+from deathzap_tui.rules.ruleset import Column, UnitRow
 
 SIDE_STYLE = {"red": "bold red", "black": "bold"}
 GAP = 1
-LONG = 12
-"""A column wider than this gives way (cut, with an ellipsis) before the unit name."""
+MIN_WRAP = 12
+"""A wrapping column (a state) narrower than this makes another column give way."""
+MAX_LINES = 2
+"""A unit's row wraps onto a second line, no more, while a column can give way."""
+_CONSOLE = Console(width=200, color_system=None)
+"""Only lends :meth:`Text.wrap` its defaults (no output)."""
 
 
-def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[str]], avail: int) -> list[int]:
-    """Column widths that fit ``avail`` cells (column 0 is the name)."""
-    n = len(headers)
-    cells = [max([cell_len(r[i]) for r in rows if i < len(r)] + [0]) for i in range(n)]
-    widths = [max(cell_len(h), c) for h, c in zip(headers, cells, strict=True)]
-    budget = avail - GAP * max(0, n - 1)
+@dataclass(frozen=True)
+class Layout:
+    """Which columns a table shows at one width, how wide, under which headers."""
 
-    def over() -> int:
-        return sum(widths) - budget
+    shown: tuple[int, ...]
+    """Indexes into the columns, the name (0) first."""
+    widths: tuple[int, ...]
+    headers: tuple[str, ...]
+    wraps: tuple[bool, ...]
+    """Per shown column: its text wraps (the name wraps only when squeezed)."""
+    legend: str
 
-    for i in range(1, n):  # headers give way first ("Status" -> "St…")
-        if over() <= 0:
-            break
-        widths[i] = max(min(widths[i], max(cells[i], 3)), 1)
-    for i in sorted(range(1, n), key=lambda i: -widths[i]):  # then long text, widest first
-        if over() <= 0 or widths[i] <= LONG:
-            break
-        widths[i] -= min(over(), widths[i] - LONG)
-    if n and over() > 0:  # then the name, down to a readable minimum
-        widths[0] = max(8, widths[0] - over())
-    while over() > 0 and max(widths[1:], default=1) > 1:  # then the widest, a cell at a time
-        i = max(range(1, n), key=lambda i: widths[i])
-        widths[i] -= 1
-    if n and widths[0] < cells[0]:  # names squeezed alike take cells from the others
-        need = distinct_width([r[0] for r in rows if r], widths[0])
-        for i in sorted(range(1, n), key=lambda i: -widths[i]):
-            give = min(need - widths[0], widths[i] - 3)
-            if give > 0:
-                widths[i] -= give
-                widths[0] += give
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken at spaces; a word longer
+    than a line is folded onto the next, never cut."""
+    if cell_len(text) <= width:
+        return [text]
+    lines = Text(text).wrap(_CONSOLE, max(1, width), overflow="fold")
+    return [line.plain.rstrip() for line in lines] or [""]
+
+
+def _longest_word(texts: Sequence[str]) -> int:
+    return max([cell_len(w) for t in texts for w in t.split()] + [1])
+
+
+def _fit(natural: list[int], least: list[int], flexible: list[int], room: int) -> list[int] | None:
+    """Widths within ``room``: the ``flexible`` columns (in that order of need) share
+    what the others leave, none below its ``least``; ``None`` if they cannot."""
+    widths = list(natural)
+    fixed = sum(w for i, w in enumerate(widths) if i not in flexible)
+    left = room - fixed
+    if left < sum(least[i] for i in flexible):
+        return None
+    for n, i in enumerate(flexible):  # a fair share each, the rest to those that need it
+        share = max(least[i], left // (len(flexible) - n))
+        widths[i] = min(natural[i], share)
+        left -= widths[i]
+    for i in flexible:
+        grow = min(left, natural[i] - widths[i])
+        widths[i] += grow
+        left -= grow
     return widths
 
 
-def distinct_width(names: Sequence[str], width: int) -> int:
-    """The narrowest width, from ``width`` up, at which :func:`squeeze` tells every
-    name apart (ignoring case); the longest name's if none is."""
-    longest = max([cell_len(n) for n in names] + [width])
-    for w in range(width, longest):
-        shown = [squeeze(n, w).casefold() for n in names]
-        if len(set(shown)) == len(set(n.casefold() for n in names)):
-            return w
-    return longest
+def plan(columns: Sequence[str], hints: Sequence[Column], body: Sequence[Sequence[str]],
+         avail: int) -> list[Layout]:
+    """The layouts that fit ``avail`` cells, most shown first: all columns; then the
+    short headers; then columns dropped one by one in the hints' order. If none fits
+    (a name longer than the table can spare), one where every column, the names too,
+    wraps at its spaces: there is always one."""
+    hints = [*hints, *[Column()] * (len(columns) - len(hints))][:len(columns)]
+    order = sorted((i for i in range(1, len(columns)) if hints[i].drop),
+                   key=lambda i: hints[i].drop)
+    cells = [[r[i] if i < len(r) else "" for r in body] for i in range(len(columns))]
+    out: list[Layout] = []
+    for dropped in range(len(order) + 1):
+        shown = tuple(i for i in range(len(columns)) if i not in order[:dropped])
+        for short in (False, True):
+            if short and not any(hints[i].short for i in shown):
+                continue
+            layout = _layout(columns, hints, cells, shown, short, order[:dropped], avail,
+                             squeeze_names=False)
+            if layout is not None:
+                out.append(layout)
+    if not out:
+        shown = tuple(i for i in range(len(columns)) if i not in order)
+        squeezed = _layout(columns, hints, cells, shown, True, order, avail,
+                           squeeze_names=True)
+        assert squeezed is not None  # squeezing always gives one
+        out.append(squeezed)
+    return out
 
 
-def squeeze(text: str, width: int) -> str:
-    """Shorten from the middle, keeping both ends: "Blade Cell Penumbra" ->
-    "Blade…numbra", so that similar names stay told apart."""
-    if cell_len(text) <= width or width < 4:
-        return text
-    head = max(3, (width - 1) // 3)
-    tail = width - 1 - head
-    return text[:head].rstrip() + "…" + text[len(text) - tail:].lstrip()
+def _layout(columns: Sequence[str], hints: Sequence[Column], cells: Sequence[Sequence[str]],
+            shown: tuple[int, ...], short: bool, dropped: Sequence[int], avail: int, *,
+            squeeze_names: bool) -> Layout | None:
+    headers = [hints[i].short if short and hints[i].short else columns[i] for i in shown]
+    natural = [max([cell_len(h)] + [cell_len(c) for c in cells[i]])
+               for h, i in zip(headers, shown, strict=True)]
+    wraps = [hints[i].wrap for i in shown]
+    least = [max(cell_len(h), min(n, MIN_WRAP)) if w else n
+             for h, n, w in zip(headers, natural, wraps, strict=True)]
+    flexible = [k for k, w in enumerate(wraps) if w]
+    if squeeze_names and shown:  # the last resort: every column wraps at its spaces
+        least = [max(cell_len(h), min(n, _longest_word(cells[i])))
+                 for h, n, i in zip(headers, natural, shown, strict=True)]
+        least[0] = min(natural[0], max(least[0], avail // 3))
+        flexible = [*range(1, len(shown)), 0]
+        wraps = [True] * len(shown)
+    room = avail - GAP * max(0, len(shown) - 1)
+    widths = _fit(natural, least, flexible, room)
+    if widths is None:
+        if not squeeze_names:
+            return None
+        widths = least
+    legend = [f"{hints[i].short} {hints[i].meaning}" for i in shown
+              if short and hints[i].short and hints[i].meaning]
+    if dropped:
+        legend.append("on the unit card: " + ", ".join(columns[i] for i in sorted(dropped)))
+    return Layout(shown, tuple(widths), tuple(headers), tuple(wraps), " · ".join(legend))
 
 
-def _line(cells: Sequence[Text], widths: Sequence[int]) -> Text:
-    """Cells cut to their column (an ellipsis marks a cut), a gap between columns."""
+def _row_lines(cells: Sequence[str], layout: Layout) -> list[list[str]]:
+    """The row's shown cells, each as its lines (one unless it wraps)."""
+    out = []
+    for i, width, wraps in zip(layout.shown, layout.widths, layout.wraps, strict=True):
+        text = cells[i] if i < len(cells) else ""
+        out.append(wrap(text, width) if wraps else [text])
+    return out
+
+
+def _height(row_cells: Sequence[Sequence[str]], layout: Layout) -> list[int]:
+    return [max(len(c) for c in _row_lines(cells, layout)) for cells in row_cells]
+
+
+def shown_rows(rows: Sequence[UnitRow], heights: Sequence[int], room: int) -> list[int]:
+    """The indexes of the rows that fit ``room`` lines, in table order: all if they
+    fit, else the units in play first (a destroyed or fled one gives way), keeping a
+    line for "+N more"."""
+    if sum(heights) <= room:
+        return list(range(len(rows)))
+    keep, used = [], 1
+    for i in sorted(range(len(rows)), key=lambda i: (rows[i].gone, i)):
+        if used + heights[i] > room:
+            continue  # a shorter row after it may still fit
+        keep.append(i)
+        used += heights[i]
+    return sorted(keep)
+
+
+def choose(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitRow],
+           avail: int, height: int | None = None) -> tuple[Layout, list[list[str]], list[int]]:
+    """The layout for ``avail`` cells and ``height`` lines (``None``: no limit): the
+    first of :func:`plan` whose rows all fit (the legend need not), none of them on
+    more than :data:`MAX_LINES`, else the one needing the fewest lines. Returns it with
+    the cleaned cells and each row's lines."""
+    body = [[clean(c, oneline=True) for c in r.cells] for r in rows]
+    best: tuple[Layout, list[int]] | None = None
+    for layout in plan(columns, hints, body, avail):
+        heights = _height(body, layout)
+        if max(heights, default=1) <= MAX_LINES and (
+                height is None or 1 + sum(heights) <= height):
+            return layout, body, heights
+        if best is None or sum(heights) < sum(best[1]):
+            best = layout, heights
+    assert best is not None
+    return best[0], body, best[1]
+
+
+def _line(parts: Sequence[Text], widths: Sequence[int]) -> Text:
+    """Cells padded to their column, a gap between columns."""
     line = Text(no_wrap=True, overflow="crop", end="")
-    for i, (cell, width) in enumerate(zip(cells, widths, strict=False)):
+    for i, (part, width) in enumerate(zip(parts, widths, strict=True)):
         if i:
             line.append(" " * GAP)
-        cell.truncate(width, overflow="ellipsis", pad=i < len(cells) - 1)
-        line.append_text(cell)
+        part.truncate(width, overflow="crop", pad=i < len(parts) - 1)
+        line.append_text(part)
+    line.rstrip()
     return line
 
 
-def shown_rows(rows: Sequence[UnitRow], room: int) -> list[UnitRow]:
-    """The rows that fit ``room`` lines, in table order: all if they fit, else the
-    units in play first (a destroyed or fled one gives way), keeping a line for
-    "+N more"."""
-    if len(rows) <= room:
-        return list(rows)
-    keep = max(0, room - 1)
-    ranked = sorted(range(len(rows)), key=lambda i: (rows[i].gone, i))[:keep]
-    return [rows[i] for i in sorted(ranked)]
+def units_height(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitRow],
+                 avail: int) -> int:
+    """The lines :func:`render_units` takes at ``avail`` cells with no height limit."""
+    if not columns:
+        return 0
+    layout, _body, heights = choose(columns, hints, rows, avail)
+    legend = len(wrap(layout.legend, avail)) if layout.legend else 0
+    return 1 + sum(heights) + legend
 
 
 def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int,
-                 height: int | None = None) -> Text:
+                 height: int | None = None, hints: Sequence[Column] = (),
+                 selected: str = "") -> Text:
     """The table as text, ``avail`` cells wide and at most ``height`` lines: a header
-    line, then a line a unit (and "+N more" for those that do not fit). Names are
+    line, then each unit on its lines, then the legend (and "+N more" for the units
+    that do not fit). ``selected`` is the id of the unit shown reversed. Names are
     shown as plain text (never markup) with control characters removed."""
     headers = [clean(c, oneline=True) for c in columns]
-    body = [[clean(c, oneline=True) for c in r.cells] for r in rows]
-    widths = fit_widths(headers, body, avail)
-    lines = [_line([Text(h, style="bold underline") for h in headers], widths)]
-    shown = rows if height is None else shown_rows(rows, max(1, height - 1))
-    visible = {id(r) for r in shown}
-    for row, cells in zip(rows, body, strict=True):
-        if id(row) not in visible:
-            continue
-        live = not row.gone
-        cells = [squeeze(cells[0], widths[0]), *cells[1:]] if cells else cells
-        texts = [Text(c, style="" if live else "dim strike") for c in cells]
-        if texts and live and row.ready:
-            texts[0].stylize("bold")
-        lines.append(_line(texts, widths))
-    hidden = [r for r in rows if id(r) not in visible]
+    layout, body, heights = choose(headers, hints, rows, avail, height)
+    lines = [_line([Text(h, style="bold underline") for h in layout.headers], layout.widths)]
+    room = 10**6 if height is None else max(1, height - 1)
+    visible = shown_rows(rows, heights, room)
+    for index in visible:
+        row = rows[index]
+        style = "" if not row.gone else "dim strike"
+        cells = _row_lines(body[index], layout)
+        for n in range(heights[index]):
+            parts = [Text(c[n] if n < len(c) else "", style=style) for c in cells]
+            if parts and not row.gone and row.ready:
+                parts[0].stylize("bold")
+            if parts and row.id == selected:
+                parts[0].stylize("reverse")
+            lines.append(_line(parts, layout.widths))
+    hidden = [r for i, r in enumerate(rows) if i not in visible]
     if hidden:
         gone = sum(r.gone for r in hidden)
         more = f"+{len(hidden)} more" + (f" ({gone} destroyed or fled)" if gone else "")
         lines.append(Text(more, style="italic", no_wrap=True, overflow="ellipsis", end=""))
+    elif layout.legend:
+        legend = wrap(layout.legend, avail)
+        if height is None or len(lines) + len(legend) <= height:
+            lines.extend(Text(line, style="dim italic", end="") for line in legend)
     return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
 
 
@@ -147,28 +259,39 @@ class UnitTable(Widget):
         self.side = side
         self.add_class(side)
         self._columns: Sequence[str] = ()
+        self._hints: Sequence[Column] = ()
         self._rows: Sequence[UnitRow] = ()
         self._title = ""
+        self._selected = ""
 
     def show(self, columns: Sequence[str], rows: Sequence[UnitRow], force_name: str,
-             score: int | None, score_label: str) -> None:
-        """``score`` is followed by ``score_label`` (``BoardView.score_label``)."""
+             score: int | None, score_label: str, hints: Sequence[Column] = (),
+             selected: str = "") -> None:
+        """``score`` is followed by ``score_label`` (``BoardView.score_label``);
+        ``hints`` are ``BoardView.column_hints``; ``selected`` the unit id shown
+        reversed (the battle screen's selected row)."""
         title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}"
         if score is not None:
             title += f" — {score} {clean(score_label, oneline=True)}"
-        if (title, columns, rows) == (self._title, self._columns, self._rows):
+        shown = (title, columns, rows, tuple(hints), selected)
+        if shown == (self._title, self._columns, self._rows, tuple(self._hints),
+                     self._selected):
             return  # unchanged: no repaint
-        taller = len(rows) != len(self._rows)
         if title != self._title:
             self.border_title = Text(title, style=SIDE_STYLE.get(self.side, "bold"))
+        width = self.content_region.width
+        before = units_height(self._columns, self._hints, self._rows, width)
         self._title, self._columns, self._rows = title, columns, rows
-        self.refresh(layout=taller)
+        self._hints, self._selected = hints, selected
+        # A layout pass only when the table needs another number of lines.
+        self.refresh(layout=not width or units_height(columns, hints, rows, width) != before)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1 + len(self._rows) if self._columns else 0
+        return units_height(self._columns, self._hints, self._rows, width)
 
     def render(self) -> Text:
         if not self._columns:
             return Text()
         region = self.content_region
-        return render_units(self._columns, self._rows, region.width, region.height)
+        return render_units(self._columns, self._rows, region.width, region.height,
+                            self._hints, self._selected)

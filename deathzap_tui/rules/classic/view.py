@@ -7,17 +7,29 @@ from __future__ import annotations
 from collections import Counter
 
 from deathzap_tui.rules.classic import tables
-from deathzap_tui.rules.classic.common import in_play, living_general, melees, steady, uname
+from deathzap_tui.rules.classic.common import in_play, living_general, melees, steady
 from deathzap_tui.rules.classic.engine import SETUP_STEPS
 from deathzap_tui.rules.classic.state import State, UnitState
 from deathzap_tui.rules.classic.turn import PHASE_NAMES, advance_label, phases, shoot_refusal
 from deathzap_tui.rules.classic.victory import advanced
 from deathzap_tui.rules.narration import plural, side_name
-from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.ruleset import (
+    SIDES,
+    BoardView,
+    CardSection,
+    Column,
+    TurnClock,
+    UnitRow,
+    other_side,
+)
+from deathzap_tui.rules.unitcard import carried, figure_lines, sections
 from deathzap_tui.rules.units import short_name
 from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Type", "Figs", "Guns", "Status")
+COLUMN_HINTS = (Column(), Column(drop=2), Column(), Column(drop=1, wrap=True),
+                Column(wrap=True))
+"""At 80 columns the guns, then the type give way to the card (issue 22)."""
 
 
 def guns(state: State, unit: UnitState) -> str:
@@ -28,17 +40,20 @@ def guns(state: State, unit: UnitState) -> str:
 
 
 def status(state: State, unit: UnitState) -> str:
+    """What matters about the unit now; other units by their names without the side
+    (under its side's table: a merge is into its own side, a melee with the enemy),
+    so that the state stays short at 80 columns (issue 22)."""
     if unit.merged_into:
-        return f"merged into {uname(state, state.unit(unit.merged_into))}"
+        return f"merged into {short_name(state, state.unit(unit.merged_into))}"
     if not unit.in_play:
         return "wiped out"
     words = []
     if unit.is_panicked:
         words.append("panicked (alone)" if unit.alone else "panicked")
     if unit.engaged:
-        foes = ", ".join(uname(state, state.unit(e)) for e in unit.engaged)
+        foes = ", ".join(short_name(state, state.unit(e)) for e in unit.engaged)
         words.append(f"in melee with {foes}")
-    if unit.shot:
+    if unit.shot and state.step:  # this turn's: gone once the turn is over
         words.append("shot")
     if unit.pending:
         words.append(f"{plural(unit.pending, 'casualty', 'casualties')} pending")
@@ -61,7 +76,38 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
     cells = (short_name(state, unit), unit.stats.name,
              f"{unit.figures_left}/{total}", guns(state, unit), status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
-                   ready=may_act(state, unit))
+                   ready=may_act(state, unit), card=unit_card(state, unit))
+
+
+def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
+    """Its figures (the general marked), guns with their CL §5 class, its type's CL §2
+    profile, status and what it did this turn."""
+    weapons = state.weapons[unit.side]
+    figures = [f for f in unit.figures if not f.moved_to]  # merged ones live on elsewhere
+    guns = []
+    for wid in carried(figures):
+        gun = weapons[wid].table
+        to_hit = ", ".join(f"{n}+ {cover}" for cover, n in gun.to_hit.items())
+        guns.append(f"{weapons[wid].name} ({gun.name}): range {gun.range}\", to hit {to_hit}")
+    stats = unit.stats
+    this_turn = []
+    if state.step:
+        this_turn.append("has shot (CL §5)" if unit.shot else "has not shot")
+    if unit.pending:
+        this_turn.append(f"{plural(unit.pending, 'casualty', 'casualties')} to remove "
+                         "once everyone has fired (CL §5)")
+    if unit.panicked_turn == state.turn and unit.is_panicked and state.turn:
+        this_turn.append("panicked this turn: its morale test fails (CL §7)")
+    return sections(
+        ("Figures", figure_lines(figures, lambda w: weapons[w].name,
+                                 lambda f: f"{f.name} (general)" if f.general else f.name)),
+        ("Guns", guns),
+        ("Profile", (f"{stats.name}: move {stats.move}\", "
+                     f"{plural(stats.melee_attacks, 'melee die', 'melee dice')} per figure, "
+                     f"melee save {stats.save}+ (CL §2)",)),
+        ("Status", (status(state, unit) or "steady",)),
+        ("This turn", this_turn),
+    )
 
 
 def score_lines(state: State) -> tuple[str, ...]:
@@ -147,8 +193,9 @@ def clock(state: State) -> TurnClock:
                       f"{t[other_side(state.impetus)]})")
     detail.append(f"advanced game, {state.options['turns']} turns" if advanced(state)
                   else "basic game")
-    return TurnClock(
-        number=state.turn,
+    between = state.stage == "battle" and not state.step and not state.over and state.turn > 0
+    return TurnClock(  # between turns, the one the prompt says is about to begin
+        number=state.turn + 1 if between else state.turn,
         limit=state.options["turns"] if advanced(state) else 0,
         phases=tuple(PHASE_NAMES[p] for p in phases(state)),
         current=PHASE_NAMES.get(state.step, ""),
@@ -184,4 +231,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         clock=clock(state),
         score_label="VP" if advanced(state) else "units",
         advance_label=advance_label(state),
+        column_hints=COLUMN_HINTS,
     )

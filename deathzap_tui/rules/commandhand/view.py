@@ -16,12 +16,18 @@ from deathzap_tui.rules.commandhand.deck import rank_name
 from deathzap_tui.rules.commandhand.engine import prompt
 from deathzap_tui.rules.commandhand.state import State, UnitState
 from deathzap_tui.rules.narration import card_label, plural, side_name
-from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+from deathzap_tui.rules.ruleset import SIDES, BoardView, CardSection, Column, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
+from deathzap_tui.rules.unitcard import carried, figure_lines, sections
 from deathzap_tui.rules.units import short_name
 from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Figs", "Shields", "Run/Walk", "Melee", "Token", "Where", "Status")
+COLUMN_HINTS = (Column(), Column(), Column("Sh", "shields left/most, recharge"),
+                Column("Mv", "run/walk", drop=2), Column(drop=1), Column("T", "token"),
+                Column(drop=3), Column(wrap=True))
+"""At 80 columns the melee profile, then the moves, then where the unit is give way
+to the card (issue 22)."""
 
 
 def where(unit: UnitState) -> str:
@@ -43,7 +49,33 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
         status,
     )
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
-                   ready=unit.ready and state.active_side == unit.side and not state.window)
+                   ready=unit.ready and state.active_side == unit.side and not state.window,
+                   card=unit_card(state, unit, status))
+
+
+def unit_card(state: State, unit: UnitState, status: str) -> tuple[CardSection, ...]:
+    """Its figures, weapons with their CH §4 shots and to-damage rolls, shields,
+    moves and melee, token, where it is and its status."""
+    weapons = state.weapons[unit.side]
+    guns = []
+    for wid in carried(unit.figures):
+        w = weapons[wid]
+        damage = ", ".join(f"{n}+ {cover}" for cover, n in w.to_damage.items())
+        rules = "".join(f", {r}" for r in sorted(w.rules))
+        guns.append(f"{w.name}: {plural(w.shots_near, 'shot')} near, {w.shots_far} far; "
+                    f"to damage {damage}{rules}")
+    return sections(
+        ("Figures", figure_lines(unit.figures, lambda w: weapons[w].name)),
+        ("Weapons", guns),
+        ("Profile", (f"Shields {unit.shields}/{unit.max_shields}, recharge "
+                     f"{unit.recharge} by a Recharge action (CH §3)",
+                     f"Run {inches(state, unit.run)}, walk {inches(state, unit.walk)}; "
+                     f"melee {plural(unit.melee_attacks, 'attack')}, damage on "
+                     f"{unit.melee_damage}+ (CH §5)")),
+        ("Status", (status or "in play", where(unit))),
+        ("Activation", ("activated: carries a token until the tokens are reset (CH §6)"
+                        if unit.token else "no token: may activate",)),
+    )
 
 
 def grants_text(state: State) -> str:
@@ -132,4 +164,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         private={s: hand_lines(state, s) for s in visible},
         secret_turn=state.window,
         score_label="VP" if state.objectives_mode else "figures",
+        column_hints=COLUMN_HINTS,
     )

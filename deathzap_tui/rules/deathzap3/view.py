@@ -7,13 +7,20 @@ from deathzap_tui.rules.cards import Card
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.common import side_name
 from deathzap_tui.rules.deathzap3.engine import prompt
-from deathzap_tui.rules.deathzap3.state import State, UnitState
-from deathzap_tui.rules.ruleset import SIDES, BoardView, DeckView, UnitRow
+from deathzap_tui.rules.deathzap3.state import FigureState, State, UnitState
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.ruleset import SIDES, BoardView, CardSection, Column, DeckView, UnitRow
 from deathzap_tui.rules.setup import objective_lines
+from deathzap_tui.rules.unitcard import carried, figure_lines, sections
 from deathzap_tui.rules.units import short_name
 from deathzap_tui.rules.victory import final_score, result_words
 
 COLUMNS = ("Unit", "Figs", "Shields", "Skill", "Token", "Where", "Status", "Cmd")
+COLUMN_HINTS = (Column(), Column(), Column("Sh", "shields left/most, strength"),
+                Column(drop=1), Column("T", "token"), Column(drop=2), Column(wrap=True),
+                Column("C", "command points", drop=3))
+"""At 80 columns the skill, then where the unit is, then its command points give way
+to the card (issue 22)."""
 STRENGTH_LETTER = {"light": "L", "medium": "M", "heavy": "H"}
 
 
@@ -48,7 +55,40 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
         str(cp) if has_leader else "",
     )
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
-                   ready=unit.ready and state.card_side == unit.side)
+                   ready=unit.ready and state.card_side == unit.side,
+                   card=unit_card(state, unit))
+
+
+def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
+    """Its figures (leaders with their command points, DZ3 §11), weapons and their
+    profiles (DZ3 §6), shields, move and melee, token and status."""
+    weapons = state.weapons[unit.side]
+
+    def label(figure: FigureState) -> str:
+        return f"{figure.name} (leader, {figure.command} CP)" if figure.leader else figure.name
+
+    profiles = []
+    for wid in carried(unit.figures):
+        weapon = weapons[wid]
+        profiles.append(f"{weapon.name}: " + "; ".join(
+            ("" if p.name == weapon.name else f"{p.name} ") + f"{plural(p.shots, 'shot')}, "
+            f"{p.power}" + "".join(f", {r}" for r in sorted(p.rules))
+            for p in weapon.profiles))
+    return sections(
+        ("Figures", figure_lines(unit.figures, lambda w: weapons[w].name, label)),
+        ("Weapons", profiles),
+        ("Profile", (f"{unit.skill.capitalize()}, move {unit.move}\", "
+                     f"{plural(unit.melee_attacks, 'melee attack')}"
+                     + (", vehicle" if unit.vehicle else ""),
+                     f"Shields {unit.shields}/{unit.max_shields} {unit.shield_strength} "
+                     "(DZ3 §6)")),
+        ("Status", (status(unit) or "in play",
+                    "entered the table" if unit.entered else "off-table, enters on its "
+                    "first activation (DZ3 §3)")),
+        ("Activation", ("activated: carries a token until the tokens are reset (DZ3 §4)"
+                       if unit.token else "no token: may activate",
+                       f"{plural(unit.activations, 'activation')} this game")),
+    )
 
 
 def deck_view(state: State) -> DeckView:
@@ -105,4 +145,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         prompt=text,
         over=state.over,
         result=result,
+        column_hints=COLUMN_HINTS,
     )

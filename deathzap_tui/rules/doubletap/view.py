@@ -11,12 +11,25 @@ from deathzap_tui.rules.doubletap.state import State, UnitState
 from deathzap_tui.rules.doubletap.turn import points_word
 from deathzap_tui.rules.doubletap.victory import MARKERS_RULE, held, holding
 from deathzap_tui.rules.narration import side_name
-from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.ruleset import (
+    SIDES,
+    BoardView,
+    CardSection,
+    Column,
+    TurnClock,
+    UnitRow,
+    other_side,
+)
+from deathzap_tui.rules.unitcard import sections
 from deathzap_tui.rules.units import short_name
 from deathzap_tui.rules.victory import result_words
 
 COLUMNS = ("Unit", "Weapons", "Rules", "State")
 """Short headers: the weapons and rules lists give way first in 80 columns."""
+COLUMN_HINTS = (Column(), Column(drop=2, wrap=True), Column(drop=1, wrap=True),
+                Column(wrap=True))
+"""At 80 columns the rules, then the weapons give way to the card (issue 22); lists
+and the state wrap."""
 
 
 def status(state: State, unit: UnitState) -> str:
@@ -64,7 +77,29 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
     cells = (short_name(state, unit), ", ".join(weapons), ", ".join(rules),
              status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.alive,
-                   ready=may_act(state, unit))
+                   ready=may_act(state, unit), card=unit_card(state, unit))
+
+
+def weapon_line(weapon: tables.Weapon) -> str:
+    """"Rifle: 2 attacks, 36\", +1 at 19-27\"" (DT §4)."""
+    reach = "melee" if weapon.melee else f"range {weapon.max_range}\""
+    bands = "".join(f", {b.modifier:+d} at {b.low}-{b.high}\"" for b in weapon.bands)
+    return f"{weapon.name}: {weapon.attacks} attacks, {reach}{bands}"
+
+
+def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
+    """Its weapons (DT §4) and special rules (DT §7) in full, its points and state
+    (DT keeps no record of a unit's actions: any unit may act again, DT §3)."""
+    weapons = [weapon_line(tables.WEAPONS[w]) for w in unit.figures[0].weapons]
+    if unit.has("grenade"):
+        weapons.append("Grenade: used" if unit.grenade_used else "Grenade: not used yet")
+    rules = [f"{tables.SPECIAL_RULES[r].name}: {tables.SPECIAL_RULES[r].summary}"
+             for r in unit.rules if r != "grenade"]
+    return sections(
+        ("Weapons", weapons),
+        ("Special rules", rules),
+        ("Status", (status(state, unit) or "ready", f"{unit.points} points (DT-R4)")),
+    )
 
 
 def score_lines(state: State) -> tuple[str, ...]:
@@ -128,4 +163,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         clock=clock(state),
         score_label="markers",
         advance_label="End turn",
+        column_hints=COLUMN_HINTS,
     )

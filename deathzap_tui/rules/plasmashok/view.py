@@ -13,13 +13,26 @@ from deathzap_tui.rules.plasmashok.morale import testing
 from deathzap_tui.rules.plasmashok.state import State, UnitState
 from deathzap_tui.rules.plasmashok.turn import PHASES, act_refusal, advance_label, phase_name
 from deathzap_tui.rules.plasmashok.victory import POINTS_RULE
-from deathzap_tui.rules.ruleset import SIDES, BoardView, TurnClock, UnitRow, other_side
+from deathzap_tui.rules.ruleset import (
+    SIDES,
+    BoardView,
+    CardSection,
+    Column,
+    TurnClock,
+    UnitRow,
+    other_side,
+)
+from deathzap_tui.rules.unitcard import carried, figure_lines, sections
 from deathzap_tui.rules.units import short_name
 from deathzap_tui.rules.victory import result_words
 
 COLUMNS = ("Unit", "Type", "Trn", "Mdl", "Sz", "Sv", "W", "State")
 """Unit, type, training bracket, models left/all, size, shield save, wounds per model,
 state: short headers, so that the names keep their room in 80 columns."""
+COLUMN_HINTS = (Column(), Column(drop=1), Column(drop=3), Column(), Column(drop=2),
+                Column(), Column(), Column(wrap=True))
+"""At 80 columns the type, then the size, then the training give way to the card
+(issue 22); the state wraps."""
 TYPES = {"infantry": "Infantry", "beasts": "Beasts", "light-vehicles": "Lt Vehicle",
          "big-beasts": "Big Beast", "vehicles": "Vehicle", "monsters": "Monster"}
 """The PS §2 types in at most ten letters."""
@@ -46,7 +59,7 @@ def status(state: State, unit: UnitState) -> str:
         words.append(f"{plural(unit.pending, 'wound')} pending")
     if unit.acted and state.step in tables.BRACKET_PHASES:
         words.append("acted")
-    if unit.lost_turn:
+    if unit.lost_turn and state.step:  # this turn's: gone once the turn is over
         words.append(f"lost {unit.lost_turn} this turn")
     touching = foes(state, unit)
     if touching:
@@ -69,7 +82,42 @@ def unit_row(state: State, unit: UnitState) -> UnitRow:
              f"{unit.figures_left}/{len(unit.figures)}", str(unit.size), f"{unit.save}+",
              wounds_cell(unit), status(state, unit))
     return UnitRow(unit.id, unit.side, unit.name, cells, gone=not unit.in_play,
-                   ready=may_act(state, unit))
+                   ready=may_act(state, unit), card=unit_card(state, unit))
+
+
+def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
+    """Its models and their wounds, weapons with their PS §5 profiles, its type's PS §2
+    profile, melee (PS §6), status and what it did this turn."""
+    weapons = state.weapons[unit.side]
+    stats = unit.stats
+    shots = []
+    for wid in carried(unit.figures):
+        w = weapons[wid]
+        reach = f", range {w.range}\"" if w.range else ""
+        dice = plural(w.shots, "shot") if w.fixed_shots else f"{w.shots} shots"
+        shots.append(f"{w.name}: {dice}, strength {w.strength}, damage {w.damage}{reach}")
+    melee = ("melee {}, strength {}, damage {} per model (PS §6)".format(
+        plural(unit.melee[0], "attack"), *unit.melee[1:])
+             if unit.melee else "melee profile unknown: " + ", ".join(unit.melee_missing))
+    this_turn = []
+    if state.step:
+        if unit.acted and state.step in tables.BRACKET_PHASES:
+            this_turn.append(f"has attacked in the {phase_name(state.step).lower()} phase")
+        if unit.lost_turn:
+            this_turn.append(f"lost {plural(unit.lost_turn, 'model')}: tests morale (PS §7)")
+    if unit.pending:
+        this_turn.append(f"{plural(unit.pending, 'wound')} to remove when the bracket ends "
+                         "(PS §3)")
+    return sections(
+        ("Models", figure_lines(unit.figures, lambda w: weapons[w].name)),
+        ("Weapons", shots),
+        ("Profile", (f"{stats.singular}, {unit.training}: move "
+                     f"{stats.move}\", defence {stats.defence}, size {unit.size}",
+                     f"Save {unit.save}+, wounds {wounds_cell(unit)} per model (PS §5)",
+                     melee)),
+        ("Status", (status(state, unit) or "in play",)),
+        ("This turn", this_turn),
+    )
 
 
 def score(state: State) -> dict[str, int]:
@@ -123,8 +171,9 @@ def clock_detail(state: State) -> str:
 
 
 def clock(state: State) -> TurnClock:
-    return TurnClock(
-        number=state.turn,
+    between = state.stage == "battle" and not state.step and not state.over and state.turn > 0
+    return TurnClock(  # between turns, the one the prompt says is about to begin
+        number=state.turn + 1 if between else state.turn,
         limit=state.options["turns"],
         phases=tuple(tables.PHASE_NAMES[p] for p in tables.PHASES),
         current=tables.PHASE_NAMES.get(state.step, ""),
@@ -147,4 +196,5 @@ def board_view(state: State, viewer: str | None = None) -> BoardView:
         clock=clock(state),
         score_label="pts",
         advance_label=advance_label(state),
+        column_hints=COLUMN_HINTS,
     )
