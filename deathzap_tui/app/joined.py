@@ -197,8 +197,8 @@ class JoinedWizardScreen(WizardScreen):
         """Re-render if the action moved on; close if it was dropped or, for another
         player's action, once nothing more is asked of this player."""
         token = self.token
-        if token is None or not self.is_current:
-            return
+        if token is None or not self.is_current or not self.is_mounted:
+            return  # not drawn yet: mounting draws the step as it is then
         if getattr(token, "discarded", False):
             self.app.notify("The action was dropped at the table.", markup=False, timeout=3)
             self.close(FOREIGN)  # gone at the table: nothing to cancel there

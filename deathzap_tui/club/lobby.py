@@ -101,6 +101,13 @@ class LobbyApp(JoinedApp):
     def on_mount(self) -> None:  # DeathzapApp.on_mount (called too) pushes the lobby
         self.run_worker(self._connect(), name="hub", exclusive=True, group="hub")
 
+    async def on_unmount(self) -> None:
+        """Quitting leaves an open game as a dropped link does, and says goodbye to
+        the hub."""
+        if self.session is not None:
+            await asyncio.to_thread(self.session.close)
+        await self.hub.close()
+
     # --- the hub ------------------------------------------------------------------
     async def _connect(self) -> None:
         try:
