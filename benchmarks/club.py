@@ -203,7 +203,14 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
     while time.monotonic() < until:
         started = time.monotonic()
         try:
-            state = await hands["red"].fresh()
+            # the game as both front-ends have it (one may not have heard of the last
+            # move yet: wait for it)
+            states = [await hands[s].fresh() for s in ("red", "black")]
+            latest = max(st["events"] for st in states)
+            for hand, st in zip(hands.values(), states, strict=True):
+                if st["events"] < latest:
+                    await hand.until_state(lambda s, n=latest: s["events"] >= n)
+            state = hands["red"].state
             if state["over"]:
                 return
             side = whose(state)
@@ -218,7 +225,7 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
             if reply["t"] != "ok":
                 errors.append(reply.get("message", "?"))
             times.append(seen - sent)
-        except (TimeoutError, EOFError, OSError) as exc:
+        except (TimeoutError, EOFError, OSError, AssertionError, RuntimeError) as exc:
             errors.append(repr(exc))
         await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
 
