@@ -29,6 +29,8 @@ Row = Mapping[str, Any]
 SECTIONS = (("games", "Your games"), ("challenges", "Challenges"),
             ("finished", "Finished"), ("watch", "Watch"))
 """(key of the hub's ``lobby`` reply, heading), in the order shown."""
+WIDTH = 80
+"""The width every line fits; a wider terminal gives its texts the columns beyond."""
 
 
 def ago_text(seconds: int) -> str:
@@ -51,16 +53,22 @@ def _col(text: object, width: int) -> str:
     return _cut(text, width).ljust(width)
 
 
-def game_line(row: Row) -> Text:
+def _more(width: int) -> int:
+    """Columns beyond the 80 every line is laid out for, shared among its texts."""
+    return max(0, width - WIDTH)
+
+
+def game_line(row: Row, width: int = WIDTH) -> Text:
     """One of your games: ▶ when it is your move, the ruleset, the opponent, the
     turn or round, whose move, how long since the last move, and ● with the number
     of events you have not seen."""
+    more = _more(width)
     yours = bool(row.get("yours"))
     t = Text("▶ " if yours else "  ", style="bold")
     t.append(f"#{row['game']:<4} ")
-    t.append(_col(row.get("title", ""), 12) + " ")
-    t.append(_col(f"v {row.get('opponent', '')}", 15) + " ")
-    t.append(_col(row.get("turn", ""), 20) + " ")
+    t.append(_col(row.get("title", ""), 12 + more // 5) + " ")
+    t.append(_col(f"v {row.get('opponent', '')}", 15 + more // 3) + " ")
+    t.append(_col(row.get("turn", ""), 20 + more // 3) + " ")
     whose = "your move" if yours else "their move" if row.get("whose") else ""
     t.append(_col(whose, 10), style="bold" if yours else "")
     t.append(f"{ago_text(int(row.get('ago', 0))):>4}")
@@ -70,39 +78,42 @@ def game_line(row: Row) -> Text:
     return t
 
 
-def challenge_line(row: Row) -> Text:
+def challenge_line(row: Row, width: int = WIDTH) -> Text:
     """A challenge: who made it, to whom (or anyone), the ruleset and their force."""
+    more = _more(width)
     t = Text("  ")
     t.append(f"c{row['challenge']:<4} ")
-    t.append(_col(row.get("title", ""), 14) + " ")
+    t.append(_col(row.get("title", ""), 14 + more // 4) + " ")
     to = row.get("to") or "anyone"
     if row.get("mine"):
         who, style = f"yours, to {to}", "dim"
     else:
         who = f"{row.get('by', '')} → " + ("you" if row.get("to") else "anyone")
         style = "bold" if row.get("to") else ""
-    t.append(_col(who, 26) + " ", style=style)
-    t.append(_cut(row.get("force", ""), 24), style="dim")
+    t.append(_col(who, 26 + more // 4) + " ", style=style)
+    t.append(_cut(row.get("force", ""), 24 + more // 2), style="dim")
     return t
 
 
-def finished_line(row: Row) -> Text:
+def finished_line(row: Row, width: int = WIDTH) -> Text:
     """A finished game: the ruleset, the opponent and the result."""
+    more = _more(width)
     t = Text("  ")
     t.append(f"#{row['game']:<4} ")
-    t.append(_col(row.get("title", ""), 14) + " ")
-    t.append(_col(f"v {row.get('opponent', '')}", 15) + " ")
-    t.append(_cut(row.get("result") or "game over", 40))
+    t.append(_col(row.get("title", ""), 14 + more // 4) + " ")
+    t.append(_col(f"v {row.get('opponent', '')}", 15 + more // 4) + " ")
+    t.append(_cut(row.get("result") or "game over", 40 + more // 2))
     return t
 
 
-def watch_line(row: Row) -> Text:
+def watch_line(row: Row, width: int = WIDTH) -> Text:
     """A public game of others: its players, turn and whose move."""
+    more = _more(width)
     t = Text("  ")
     t.append(f"#{row['game']:<4} ")
-    t.append(_col(row.get("title", ""), 14) + " ")
-    t.append(_col(row.get("opponent", ""), 29) + " ")
-    t.append(_col(row.get("turn", ""), 13) + " ")
+    t.append(_col(row.get("title", ""), 14 + more // 4) + " ")
+    t.append(_col(row.get("opponent", ""), 29 + more // 2) + " ")
+    t.append(_col(row.get("turn", ""), 13 + more // 4) + " ")
     t.append(_cut(f"{row.get('whose')} to move" if row.get("whose") else "", 14))
     return t
 
@@ -138,6 +149,8 @@ class LobbyScreen(Screen[None]):
         self.member = member
         self.rows: dict[str, tuple[str, Row]] = {}
         """option id -> (section, row) of what the list shows."""
+        self.data: Mapping[str, Any] = {}
+        """The ``lobby`` reply shown."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Deathzap club — {clean(self.member, oneline=True)}",
@@ -155,6 +168,8 @@ class LobbyScreen(Screen[None]):
         there (else on the first row there is)."""
         listing = self.query_one("#lobby-list", OptionList)
         was = self.selected_id()
+        self.data = data
+        width = listing.size.width or self.app.size.width
         options: list[Option] = []
         self.rows = {}
         for section, heading in SECTIONS:
@@ -168,13 +183,17 @@ class LobbyScreen(Screen[None]):
             for row in rows:
                 oid = row_id(section, row)
                 self.rows[oid] = (section, row)
-                options.append(Option(LINES[section](row), id=oid))
+                options.append(Option(LINES[section](row, width), id=oid))
         listing.set_options(options)
         ids = [o.id for o in options]
         target = was if was in self.rows else next(iter(self.rows), None)
         if target is not None:
             listing.highlighted = ids.index(target)
         listing.focus()
+
+    def on_resize(self) -> None:
+        if self.data:
+            self.show(self.data)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line under the list: what just happened, or what went wrong."""

@@ -136,6 +136,17 @@ def test_a_game_line_marks_your_move_and_unread_and_strips_control_characters() 
     assert quiet.startswith("  #7 ") and "●" not in quiet and "their move" in quiet
 
 
+def test_a_wider_terminal_gives_the_lines_its_columns() -> None:
+    """80 columns first: a member name of 24 characters is cut there (…), and shown
+    whole at 120."""
+    name = "Bartholomew-Quintessence"
+    row = {"game": 12, "title": "Deathzap 3", "opponent": name, "turn": "card 3, 40 left",
+           "whose": "black", "yours": False, "ago": 90, "unread": 0}
+    narrow, wide = game_line(row).plain, game_line(row, 120).plain
+    assert len(narrow) <= 80 and name not in narrow and "v Bartholomew" in narrow
+    assert len(wide) <= 120 and f"v {name}" in wide
+
+
 # --- the lobby against a real club ----------------------------------------------------
 
 def test_lobby_sections_accept_and_open_the_game_then_back(club_thread: ClubThread) -> None:
