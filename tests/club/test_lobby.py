@@ -272,6 +272,38 @@ def test_leaving_a_step_that_waits_on_the_other_keeps_it_for_when_you_come_back(
 
     asyncio.run(main())
 
+def test_club_session_without_the_servers_token_says_so(capsys, monkeypatch,
+                                                        tmp_path: Path) -> None:
+    from deathzap_tui.cli import main
+    from deathzap_tui.club.hub import TOKEN_ENV
+
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    assert main(["club", "session", "--hub", str(tmp_path / "hub.sock"),
+                 "--member", "bob"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("deathzap club session: no session token") and TOKEN_ENV in err
+
+
+@pytest.mark.parametrize("token, member, said", [
+    ("forged", "bob", "Cannot reach the club: this session is not known to the club"),
+    ("alice's", "bob", "The club says this session is alice, not bob."),
+])
+def test_a_session_the_hub_does_not_confirm_gets_no_lobby(
+        club_thread: ClubThread, token: str, member: str, said: str) -> None:
+    club = club_thread
+    if token == "alice's":
+        token = club.hub.issue("alice")
+
+    async def main() -> None:
+        app = LobbyApp(club.hub.path, member, token)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: said in str(app.lobby.query_one("#lobby-status")
+                                                   .render()))
+            assert app.data == {}
+
+    asyncio.run(main())
+
+
 def test_every_key_of_the_lobby_and_the_form_is_in_the_palette(
         club_thread: ClubThread) -> None:
     async def main() -> None:
