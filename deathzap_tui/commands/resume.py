@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from deathzap_tui.saves import SaveInfo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +45,7 @@ def save_menu() -> list[tuple[str, list[str]]]:
     """Every save, newest first: its name and the lines that describe it (the name,
     the ruleset and when it was last played; the players; whose turn it is, or the
     result of a finished game). Each is read without being written."""
+    from deathzap_tui.headless.savestate import save_state
     from deathzap_tui.headless.text import clean
     from deathzap_tui.saves import list_saves
 
@@ -61,22 +58,6 @@ def save_menu() -> list[tuple[str, list[str]]]:
         lines += [clean(text, oneline=True) for text in (players, state) if text]
         out.append((info.path.stem, lines))
     return out
-
-
-def save_state(info: SaveInfo) -> tuple[str, str, bool]:
-    """A save's ruleset title, how its game stands ("in progress: Red to activate",
-    "finished: Red wins...") and True, read without writing; for a save that cannot
-    be read, its ruleset id, why ("unreadable: ...") and False."""
-    from deathzap_tui.net import playbyturn
-    from deathzap_tui.session import Session
-
-    try:
-        session = Session.read(info.path)
-        now = playbyturn.whose_turn(session)
-    except (ValueError, OSError) as exc:  # SaveError, CorruptLog
-        return info.ruleset, f"unreadable: {info.problem or exc}", False
-    return (session.ruleset.title, f"finished: {now}" if session.over else
-            f"in progress: {now}", True)
 
 
 def pick_save() -> str | None:

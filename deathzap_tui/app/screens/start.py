@@ -263,7 +263,7 @@ class StartScreen(Screen[None]):
         """How the game of each save stands (its ruleset, in progress or finished and
         the result), read in a thread: knowing it replays a save's game (or reads its
         cache), which the start screen must not wait for."""
-        from deathzap_tui.commands.resume import save_state
+        from deathzap_tui.headless.savestate import save_state
 
         states = {info.path: save_state(info)[:2] for info in found if not info.problem}
         self.app.call_from_thread(self._show_save_states, found, states)
