@@ -8,6 +8,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from math import comb
 
 import pytest
 
@@ -28,6 +29,7 @@ from deathzap_tui.rules.plasmashok.oddsmath import (
     distinct_faces,
     killed,
     work,
+    wounds_from_damage,
 )
 
 FACES = range(1, 7)
@@ -434,3 +436,20 @@ def test_ps_special_combat_panel_shows_wounds_not_hits_ps_s4() -> None:
     text = panel_text([entry], full=False).plain
     assert "given the dice so far" in text
     assert "Expected wounds " in text and "hits" not in text
+
+
+@pytest.mark.parametrize("save", range(1, tables.NO_SAVE + 1))
+def test_ps_wounds_are_one_save_per_point_of_any_damage_ps_s5_step5(save: int) -> None:
+    """The wounds of a damage distribution (Horner's rule on its generating function,
+    issue 21) are exactly the mixture of one binomial of saves per point of damage,
+    up to far more damage than the small exact games reach."""
+    damage = [(k % 7 + 1) / 1000 for k in range(60)]
+    damage[0] += 1 - sum(damage)
+    fails = Fraction(min(save, tables.NO_SAVE) - 1, 6)
+    want = [Fraction(0)] * len(damage)
+    for d, pd in enumerate(damage):
+        for w in range(d + 1):
+            want[w] += Fraction(pd) * comb(d, w) * fails**w * (1 - fails) ** (d - w)
+    got = wounds_from_damage(damage, save)
+    assert len(got) == len(damage)
+    assert max(abs(g - float(w)) for g, w in zip(got, want, strict=True)) < EXACT
