@@ -93,6 +93,12 @@ def test_registering_checks_the_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
         registry.get("classic")
 
 
+def test_registering_refuses_a_module_of_another_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._PLUGINS, "klassik", "deathzap_tui.rules.classic")
+    with pytest.raises(TypeError, match="has id 'classic', registered as 'klassik'"):
+        registry.get("klassik")
+
+
 def test_an_undeclared_part_is_off_and_an_unknown_one_is_refused() -> None:
     plugin = _plugin(_classic_parts() - {"odds"} - {"odds_arguments", "odds_numbers"})
     assert plugin.optional_part("odds") is None
