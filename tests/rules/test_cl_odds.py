@@ -22,6 +22,7 @@ from deathzap_tui.rules.classic.odds import (
     DEAD,
     SAFE,
     Volley,
+    melee_case,
     melee_casualties,
     melee_hits,
     melee_odds,
@@ -878,10 +879,14 @@ def test_a_melee_too_large_for_the_key_handler_shows_no_odds_cl_s6() -> None:
 
 
 def test_the_command_line_refuses_a_melee_too_large_to_work_out(capsys) -> None:
+    """A melee too large to work out is refused; on the command line 10000 figures are
+    refused before that, as more than a force file's unit holds (issue 19 fix-up)."""
+    with pytest.raises(ValueError, match="too large to work out exactly"):
+        melee_case(("monsters", 10000, False), ("infantry", 50, False))
     argv = ["odds", "--ruleset", "classic", "--melee", "--attacker-type", "monsters",
             "--attacker-figures", "10000", "--target-type", "infantry", "--figures", "50"]
     assert main(argv) == 2
-    assert "too large to work out exactly" in capsys.readouterr().err
+    assert "--attacker-figures 10000: at most 100" in capsys.readouterr().err
 
 
 def test_figures_from_files_cannot_exceed_the_unit(capsys) -> None:

@@ -64,6 +64,7 @@ from deathzap_tui.rules.distributions import (
     sum_of,
 )
 from deathzap_tui.rules.odds import Odds, flag, refuse
+from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT, MAX_NUMBER
 
 SAFE = tables.SAFE
 DEAD = tables.DEAD
@@ -297,6 +298,9 @@ about 15 ms on this machine, and the panel computes in the key handler (issue 4'
 20 ms budget). A larger melee shows no odds rather than stalling the keys."""
 CLI_WORK = 200_000
 """The largest melee ``deathzap odds`` works out (about half a second)."""
+CLI_DICE = MAX_MODELS_PER_UNIT * MAX_NUMBER
+"""The most dice to hit ``deathzap odds`` rolls for one shooting attack (about a
+second): a force file's unit of at most 100 figures at most 999 dice each."""
 
 
 def melee_work(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]],
@@ -498,6 +502,10 @@ def shooting_case(guns: Sequence[tuple[str, str, int]], target_type: str, figure
                              "figures")
     made = [volley(kind, n, cover, target_type, in_blast=in_blast, panicked=panicked,
                    label=label) for label, kind, n in guns]
+    dice = sum(v.dice for v, _ in made)
+    if dice > CLI_DICE:
+        raise ValueError(f"that shooting is too large to work out exactly here: "
+                         f"{dice} dice to hit, at most {CLI_DICE}; give fewer guns")
     odds = shooting_odds([v for v, _ in made], figures, pending, hits=hits,
                          failed_saves=failed_saves, target_type=target_type,
                          target_panicked=tables.alone(target_type, figures))

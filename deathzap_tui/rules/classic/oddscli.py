@@ -11,7 +11,8 @@ import argparse
 
 from deathzap_tui.rules.classic import odds as O
 from deathzap_tui.rules.classic import tables
-from deathzap_tui.rules.odds import Odds, need, refuse
+from deathzap_tui.rules.odds import Odds, at_most, need, refuse
+from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT
 
 USAGE = """\
 deathzap odds --ruleset classic --guns 6 --weapon basic --cover open \\
@@ -72,8 +73,22 @@ def odds_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     return bare
 
 
+_FIGURES = "the most figures a force file gives a unit"
+LIMITS = (
+    ("guns", O.CLI_DICE, "the most dice to hit worked out here"),
+    ("figures", MAX_MODELS_PER_UNIT, _FIGURES),
+    ("attacker_figures", MAX_MODELS_PER_UNIT, _FIGURES),
+    ("pending", MAX_MODELS_PER_UNIT, _FIGURES),
+    ("in_blast", MAX_MODELS_PER_UNIT, _FIGURES),
+)
+"""The bare numbers cannot describe a unit no force file holds (the force files'
+limits, ``rules/validation.py``): its odds would take minutes (issue 19)."""
+
+
 def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     """The odds of a shooting or melee attack described in bare numbers."""
+    for key, most, why in LIMITS:
+        at_most(getattr(args, key), key, most, why)
     settings = vars(args)
     if not args.melee and args.guns is None and args.weapon is None:
         raise ValueError("say what attacks: --attacker FILE:UNIT and --target FILE:UNIT, "

@@ -49,7 +49,6 @@ NO_MORE = "no"
 """Blast answer: no other unit is under the Radius Weapon's blast."""
 DEFAULT_DISTANCE = 12
 """What Enter answers to the distance question (the players measure)."""
-MAX_DISTANCE = 120
 FULL_STEP = f'full {tables.RANGE_STEP}" step'
 COVER_CHOICES = (Choice("open", "Open"), Choice("soft", "Soft cover (+1 defence die)"),
                  Choice("hard", "Hard cover (+2 defence dice)"))
@@ -187,7 +186,7 @@ class _Volley:
         distance = yield Question(
             f"distance.{target.id}", f"Distance from {self.name} to {tname} in whole "
             f"inches (one more defence die per full {tables.RANGE_STEP}\")?",
-            minimum=0, maximum=MAX_DISTANCE, rule="PS §5 step 2", side=self.unit.side,
+            minimum=0, maximum=tables.MAX_DISTANCE, rule="PS §5 step 2", side=self.unit.side,
             default=DEFAULT_DISTANCE)
         self.where[target.id] = (cover, distance)
         return cover, distance

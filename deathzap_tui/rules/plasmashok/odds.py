@@ -14,7 +14,7 @@ from typing import Any
 
 from deathzap_tui.rules.distributions import mean
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds, flag, refuse
+from deathzap_tui.rules.odds import Odds, at_most, flag, refuse
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.oddsmath import (
     Group,
@@ -385,6 +385,8 @@ def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
     aforce, aunit = attacker
     _tforce, tunit = target
     stats = tables.TYPES[tunit.type]
+    at_most(settings.get("distance"), "distance", tables.MAX_DISTANCE,
+            "the longest distance the game takes")
     if settings.get("wounds_per_model") is not None:
         raise ValueError(f"--wounds-per-model: with force files the target's type gives "
                          f"it ({stats.name}: {stats.wounds}, PS §2); leave it out")

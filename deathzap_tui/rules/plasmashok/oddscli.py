@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 
-from deathzap_tui.rules.odds import Odds, flag, need
+from deathzap_tui.rules.odds import Odds, at_most, flag, need
 from deathzap_tui.rules.plasmashok import odds as O
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.oddsmath import Group
+from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT, MAX_NUMBER
 
 USAGE = """\
 deathzap odds --ruleset plasmashok --shots 12 --strength 2 --damage 1 --defence 4 \\
@@ -27,6 +28,31 @@ Special combat (PS §4): --special dice against --special-defence + 2 dice, each
 attack die whose face the defender does not show is a wound."""
 
 SHOOTING = ("shots", "strength", "damage", "defence", "size", "save")
+MAX_DEFENCE = max(t.defence for t in tables.TYPES.values()) + max(
+    max(tables.COVER_DICE.values()) + tables.range_dice(tables.MAX_DISTANCE),
+    tables.MELEE_DOUBLE_DICE)
+"""The most defence dice a target rolls: its type's, + cover and range (PS §5 step
+2) or + the melee size bonus (PS §6)."""
+MAX_SIZE = max(t.size * min(t.models[1], MAX_MODELS_PER_UNIT) for t in tables.TYPES.values())
+"""The largest unit's size (PS §2): its models' sizes summed."""
+_SPECIAL_WHY = f"a unit buys special combat {tables.MAX_SPECIAL} times at most (PS §9)"
+LIMITS = (
+    ("shots", MAX_MODELS_PER_UNIT * MAX_NUMBER, f"a force file's unit has at most "
+     f"{MAX_MODELS_PER_UNIT} models of at most {MAX_NUMBER} shots or attacks"),
+    ("strength", MAX_NUMBER, "the most strength a force file gives a weapon or attack"),
+    ("damage", MAX_NUMBER, "the most damage a force file gives a weapon or attack"),
+    ("defence", MAX_DEFENCE, "the most a type's defence, cover and range "
+     f"(up to {tables.MAX_DISTANCE}\") give, PS §5 step 2, §6"),
+    ("size", MAX_SIZE, "the largest unit's size, PS §2"),
+    ("special", tables.MAX_SPECIAL, _SPECIAL_WHY),
+    ("special_defence", tables.MAX_SPECIAL, _SPECIAL_WHY),
+    ("models", MAX_MODELS_PER_UNIT, "the most models a force file gives a unit"),
+    ("wounds_per_model", max(t.wounds for t in tables.TYPES.values()),
+     "the most wounds of a model type, PS §2"),
+)
+"""The bare numbers cannot describe a unit no force file holds (the force files'
+limits, ``rules/validation.py``, and the PS tables): the odds of one would take the
+machine's memory or recurse without end (issue 19)."""
 SPECIAL = ("special", "special_defence")
 
 
@@ -90,6 +116,8 @@ def _target(args: argparse.Namespace, default_models: int) -> tuple[int, int, in
 def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     """The odds of one weapon group (PS §5, §6) or a special-combat attack (PS §4)
     described in bare numbers."""
+    for key, most, why in LIMITS:
+        at_most(getattr(args, key), key, most, why)
     shooting = [flag(k) for k in SHOOTING if getattr(args, k) is not None]
     special = [flag(k) for k in SPECIAL if getattr(args, k) is not None]
     if shooting and special:

@@ -117,6 +117,9 @@ COVER_DICE = {"open": 0, "soft": 1, "hard": 2}
 """PS §5 step 2: extra defence dice for the target's cover."""
 RANGE_STEP = 6
 """PS §5 step 2: one more defence die per full 6" between shooter and target."""
+MAX_DISTANCE = 120
+"""The longest distance in inches the game takes between shooter and target (not a
+rule: a table is far smaller), so at most ``MAX_DISTANCE // RANGE_STEP`` range dice."""
 CONTACT_SIZE_FACTOR = 2
 """PS §5: a unit in base contact shoots and is shot only if its size is at least
 double that of every unit it touches."""
