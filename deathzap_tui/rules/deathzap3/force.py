@@ -109,17 +109,16 @@ def _weapon(r: _Reader, weapon_id: object, raw: object, path: str) -> Weapon | N
     if table is None:
         return None
     before = len(r.problems)
-    if r.item_id(weapon_id, path, "weapon") is None:
-        weapon_id = "weapon"
+    wid = r.item_id(weapon_id, path, "weapon") or "weapon"
     r.known_keys(table, path, WEAPON_KEYS)
-    name = r.name(table, "name", path, default=display_name(weapon_id))
+    name = r.name(table, "name", path, default=display_name(wid))
     inline = [k for k in ("shots", "power", "rules") if k in table]
     profiles: list[Profile | None] | None
     if "profiles" in table:
         if inline:
             r.problem(path, f"give either shots/power/rules or profiles, not both "
                       f"(found {', '.join(inline)} and profiles)")
-        profiles = _profiles(r, table, path, name or weapon_id)
+        profiles = _profiles(r, table, path, name or wid)
     elif inline:
         profiles = [_profile(r, table, path, name)]
     else:
@@ -128,7 +127,7 @@ def _weapon(r: _Reader, weapon_id: object, raw: object, path: str) -> Weapon | N
         profiles = None
     if len(r.problems) > before or not profiles or name is None:
         return None
-    return Weapon(weapon_id, name, tuple(p for p in profiles if p))
+    return Weapon(wid, name, tuple(p for p in profiles if p))
 
 
 def _figure_extra(r: _Reader, ftable: Mapping[str, Any], fpath: str) -> dict[str, Any]:
@@ -220,7 +219,7 @@ def force_warnings(force: Force) -> list[Problem]:
     def warn(path: str, message: str) -> None:
         out.append(Problem(message, path, severity="warning"))
 
-    low, high = lim["figures"]
+    low, high = tables.FIGURES_PER_UNIT
     for i, unit in enumerate(force.units):
         path = f"units[{i}]"
         models = len(unit.figures)

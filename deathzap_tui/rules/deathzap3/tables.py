@@ -83,8 +83,9 @@ BOARD_DEPTH = 30
 ENEMY_NEAR_OBJECTIVE = 3
 """DZ3 §3 Signal: no enemy within 3" of the objective."""
 
+FIGURES_PER_UNIT = (1, 10)
+"""DZ3 §13: the loose limit of models in a unit (fewest, most)."""
 LIMITS = {
-    "figures": (1, 10),
     "move": 12,
     "melee_attacks_total": 24,
     "shots_total": 24,
