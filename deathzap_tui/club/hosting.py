@@ -424,6 +424,7 @@ class Club:
         would be refused); its players' lobbies still hear of them."""
         table = hosted.table
         game, store = table.game, table.session.store
+        before = _in_progress(table)
         new: list[Event] = []
         try:
             for _ in range(3):  # an action kept past the events read: read them again
@@ -444,6 +445,8 @@ class Club:
                      "loading it again")
             self._reload(hosted)
             return
+        if not new and _in_progress(table) == before:
+            return  # nothing new for its terminals (a committed action's record cleared)
         hosted.referee.changed()
         for event in new:
             self._after_move(hosted, event, here=False)
@@ -601,6 +604,15 @@ class Club:
         else:
             text = value
         return text, checked_force(text, kind if kind != "toml" else "your force")
+
+
+def _in_progress(table: Table) -> tuple[Any, ...] | None:
+    """The action in progress at ``table``, as its terminals are shown it."""
+    p = table.pending
+    if p is None:
+        return None
+    return p.action.by, dict(p.action.intent), list(p.action.resolution.answers), \
+        list(p.answerers)
 
 
 def _member_key(member: str) -> str:
