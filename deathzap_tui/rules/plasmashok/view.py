@@ -94,7 +94,7 @@ def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
     for wid in carried(unit.figures):
         w = weapons[wid]
         reach = f", range {w.range}\"" if w.range else ""
-        dice = plural(w.shots, "shot") if w.fixed_shots else f"{w.shots} shots"
+        dice = plural(w.shots, "shot") if isinstance(w.shots, int) else f"{w.shots} shots"
         shots.append(f"{w.name}: {dice}, strength {w.strength}, damage {w.damage}{reach}")
     melee = ("melee {}, strength {}, damage {} per model (PS §6)".format(
         plural(unit.melee[0], "attack"), *unit.melee[1:])
