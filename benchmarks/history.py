@@ -28,6 +28,10 @@ too; one step in four is a pair anyway). Medians (ms) of:
 - log first / log cold: ``deathzap log SAVE`` in a new process, to its first narrative
   line and to its end (goal: the first at once, all < 500 ms);
 - narrative: the whole game's lines, as the log screen asks for them.
+
+``--cpu``: the in-process figures in this process's CPU time rather than wall time
+(a shared machine's other work inflates wall time; the commands in a new process are
+always wall time).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import timing
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -199,7 +205,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--no-per-event", action="store_true",
                         help="only the long-games table")
+    parser.add_argument("--cpu", action="store_true",
+                        help="in-process figures in CPU time (time.process_time)")
     args = parser.parse_args()
+    if args.cpu:
+        timing.CLOCK = time.process_time
     sizes = sorted(args.sizes)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DEATHZAP_SAVES_DIR"] = tmp
