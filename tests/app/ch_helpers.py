@@ -10,6 +10,7 @@ from typing import Any
 
 from app_helpers import copy_forces
 
+from deathzap_tui import saves
 from deathzap_tui.app.app import GamePlan
 from deathzap_tui.app.flow import new_session, quick_setup
 from deathzap_tui.rules.cards import Card
@@ -60,7 +61,8 @@ def has(text: str, words: str) -> bool:
 
 class OneSide(Session):
     """A local session seen from one side, as a joined terminal sees a hosted game
-    (``view``/``intents`` for that viewer, actions made ``by`` it)."""
+    (``view``/``intents`` for that viewer, actions made ``by`` it). Make one with
+    :func:`one_side`."""
 
     side = "red"
 
@@ -72,3 +74,11 @@ class OneSide(Session):
 
     def begin(self, intent: Any, by: str = "") -> Any:
         return super().begin(intent, by or self.side)
+
+
+def one_side(local: Session) -> OneSide:
+    """Red's terminal on ``local``'s save, the game read back from it: from now on the
+    save's one writer. (Two sessions appending to one save race for each event
+    number, and the second gets a ``Conflict``, as two processes would.)"""
+    assert local.path is not None
+    return OneSide(saves.load_game(local.path), local.path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from app_helpers import battle_app
-from ch_helpers import OneSide, ch_forces, ch_session
+from ch_helpers import ch_forces, ch_session, one_side
 
 
 @pytest.fixture
@@ -56,11 +56,11 @@ def test_ch_battle_after_interrupt_large(snap_compare, ch_paths) -> None:
 def test_ch_one_side_board_small(snap_compare, ch_paths) -> None:
     """A terminal playing red only: its hand is on the board."""
     local = ch_session(*ch_paths)
-    assert snap_compare(battle_app(OneSide(local.game, local.path)), terminal_size=SMALL)
+    assert snap_compare(battle_app(one_side(local)), terminal_size=SMALL)
 
 
 def test_ch_one_side_interrupt_large(snap_compare, ch_paths) -> None:
     """...and its interrupt is offered at once, without a cover."""
     local = ch_session(*ch_paths)
-    assert snap_compare(battle_app(OneSide(local.game, local.path)), press=["d"],
+    assert snap_compare(battle_app(one_side(local)), press=["d"],
                         terminal_size=LARGE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from app_helpers import aiotest, battle_app
-from ch_helpers import OneSide, ch_forces, ch_session, hand_words, has, screen_text, shown
+from ch_helpers import ch_forces, ch_session, hand_words, has, one_side, screen_text, shown
 
 from deathzap_tui.app.screens.battle import BattleScreen
 from deathzap_tui.app.screens.cover import CoverScreen
@@ -115,7 +115,7 @@ async def test_hot_seat_pass_and_hand_key_switches_sides(ch_paths) -> None:
 @aiotest
 async def test_one_side_terminal_shows_its_hand_and_offers_interrupts(ch_paths) -> None:
     local = ch_session(*ch_paths)
-    session = OneSide(local.game, local.path)
+    session = one_side(local)
     red_hand, black_hand = list(local.game.state.hands["red"]), list(
         local.game.state.hands["black"])
     app = battle_app(session)
@@ -136,4 +136,4 @@ async def test_one_side_terminal_shows_its_hand_and_offers_interrupts(ch_paths) 
         await pilot.pause()
         assert app.screen is battle
         assert has(screen_text(app), "Command Hand (3 cards)")
-    assert local.game.state.played == [red_hand[0]]
+    assert session.game.state.played == [red_hand[0]]
