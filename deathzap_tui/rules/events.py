@@ -68,12 +68,14 @@ class EventLog(Sequence[Event]):
     events."""
 
     __slots__ = ("_decode", "_items")
+    _items: list[Event | None]
+    _decode: Callable[[int], Event] | None
 
     def __init__(self, events: Iterable[Event] = (),
                  decode: Callable[[int], Event] | None = None, *, undecoded: int = 0) -> None:
         """``events`` (after the ``undecoded`` ones)."""
         if isinstance(events, EventLog):  # a copy: appending to one leaves the other
-            self._items: list[Event | None] = [*events._items]
+            self._items = [*events._items]
             self._decode = events._decode
             return
         self._items = [None] * undecoded

@@ -145,7 +145,9 @@ def _blast(plan: Plan) -> Gen:
         left = [u for u in state.all_units() if u.in_play and u not in under]
         if not left:
             return under
-        default = plan.target.id if plan.target in left and not under else NO_MORE
+        aimed_at = plan.target
+        default = aimed_at.id if aimed_at in left and aimed_at is not None and not under \
+            else NO_MORE
         which = "which other unit" if under else "which unit"
         answer = yield Question(
             f"blast.{len(under) + 1}", f"The {plan.grenade} grenade has landed: {which} "
