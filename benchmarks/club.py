@@ -72,10 +72,10 @@ def pct(values: list[float], p: float) -> float:
 
 # --- the server process ------------------------------------------------------------
 
-async def serve(store_path: str, rundir: Path) -> None:
-    """Host every game of the store; print the port and each game's socket. (With
-    several front-ends each hosts every game; its sessions are the members
-    :func:`front_of` puts on it.)"""
+async def serve(store_path: str, rundir: Path, front: int, fronts: int) -> None:
+    """Host the games of the store that have a player on front-end ``front`` (of
+    ``fronts``, :func:`front_of`), as a lobby opening them would; print the port and
+    each game's socket."""
     from deathzap_tui.club.hosting import Club
     from deathzap_tui.club.hub import HubServer
     from deathzap_tui.club.server import ClubSSHServer
@@ -88,7 +88,9 @@ async def serve(store_path: str, rundir: Path) -> None:
     await club.start()  # with several front-ends: hear the others' moves
     seats: dict[str, tuple[str, str]] = {}
     sockets: dict[int, str] = {}
-    for info in store.games():
+    for i, info in enumerate(sorted(store.games(), key=lambda g: g.id)):
+        if front not in (front_of(i, "red", fronts), front_of(i, "black", fronts)):
+            continue
         hosted = await club.host(info.id)
         sockets[info.id] = str(hosted.socket)
         seats[info.red or ""] = (str(hosted.socket), "red")
@@ -322,7 +324,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             rundir = Path(tmp) / f"run{front}"
             rundir.mkdir(mode=0o700)
             servers.append(subprocess.Popen(
-                [sys.executable, __file__, "--serve", store_spec, str(rundir)],
+                [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
+                 str(fronts)],
                 stdout=subprocess.PIPE, text=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
@@ -332,7 +335,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                 info = json.loads(proc.stdout.readline())
                 ports.append(info["port"])
                 sockets.append({int(k): v for k, v in info["sockets"].items()})
-            games = sorted(sockets[0])
+            games = sorted(set().union(*sockets))
             print(f"{sessions} SSH sessions in {len(games)} games on loopback; a move "
                   f"per game every {args.every:g} s for {args.seconds:g} s "
                   f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
@@ -472,11 +475,12 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=2000,
                         help="events appended to measure the store's throughput "
                         "(default 2000; 0: skip)")
-    parser.add_argument("--serve", nargs=2, metavar=("STORE", "RUNDIR"),
+    parser.add_argument("--serve", nargs=4, metavar=("STORE", "RUNDIR", "FRONT", "FRONTS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.serve[0], Path(args.serve[1])))
+        asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
+                          int(args.serve[3])))
         return
     private = None
     store = args.store
