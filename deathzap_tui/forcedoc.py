@@ -42,6 +42,10 @@ from deathzap_tui.safefiles import UnsafeFile, write_atomic
 
 Part = str | int
 
+SoFar = tuple[PointsReport | None, tuple[str, ...]]
+"""The points of the units without errors of a force with errors (``None``: no total
+to give) and the names of the units left out (issue 22)."""
+
 NEW_FILE_MODE = 0o644
 """Permission bits of a force file saved for the first time (a saved-over file keeps
 its own)."""
@@ -86,9 +90,6 @@ class CheckResult:
     """The ruleset's points for the force, when it has points and the force is valid."""
     counts: tuple[tuple[str, int], ...] = ()
     """Labelled counts instead, for a valid force of a ruleset without points."""
-    left_out: tuple[str, ...] = ()
-    """With errors only inside some units: those units' names (or paths), and
-    :attr:`points` counts the others (the total so far, issue 22)."""
 
     @property
     def force(self) -> Any:
@@ -321,15 +322,20 @@ class ForceDocument:
 
     def check(self) -> CheckResult:
         """Validate the text as ``deathzap check`` does (same problems, same lines)."""
-        text = self.text()
         try:
-            loaded = force_from_text(text, self.source)
+            loaded = force_from_text(self.text(), self.source)
         except InvalidInput as e:
-            points, left_out = points_so_far(text, e.problems, self.source)
-            return CheckResult(None, tuple(e.problems), points, left_out=left_out)
+            return CheckResult(None, tuple(e.problems))
         points = loaded.ruleset.points(loaded.force)
         counts = () if points else tuple(loaded.ruleset.force_counts(loaded.force))
         return CheckResult(loaded, tuple(loaded.warnings), points, counts)
+
+    def points_so_far(self, result: CheckResult) -> SoFar:
+        """The total so far of a force with errors (``result``, its check): see
+        :func:`points_so_far`; nothing for a valid force (its points are the
+        result's)."""
+        return (None, ()) if result.ok else points_so_far(self.text(), result.problems,
+                                                          self.source)
 
     def save(self, path: str | Path | None = None) -> None:
         """Write the text to ``path`` (default :attr:`path`) atomically; see
@@ -344,8 +350,7 @@ class ForceDocument:
         self._saved = text
 
 
-def points_so_far(text: str, problems: Sequence[Problem], source: str
-                  ) -> tuple[PointsReport | None, tuple[str, ...]]:
+def points_so_far(text: str, problems: Sequence[Problem], source: str) -> SoFar:
     """The points of force ``text`` with errors (``problems``), counting the units
     without any: when every error is inside ``units[N]``, the force without those
     units is checked again and, valid, priced (issue 22: the total so far while some

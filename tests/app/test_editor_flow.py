@@ -45,6 +45,7 @@ async def test_points_so_far_while_a_unit_has_an_error(workdir: Path) -> None:
         await screen.go_to("units[1].weapons")
         await pilot.pause()
         await keys(pilot, *"laser")  # no such weapon (DT §4)
+        await pilot.pause()  # the total so far comes after the key's frame
         assert not screen.result.ok
         panel = points_panel(screen)
         assert "Points so far" in panel
@@ -56,11 +57,12 @@ async def test_points_so_far_while_a_unit_has_an_error(workdir: Path) -> None:
 
 def test_no_total_so_far_with_an_error_outside_the_units(workdir: Path) -> None:
     doc = ForceDocument.open(demo(workdir), None)
+    assert doc.points_so_far(doc.check()) == (None, ())  # valid: the check's points
     doc.set("units[0].figures[1].count", 0)
-    assert doc.check().points is not None and doc.check().left_out
+    report, left_out = doc.points_so_far(doc.check())
+    assert report is not None and left_out == (doc.get("units[0].name"),)
     doc.set("name", 5)  # an error of the force itself: no total to give
-    result = doc.check()
-    assert result.points is None and not result.ok
+    assert doc.points_so_far(doc.check()) == (None, ())
 
 
 @aiotest

@@ -46,6 +46,7 @@ from deathzap_tui.forcedoc import (
     CheckResult,
     ForceDocument,
     Part,
+    SoFar,
     force_path,
     join_path,
     parse_path,
@@ -147,6 +148,9 @@ class EditorScreen(Screen[bool]):
         start = time.perf_counter()
         self.result: CheckResult = self._check()
         self._timed(start)
+        self.so_far: SoFar = doc.points_so_far(self.result)
+        """The points of the units without errors while others have some (shown as
+        the total so far), counted after each check's frame (:meth:`_count_so_far`)."""
         self.unparsed: dict[str, tuple[str, str]] = {}
         """path -> (typed text, why it is not a value): typed, never lost."""
         self._tree_nodes: dict[tuple[Part, ...], TreeNode[tuple[Part, ...]]] = {}
@@ -342,7 +346,7 @@ class EditorScreen(Screen[bool]):
             static.display = bool(node_problems)
 
     def _update_side(self) -> None:
-        self.query_one("#points", Static).update(points_text(self.result, self.limit))
+        self.query_one("#points", Static).update(self._points())
         problems = self.query_one("#problems", OptionList)
         problems.clear_options()
         options = [Option(Text(f"typed, not read: {clean(path, oneline=True)}: {why}",
@@ -372,7 +376,7 @@ class EditorScreen(Screen[bool]):
             text.append("  (unsaved)", style="bold")
         state = self._state()
         if self.has_class("narrow"):
-            status = Text(f"{points_summary(self.result, self.limit)} · ", style="bold")
+            status = Text(f"{self._points_summary()} · ", style="bold")
             status.append(state)
             status.append(" · p: points and problems", style="dim")
             self.query_one("#editor-status", Static).update(status)
@@ -427,6 +431,7 @@ class EditorScreen(Screen[bool]):
         self._show_messages()
         self._update_side()
         self._timed(start)
+        self.call_after_refresh(self._count_so_far)
 
     def _settle(self) -> None:
         """Run a deferred check now: whatever decides on the result (save, leave)
@@ -576,6 +581,21 @@ class EditorScreen(Screen[bool]):
             node.label = eo.entry_label(node.parts[-1], self.doc.get(node.path))
             for heading in self.query("#form-heading").results(Static):
                 heading.update(self._heading(node))
+
+    def _count_so_far(self) -> None:
+        """The points of the units without errors (issue 22), counted after the
+        frame of the key that changed the force: it checks the force once more, and
+        typing must keep its pace (:data:`SLOW_CHECK`)."""
+        so_far = self.doc.points_so_far(self.result)
+        if so_far != self.so_far:
+            self.so_far = so_far
+            self._update_side()
+
+    def _points(self) -> Text:
+        return points_text(self.result, self.limit, self.so_far)
+
+    def _points_summary(self) -> str:
+        return points_summary(self.result, self.limit, self.so_far)
 
     def action_limit(self) -> None:
         """Ask for the game size to build against (blank: none)."""
@@ -866,26 +886,29 @@ def used(total: int, limit: int | None) -> str:
     return f"{total}/{limit} points" if limit else plural(total, "point")
 
 
-def points_summary(result: CheckResult, limit: int | None = None) -> str:
+def points_summary(result: CheckResult, limit: int | None = None,
+                   so_far: SoFar = (None, ())) -> str:
     """The points total (or the counts) in a few words: the narrow status line."""
-    if result.points is not None:
-        return used(result.points.total, limit) + ("" if result.ok else " so far")
     if not result.ok:
-        return "points not counted"
+        report = so_far[0]
+        return "points not counted" if report is None else f"{used(report.total, limit)} so far"
+    if result.points is not None:
+        return used(result.points.total, limit)
     if result.loaded is None:
         return "no points"
     units, models = result.loaded.counts()
     return f"{plural(units, 'unit')}, {plural(models, 'model')}"
 
 
-def points_text(result: CheckResult, limit: int | None = None) -> Text:
+def points_text(result: CheckResult, limit: int | None = None,
+                so_far: SoFar = (None, ())) -> Text:
     """The points of each unit and the total (against ``limit``: used/limit, and what
     is left or how far over), or the counts of a ruleset without points. While there
     are errors only in some units, the others' points and the total so far, naming
     the units left out; with other errors, why there are none. The report's notes
     follow, as ``deathzap points`` prints them (the force file's ``expected_points``
     against the formula, DZ3-R17)."""
-    report = result.points
+    report = result.points if result.ok else so_far[0]
     errors = sum(p.is_error for p in result.problems)
     if report is None and not result.ok:
         return Text(f"Points\nnot counted: {plural(errors, 'error')} to fix first",
@@ -914,7 +937,7 @@ def points_text(result: CheckResult, limit: int | None = None) -> Text:
         text.append(f"{left} left\n" if left >= 0 else f"{-left} over the limit\n",
                     style="" if left >= 0 else "bold red")
     if not result.ok:
-        names = ", ".join(clean(n, oneline=True) for n in result.left_out)
+        names = ", ".join(clean(n, oneline=True) for n in so_far[1])
         text.append(f"not counted: {names} ({plural(errors, 'error')} to fix)\n",
                     style="dim")
     for warning in report.warnings:
