@@ -2,9 +2,10 @@
 
 ``migrations/NNNN_what.DRIVER.sql`` (``DRIVER``: ``sqlite``, ``postgres``) takes a
 store from version NNNN-1 to NNNN; every number has the SQL of every driver (the
-tests run each on a real SQLite file and a real PostgreSQL 15 server). The version a store is at is the one row of its ``schema_version`` table. A store
-is used only at the version this code knows (:data:`LATEST`): an older one is
-upgraded by ``deathzap club migrate``; a newer one (written by a later deathzap) is
+tests run each on a real SQLite file and a real PostgreSQL 15 server). The version
+a store is at is the one row of its ``schema_version`` table. A store is used only
+at the version this code knows (:data:`LATEST`): an older one is upgraded by
+``deathzap club migrate``; a newer one (written by a later deathzap) is
 refused, naming both.
 """
 
