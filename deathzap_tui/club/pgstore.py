@@ -61,7 +61,7 @@ def dialect() -> Dialect:
     from deathzap_tui.club.sqlstore import Dialect
 
     return Dialect(
-        "postgres", "BEGIN", "BEGIN READ ONLY",
+        "postgres", "BEGIN", "",
         "SELECT table_name FROM information_schema.tables "
         "WHERE table_schema = current_schema()",
         "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),

@@ -53,6 +53,9 @@ class Dialect:
     begin: str
     """What opens a write transaction."""
     begin_read: str
+    """What opens a transaction that only reads; "": none (each statement reads as
+    of its own start, as PostgreSQL's READ COMMITTED transactions would anyway: one
+    round trip less each side)."""
     tables: str
     """A query of the names of the tables in the store."""
     placeholder: str
@@ -166,13 +169,17 @@ class SqlClubStore:
                 cursor.execute(sql, params)
                 return cursor.fetchall() if cursor.description else []
 
+            begin = self.dialect.begin_read if read else self.dialect.begin
             try:
-                cursor.execute(self.dialect.begin_read if read else self.dialect.begin)
+                if begin:
+                    cursor.execute(begin)
                 yield run
-                cursor.execute("COMMIT")
+                if begin:
+                    cursor.execute("COMMIT")
             except BaseException as exc:
-                with contextlib.suppress(*self.dialect.errors):
-                    cursor.execute("ROLLBACK")
+                if begin:
+                    with contextlib.suppress(*self.dialect.errors):
+                        cursor.execute("ROLLBACK")
                 if isinstance(exc, self.dialect.unavailable):
                     raise StoreError(f"{self.label}: the club's store is unavailable "
                                      f"({' '.join(str(exc).split())})") from None
