@@ -191,3 +191,24 @@ async def test_after_turn_one_the_track_says_the_turn_the_header_says(ruleset,
         for rows in view.units.values():
             for row in rows:
                 assert "this turn" not in row.cells[-1] and "shot" not in row.cells[-1]
+
+
+@aiotest
+async def test_the_objectives_read_whole_on_the_score_page(workdir) -> None:
+    """At 80x24 the score panel scrolls (the objective text was cut mid-sentence): the
+    palette's "Score and objectives" shows the panel's text whole on a page."""
+    from deathzap_tui.app.screens.help import TextScreen
+
+    session = busy_session("classic", workdir)
+    view = session.view()
+    app = battle_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        (page,) = [c for t, _h, c in app.screen.palette_commands()
+                   if t == "Score and objectives"]
+        page()
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        words = " ".join(" ".join(screen_lines(app)).split())
+        for line in (*view.score_lines, *view.objectives):
+            assert " ".join(line.split()) in words, line

@@ -201,9 +201,9 @@ async def test_a_watcher_sees_it_is_watching_and_has_no_moves(demo_paths) -> Non
         assert app.screen is screen and app.dice_mode == "physical"
         assert len(watcher.game.log) == events
         titles = [t for t, _h, _c in screen.palette_commands()]
-        # only looking: the log and the units' cards (issue 22), no move
-        assert titles[0] == "Whole log" and len(titles) > 1
-        assert all(t.startswith("Unit card: ") for t in titles[1:]), titles
+        # only looking: the log, the score page and the units' cards (issue 22), no move
+        assert titles[:2] == ["Whole log", "Score and objectives"] and len(titles) > 2
+        assert all(t.startswith("Unit card: ") for t in titles[2:]), titles
 
 
 # --- the command palette --------------------------------------------------------------

@@ -32,7 +32,7 @@ from deathzap_tui.app.widgets.hand import HandWidget
 from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.paint import repaint
-from deathzap_tui.app.widgets.score import ScoreWidget
+from deathzap_tui.app.widgets.score import ScoreWidget, render_score
 from deathzap_tui.app.widgets.units import UnitTable
 from deathzap_tui.rules.ruleset import (
     ADVANCE,
@@ -473,6 +473,15 @@ class BattleScreen(Screen[None]):
         self.app.push_screen(TextScreen("The game so far", self.session.narrative(),
                                         bottom=True))
 
+    def action_score_page(self) -> None:
+        """The score and the objectives on a page of their own: the panel beside the
+        board scrolls when a narrow terminal has no room for them (issue 22)."""
+        from deathzap_tui.app.screens.help import TextScreen
+
+        view = self.view or self.session.view()
+        self.app.push_screen(TextScreen("Score and objectives",
+                                        render_score(view).plain.split("\n")))
+
     def action_undo(self) -> None:
         undone = len(self.session.last_lines(terminal_side(self.session)))
         self._through_history(self.session.undo, lambda log: log.drop_lines(undone))
@@ -508,6 +517,8 @@ class BattleScreen(Screen[None]):
         if not self.watching:
             out.extend(self._move_commands())
         out.append(("Whole log", "The game so far", self.action_whole_log))
+        out.append(("Score and objectives", "The score panel's text whole, on a page",
+                    self.action_score_page))
         for row in self.board_rows():
             out.append((f"Unit card: {side_label(row.side)} {clean(row.name, oneline=True)}",
                         "Everything about this unit: figures, weapons, status, this turn",

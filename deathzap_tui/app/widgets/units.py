@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from rich.cells import cell_len
-from rich.console import Console
+from rich.cells import cell_len, chop_cells, set_cell_size
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
@@ -35,8 +35,6 @@ MIN_WRAP = 12
 """A wrapping column (a state) narrower than this makes another column give way."""
 MAX_LINES = 2
 """A unit's row wraps onto a second line, no more, while a column can give way."""
-_CONSOLE = Console(width=200, color_system=None)
-"""Only lends :meth:`Text.wrap` its defaults (no output)."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +55,23 @@ def wrap(text: str, width: int) -> list[str]:
     than a line is folded onto the next, never cut."""
     if cell_len(text) <= width:
         return [text]
-    lines = Text(text).wrap(_CONSOLE, max(1, width), overflow="fold")
-    return [line.plain.rstrip() for line in lines] or [""]
+    width = max(1, width)
+    lines: list[str] = []
+    line, used = "", 0
+    for word in text.split():
+        size = cell_len(word)
+        if size > width:  # a word longer than a line: folded, whole
+            if line:
+                lines.append(line)
+            *full, word = chop_cells(word, width)
+            lines.extend(full)
+            line, used = word, cell_len(word)
+        elif line and used + 1 + size > width:
+            lines.append(line)
+            line, used = word, size
+        else:
+            line, used = (f"{line} {word}", used + 1 + size) if line else (word, size)
+    return [*lines, line] if line else lines or [""]
 
 
 def _longest_word(texts: Sequence[str]) -> int:
@@ -94,31 +107,35 @@ def plan(columns: Sequence[str], hints: Sequence[Column], body: Sequence[Sequenc
     order = sorted((i for i in range(1, len(columns)) if hints[i].drop),
                    key=lambda i: hints[i].drop)
     cells = [[r[i] if i < len(r) else "" for r in body] for i in range(len(columns))]
+    widest = [max([cell_len(c) for c in column] + [0]) for column in cells]
     out: list[Layout] = []
     for dropped in range(len(order) + 1):
         shown = tuple(i for i in range(len(columns)) if i not in order[:dropped])
         for short in (False, True):
             if short and not any(hints[i].short for i in shown):
                 continue
-            layout = _layout(columns, hints, cells, shown, short, order[:dropped], avail,
-                             squeeze_names=False)
+            layout = _layout(columns, hints, (cells, widest), shown, short, order[:dropped],
+                             avail, squeeze_names=False)
             if layout is not None:
                 out.append(layout)
     if not out:
         shown = tuple(i for i in range(len(columns)) if i not in order)
-        squeezed = _layout(columns, hints, cells, shown, True, order, avail,
+        squeezed = _layout(columns, hints, (cells, widest), shown, True, order, avail,
                            squeeze_names=True)
         assert squeezed is not None  # squeezing always gives one
         out.append(squeezed)
     return out
 
 
-def _layout(columns: Sequence[str], hints: Sequence[Column], cells: Sequence[Sequence[str]],
-            shown: tuple[int, ...], short: bool, dropped: Sequence[int], avail: int, *,
+def _layout(columns: Sequence[str], hints: Sequence[Column],
+            measured: tuple[Sequence[Sequence[str]], Sequence[int]], shown: tuple[int, ...],
+            short: bool, dropped: Sequence[int], avail: int, *,
             squeeze_names: bool) -> Layout | None:
+    """One layout of :func:`plan` (``measured``: each column's cells and its widest
+    cell), or ``None`` if it does not fit ``avail``."""
+    cells, widest = measured
     headers = [hints[i].short if short and hints[i].short else columns[i] for i in shown]
-    natural = [max([cell_len(h)] + [cell_len(c) for c in cells[i]])
-               for h, i in zip(headers, shown, strict=True)]
+    natural = [max(cell_len(h), widest[i]) for h, i in zip(headers, shown, strict=True)]
     wraps = [hints[i].wrap for i in shown]
     least = [max(cell_len(h), min(n, MIN_WRAP)) if w else n
              for h, n, w in zip(headers, natural, wraps, strict=True)]
@@ -175,7 +192,14 @@ def choose(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitR
     """The layout for ``avail`` cells and ``height`` lines (``None``: no limit): the
     first of :func:`plan` whose rows all fit (the legend need not), none of them on
     more than :data:`MAX_LINES`, else the one needing the fewest lines. Returns it with
-    the cleaned cells and each row's lines."""
+    the cleaned cells and each row's lines. Remembered: a board's tables are measured
+    and drawn several times a key press with the same rows."""
+    return _choose(tuple(columns), tuple(hints), tuple(rows), avail, height)
+
+
+@lru_cache(maxsize=16)
+def _choose(columns: tuple[str, ...], hints: tuple[Column, ...], rows: tuple[UnitRow, ...],
+            avail: int, height: int | None) -> tuple[Layout, list[list[str]], list[int]]:
     body = [[clean(c, oneline=True) for c in r.cells] for r in rows]
     best: tuple[Layout, list[int]] | None = None
     for layout in plan(columns, hints, body, avail):
@@ -189,14 +213,18 @@ def choose(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitR
     return best[0], body, best[1]
 
 
-def _line(parts: Sequence[Text], widths: Sequence[int]) -> Text:
-    """Cells padded to their column, a gap between columns."""
+def _line(cells: Sequence[str], widths: Sequence[int], style: str, first: str = "") -> Text:
+    """Cells padded to their column (the last one not) in ``style``, a gap between
+    columns; the first cell's text (not its padding) in ``first`` if given."""
     line = Text(no_wrap=True, overflow="crop", end="")
-    for i, (part, width) in enumerate(zip(parts, widths, strict=True)):
+    last = len(cells) - 1
+    for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
         if i:
             line.append(" " * GAP)
-        part.truncate(width, overflow="crop", pad=i < len(parts) - 1)
-        line.append_text(part)
+        shown = set_cell_size(cell, width) if cell_len(cell) > width else cell
+        line.append(shown, style=(first if i == 0 and first else style) or None)
+        if i < last and cell_len(shown) < width:
+            line.append(" " * (width - cell_len(shown)), style=style or None)
     line.rstrip()
     return line
 
@@ -220,20 +248,18 @@ def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int,
     shown as plain text (never markup) with control characters removed."""
     headers = [clean(c, oneline=True) for c in columns]
     layout, body, heights = choose(headers, hints, rows, avail, height)
-    lines = [_line([Text(h, style="bold underline") for h in layout.headers], layout.widths)]
+    lines = [_line(layout.headers, layout.widths, "bold underline")]
     room = 10**6 if height is None else max(1, height - 1)
     visible = shown_rows(rows, heights, room)
     for index in visible:
         row = rows[index]
         style = "" if not row.gone else "dim strike"
+        name = " ".join([style] + ["bold"] * (row.ready and not row.gone)
+                        + ["reverse"] * (row.id == selected)).strip()
         cells = _row_lines(body[index], layout)
         for n in range(heights[index]):
-            parts = [Text(c[n] if n < len(c) else "", style=style) for c in cells]
-            if parts and not row.gone and row.ready:
-                parts[0].stylize("bold")
-            if parts and row.id == selected:
-                parts[0].stylize("reverse")
-            lines.append(_line(parts, layout.widths))
+            lines.append(_line([c[n] if n < len(c) else "" for c in cells], layout.widths,
+                               style, name))
     hidden = [r for i, r in enumerate(rows) if i not in visible]
     if hidden:
         gone = sum(r.gone for r in hidden)
