@@ -17,7 +17,7 @@ from shipped import shipped_forces
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.ruleset import END, Ruleset
+from deathzap_tui.rules.ruleset import END
 from deathzap_tui.session import Session
 
 RULESETS = registry.ids()
@@ -26,10 +26,6 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "conformance"
 MAX_ACTIONS = 2000
 """A bound on a random game: every ruleset's game ends well before it (by its turn
 limit or when a side is gone); reaching it is a failure, not a draw."""
-
-
-def ruleset(ruleset_id: str) -> Ruleset:
-    return registry.get(ruleset_id)
 
 
 def new_game(ruleset_id: str, seed: int, deal_seed: int | None = None) -> Game:

@@ -29,7 +29,7 @@ def _resolved(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def counting(self: Game, *args: object, **kwargs: object) -> object:
         count[0] += 1
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+        return real(self, *args, **kwargs)
 
     monkeypatch.setattr(Game, "_resolve", counting)
     return count
