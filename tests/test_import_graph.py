@@ -1,7 +1,8 @@
 """The import graph of ``deathzap_tui`` (issue 20): every import counts, those inside
 functions too (a lazy import still ties two modules together), only those under
 ``if TYPE_CHECKING:`` do not (they never run). No cycles but the known ones of
-``app/``; the headless package and ``deathzap host`` never load Textual."""
+``app/``; the headless package and the headless commands (``deathzap host``,
+``report``, ``log``) never load Textual."""
 
 from __future__ import annotations
 
@@ -140,28 +141,37 @@ def test_the_headless_package_never_reaches_textual() -> None:
                 todo.append(nxt)
 
 
-def test_deathzap_host_does_not_import_textual(tmp_path: Path) -> None:
-    """``deathzap host --quick`` starts a game, plays its set-up and is about to serve
-    (the serving itself stubbed out): no Textual, and nothing of the app, loaded."""
-    forces = PROJECT_ROOT / "forces"
+def _loaded(cwd: Path, *argv: str) -> list[str]:
+    """Run ``deathzap ARGV`` in a fresh interpreter (a host's serving stubbed out) and
+    return the Textual and app modules it loaded."""
     driver = textwrap.dedent("""
         import sys
         from deathzap_tui.cli import main
         from deathzap_tui.commands import host
 
-        def loaded(serving, lock, command):
+        def serve(serving, lock, command):
             lock.release()
-            print(sorted(m for m in sys.modules
-                         if m.split(".")[0] == "textual" or m.startswith("deathzap_tui.app")))
             return 0
 
-        host.serve_until_stopped = loaded
-        sys.exit(main(sys.argv[1:]))
+        host.serve_until_stopped = serve
+        status = main(sys.argv[1:])
+        print(sorted(m for m in sys.modules
+                     if m.split(".")[0] == "textual" or m.startswith("deathzap_tui.app")))
+        sys.exit(status)
         """)
-    out = subprocess.run(
-        [sys.executable, "-c", driver, "host", "--red", str(forces / "mortans-men.toml"),
-         "--black", str(forces / "gutter-saints.toml"), "--save", "hosted", "--quick"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False,
-        env={**os.environ, "DEATHZAP_SAVES_DIR": str(tmp_path)})
+    out = subprocess.run([sys.executable, "-c", driver, *argv], capture_output=True,
+                         text=True, timeout=60, cwd=cwd, check=False,
+                         env={**os.environ, "DEATHZAP_SAVES_DIR": str(cwd)})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0] == "[]", out.stdout
+    loaded: list[str] = ast.literal_eval(out.stdout.splitlines()[-1])
+    return loaded
+
+
+def test_headless_commands_do_not_import_textual(tmp_path: Path) -> None:
+    """``deathzap host --quick`` starts a game, plays its set-up and is about to serve;
+    ``report`` and ``log`` read its save: none loads Textual, or anything of the app."""
+    forces = PROJECT_ROOT / "forces"
+    assert _loaded(tmp_path, "host", "--red", str(forces / "mortans-men.toml"), "--black",
+                   str(forces / "gutter-saints.toml"), "--save", "hosted", "--quick") == []
+    assert _loaded(tmp_path, "report", "hosted") == []
+    assert _loaded(tmp_path, "log", "hosted") == []
