@@ -124,7 +124,8 @@ async def test_joined_classic_turn(cl_host, cl_clients) -> None:
         await red_key("d")  # end of the melee phase
         await red_key("d")  # morale
         await synced()
-        assert clock(red) == clock(black) == (1, "", "")
+        # Issue 22: between turns the track shows the turn the header announces.
+        assert clock(red) == clock(black) == (2, "", "")
     assert black_answered, "black never answered its own steps in red's actions"
     assert answered_in_app, "red's terminal never answered a step of black's"
     assert red.narrative() == black.narrative()

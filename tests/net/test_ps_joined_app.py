@@ -152,8 +152,9 @@ async def test_ps_joined_game_each_player_at_its_terminal(ps_host, ps_clients) -
         assert {"melee.defence", "melee.saves"} <= set(answered["red"]) & set(answered["black"])
         await play("black", "d")  # morale: each side rolls its own units' dice
         await synced(red_pilot, apps, sessions)
-        assert clock(red) == clock(black) == (1, "", "")
-        assert "Turn 1 of 4" in screen_text(apps["black"])
+        # Issue 22: between turns the track shows the turn the header announces.
+        assert clock(red) == clock(black) == (2, "", "")
+        assert "Turn 2 of 4" in screen_text(apps["black"])
 
         # Turns 2 to 4 through each player's own session; the terminals follow.
         while await asyncio.to_thread(play_by_api, sessions):
