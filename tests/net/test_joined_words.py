@@ -17,19 +17,26 @@ pytest.importorskip("textual")
 async def test_the_answering_players_wizard_is_titled_by_the_action(host, clients) -> None:
     from textual.widgets import Static
 
-    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(black, side="black")
     async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, JoinedBattleScreen))
+        await pilot.pause()
         action = red.begin({"type": "hit", "side": "red"})
         action.resolution.answer("open")
         action.resolution.answer(Dice(faces=(5, 5)))
-        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
+        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen)
+                    and app.screen.is_mounted)
         wizard = app.screen
-        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
-        title = str(wizard.query_one("#wiz-title", Static).render())
-        assert "(begun by RED)" in title and "RED's" not in title
+
+        def title() -> str:
+            return str(wizard.query_one("#wiz-title", Static).render())
+
+        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest)
+                    and title() != "")
+        assert "(begun by RED)" in title() and "RED's" not in title()
         assert black.turn["text"] == "Black: saves"
 
 
