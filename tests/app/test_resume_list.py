@@ -36,8 +36,10 @@ async def test_the_resume_list_says_ruleset_state_and_result(demo_paths) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
-        for _ in range(3):
-            await pilot.pause()
+        for _ in range(200):  # the states, read in a thread, are shown as they come
+            if "in progress:" in " ".join(rows(app)):
+                break
+            await pilot.pause(0.05)
         shown = rows(app)
         text = " ".join(line.strip() for line in shown)
         assert title in text and "finished:" in text and "in progress:" in text
