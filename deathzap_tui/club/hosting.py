@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui.app.text import clean
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.notify import Notifier
@@ -52,6 +51,7 @@ from deathzap_tui.club.sqlstore import checked_force
 from deathzap_tui.club.store import Challenge, ClubStore, GameInfo, Member
 from deathzap_tui.forcefile import read_force_text
 from deathzap_tui.gamestore import StoreError
+from deathzap_tui.headless.text import clean
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.limits import Limits
 from deathzap_tui.net.referee import Referee, Table

@@ -22,7 +22,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from deathzap_tui.app.text import clean
+from deathzap_tui.headless.text import clean
 
 WHATS = ("your-move", "challenge", "game-over")
 

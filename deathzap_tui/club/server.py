@@ -37,12 +37,12 @@ from typing import Any
 
 import asyncssh
 
-from deathzap_tui.app.text import clean
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import TOKEN_ENV, HubServer
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.store import ClubStore
 from deathzap_tui.gamestore import StoreError
+from deathzap_tui.headless.text import clean
 from deathzap_tui.net import sshd
 
 SESSIONS_PER_KEY = 3
