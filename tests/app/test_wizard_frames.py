@@ -10,7 +10,13 @@ re-wrapping after a resize, the live feedback following a typed digit a frame
 late. No timing is measured.
 
 The flows avoid a list longer than its box: a scrollbar appearing is laid out by
-Textual in a second pass (see benchmarks/ui.py for the whole-game figures)."""
+Textual in a second pass (see benchmarks/ui.py for the whole-game figures).
+
+Issue 21 adds ``a`` (the unit chooser, on the battle screen) and the force editor at
+80x24: the outline's arrows (each shows another form), Enter on a unit (its first
+field focused), Esc back and a digit typed in a number field (the points line
+updated). The overrides of Textual that make these one frame are in
+``deathzap_tui/app/frames.py``."""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ from typing import Any
 
 import pytest
 from app_helpers import aiotest, battle_app, keys_for, session_at
+from test_editor import editing
 from test_odds_panel import to_first_hit_roll
 from test_wizard_keys import ToyApp, loose
 from textual.app import App
@@ -98,3 +105,52 @@ async def test_demo_shooting_steps_are_one_frame_each(demo_paths, monkeypatch) -
             counts.append((res.step.key, await counter.press(pilot, *keys)))
         assert len(counts) >= 3
         assert all(n == 1 for _, n in counts), counts
+
+
+@aiotest
+async def test_the_unit_chooser_opens_in_one_frame(demo_paths, monkeypatch) -> None:
+    """``a`` on the battle screen: the wizard's unit chooser, pushed over the board.
+    The wizard is mounted by the first ``a`` of a battle screen and kept: every later
+    ``a`` is one frame (pushing a screen asks Textual for a layout and a full repaint,
+    drawn together by ``OneFrameScreen``)."""
+    counter = FrameCounter(monkeypatch)
+    app = battle_app(session_at(*demo_paths, draws=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await counter.press(pilot, "a")  # mounts the wizard: not counted
+        assert isinstance(app.screen, WizardScreen)
+        counts = []
+        for _ in range(3):
+            await counter.press(pilot, "escape")
+            counts.append(await counter.press(pilot, "a"))
+            assert isinstance(app.screen, WizardScreen)
+            assert app.screen.pick is not None and app.screen.pick.title == "Choose a unit"
+        assert counts == [1, 1, 1]
+
+
+@aiotest
+async def test_editor_outline_enter_and_a_keystroke_are_one_frame_each(
+        workdir, monkeypatch) -> None:
+    """The force editor at 80x24 (the outline, a form, the points on the status line):
+    the outline's down and up arrows show another form, Enter focuses the unit's first
+    field, a digit typed in its move changes the points line, backspace takes it off
+    again; each one frame."""
+    counter = FrameCounter(monkeypatch)
+    async with editing(workdir / "forces" / "demo-ashfall-legion.toml",
+                       size=(80, 24)) as (pilot, screen):
+        status = screen.query_one("#editor-status")
+        frames = {}
+        for n in range(1, 12):  # the force, its weapons, ..., the first unit
+            frames[f"down {n}"] = await counter.press(pilot, "down")
+        assert screen._shown == ("units", 0)
+        frames["up"] = await counter.press(pilot, "up")
+        frames["down"] = await counter.press(pilot, "down")
+        frames["enter"] = await counter.press(pilot, "enter")
+        assert screen.focused is screen._rows["units[0].name"][0]
+        await pilot.press("tab", "tab", "1")  # move (its text selected): 1
+        assert screen.doc.get("units[0].move") == 1
+        before = str(status.render())
+        frames["digit"] = await counter.press(pilot, "0")
+        assert screen.doc.get("units[0].move") == 10 and str(status.render()) != before
+        frames["backspace"] = await counter.press(pilot, "backspace")
+        assert screen.doc.get("units[0].move") == 1 and str(status.render()) == before
+        assert frames == dict.fromkeys(frames, 1)

@@ -28,20 +28,23 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Input, Label, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
 from deathzap_tui import forceoutline as eo
+from deathzap_tui.app.frames import OneFrameScreen, SteadySize, SteadyStatic, SteadyTree
 from deathzap_tui.app.screens.dialogs import AskScreen, PromptScreen
 from deathzap_tui.app.screens.start import shown_path
 from deathzap_tui.app.templates import ruleset_template
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.forcedoc import (
     CheckResult,
     ForceDocument,
@@ -103,6 +106,53 @@ class FieldInput(SteadyInput):
         self.initial = value
         self.touched = False
 
+    def open(self, field: eo.Field, value: str) -> None:
+        """Show ``field`` (a form shown again reuses its inputs), opening with ``value``."""
+        self.field, self.initial, self.touched = field, value, False
+        self.placeholder = shown_value(field.sample, field.kind)
+        self.value = value
+
+    def watch_value(self, value: str) -> None:
+        """Every change is read here, as it happens, so that the form, the points and
+        the problems are drawn with the typed character in one frame (the Changed
+        message reaches the screen after the input has been drawn)."""
+        screen = self.screen if self.is_mounted else None
+        if isinstance(screen, EditorScreen):
+            screen.typed(self, value)
+
+
+class FieldLine(SteadySize, Horizontal):
+    """A field's label and input, on one line (laid out once: :class:`SteadySize`)."""
+
+
+class FieldLabel(SteadySize, Label):
+    """A field's name (laid out once: :class:`SteadySize`)."""
+
+
+class FieldRow(SteadySize, Vertical):
+    """One field of the form: its label, its input and its message (problems, or why
+    the typed text is not read). A form shown again reuses the rows already mounted:
+    mounting and removing widgets costs a layout and a frame each. Every part is laid
+    out once per change (:class:`SteadySize`)."""
+
+    DEFAULT_CLASSES = "field-row"
+
+    def __init__(self, field: eo.Field, value: str) -> None:
+        self.label = FieldLabel(classes="field-label")
+        self.box = FieldInput(field, value)
+        self.message = SteadyStatic(classes="field-msg")
+        super().__init__(FieldLine(self.label, self.box, classes="field-line"), self.message)
+        self._label_for(field)
+
+    def open(self, field: eo.Field, value: str) -> None:
+        self.display = True
+        self._label_for(field)
+        self.box.open(field, value)
+
+    def _label_for(self, field: eo.Field) -> None:
+        repaint(self.label, Text(clean(field.label, oneline=True),
+                                 style="" if field.present else "dim"), fixed=True)
+
 
 def shown_value(value: Any, kind: str) -> str:
     """A value as its field shows it: no control characters or bidi overrides (from
@@ -113,9 +163,29 @@ def shown_value(value: Any, kind: str) -> str:
 # --- the editor ---------------------------------------------------------------------
 
 
-class EditorScreen(Screen[bool]):
+class Outline(SteadyTree[tuple[Part, ...]]):
+    """The force's outline. Moving its cursor shows that node's form at once, in the
+    frame that draws the cursor (the NodeHighlighted message reaches the screen only
+    after the tree has been drawn: a frame for the cursor, more for the form). Its
+    focus and scrollbar cost no layout (:class:`SteadyTree`)."""
+
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        super().watch_cursor_line(previous_line, line)
+        screen = self.screen if self.is_mounted else None
+        node = self.cursor_node
+        if isinstance(screen, EditorScreen) and node is not None and screen.is_mounted:
+            screen.follow(node.data if node.data is not None else ())
+
+
+class EditorScreen(OneFrameScreen[bool]):
     """Edit ``doc``; dismissed with whether it was saved (or, ``standalone``, the app
     exits: ``deathzap edit``)."""
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """As Textual's, without repainting the whole screen on a focus change (the
+    outline and a field, Enter and Esc): the widgets gaining and losing the focus
+    repaint themselves, so the change is one frame, not the whole screen drawn again
+    (as the wizard's, screens/wizard.py)."""
 
     CSS_PATH = "editor.tcss"
     BINDINGS: ClassVar[list[Any]] = [
@@ -156,6 +226,8 @@ class EditorScreen(Screen[bool]):
         self._tree_nodes: dict[tuple[Part, ...], TreeNode[tuple[Part, ...]]] = {}
         self._shown: tuple[Part, ...] | None = None
         self._rows: dict[str, tuple[FieldInput, Static]] = {}
+        self._mounting: AwaitMount | None = None
+        """The rows a form shown just now lacked, while they are mounted."""
         self._placed: dict[tuple[Part, ...], list[Problem]] = {}
         self._at_field: dict[str, list[Problem]] = {}
         self._asking_to_leave = False
@@ -165,12 +237,25 @@ class EditorScreen(Screen[bool]):
         yield Static(id="editor-title", classes="screen-title")
         yield Static(id="editor-status")
         with Horizontal(id="editor-main"):
-            tree: Tree[tuple[Part, ...]] = Tree("Force", data=(), id="outline")
+            tree = Outline("Force", data=(), id="outline")
             tree.auto_expand = False
             tree.guide_depth = 2
             tree.show_root = True
             yield tree
-            yield VerticalScroll(id="form")
+            with VerticalScroll(id="form"):
+                yield SteadyStatic(id="form-heading")
+                yield SteadyStatic(id="node-problems", classes="field-msg")
+                yield SteadyStatic(id="group-hint", classes="hint")
+                # Rows for the longest form, mounted now: a move in the outline then
+                # mounts nothing (a layout and a frame more), it fills these.
+                longest = max(self.root.walk(), key=lambda node: len(node.fields))
+                for field in longest.fields:
+                    row = FieldRow(field, "")
+                    row.display = False
+                    yield row
+                yield SteadyStatic(Text("Enter: edit these fields · Esc: back to the "
+                                        "outline · n: a field not listed"),
+                                   id="table-hint", classes="hint")
             with Vertical(id="side"):
                 yield Static(id="points")
                 yield Label(Text("Problems", style="bold"), id="problems-title")
@@ -276,31 +361,47 @@ class EditorScreen(Screen[bool]):
                 item.set_label(self._label(node))
 
     async def _show(self, parts: tuple[Part, ...]) -> None:
-        """The form of the table or group at ``parts``."""
+        """The form of the table or group at ``parts``, its rows mounted."""
+        self._fill_form(parts)
+        await self._rows_mounted()
+
+    async def _rows_mounted(self) -> None:
+        """Wait for the rows the form shown last is mounting, if any."""
+        mounting, self._mounting = self._mounting, None
+        if mounting is not None:
+            await mounting
+
+    def _fill_form(self, parts: tuple[Part, ...]) -> None:
+        """Show the form of the table or group at ``parts`` now, in the rows already
+        mounted (those not needed hidden); a form longer than any shown before mounts
+        the rows it lacks (:meth:`_rows_mounted` waits for them)."""
         node = self._node(parts) or self.root
         self._shown = node.parts
-        form = self.query_one("#form", VerticalScroll)
-        await form.remove_children()
-        self._rows = {}
-        widgets: list[Widget] = [Static(self._heading(node), id="form-heading"),
-                                 Static(id="node-problems", classes="field-msg")]
+        repaint(self.query_one("#form-heading", Static), self._heading(node))
+        group_hint = self.query_one("#group-hint", Static)
+        group_hint.display = node.kind == eo.GROUP
         if node.kind == eo.GROUP:
-            widgets.append(Static(self._group_hint(node), classes="hint"))
-        for field in node.fields:
+            repaint(group_hint, self._group_hint(node))
+        self.query_one("#table-hint").display = node.kind == eo.TABLE
+        rows = list(self.query(FieldRow))
+        new: list[FieldRow] = []
+        self._rows = {}
+        for n, field in enumerate(node.fields):
             typed = self.unparsed.get(field.path)
             value = typed[0] if typed else shown_value(self.doc.get(field.path), field.kind)
-            box = FieldInput(field, value)
-            message = Static(classes="field-msg")
-            self._rows[field.path] = (box, message)
-            label = Label(Text(clean(field.label, oneline=True),
-                               style="" if field.present else "dim"), classes="field-label")
-            widgets.append(Vertical(Horizontal(label, box, classes="field-line"), message,
-                                    classes="field-row"))
-        if node.kind == eo.TABLE:
-            widgets.append(Static(Text("Enter: edit these fields · Esc: back to the outline"
-                                       " · n: a field not listed"), classes="hint"))
-        await form.mount_all(widgets)
+            if n < len(rows):
+                rows[n].open(field, value)
+                row = rows[n]
+            else:
+                row = FieldRow(field, value)
+                new.append(row)
+            self._rows[field.path] = (row.box, row.message)
+        for row in rows[len(node.fields):]:
+            row.display = False
         self._show_messages()
+        if new:
+            self._mounting = self.query_one("#form", VerticalScroll).mount_all(
+                new, before="#table-hint")
 
     def _heading(self, node: eo.Node) -> Text:
         where = node.path or "the force"
@@ -329,24 +430,19 @@ class EditorScreen(Screen[bool]):
         for path, (_box, message) in self._rows.items():
             typed = self.unparsed.get(path)
             if typed is not None:
-                message.update(Text(f"✗ not read: {typed[1]} (the force keeps its old "
-                                    "value)", style="bold red"))
-                message.display = True
+                show_message(message, Text(f"✗ not read: {typed[1]} (the force keeps its "
+                                           "old value)", style="bold red"))
                 continue
-            problems = self._at_field.get(path, [])
-            message.update(problem_text(problems, with_path=False))
-            message.display = bool(problems)
+            show_message(message, problem_text(self._at_field.get(path, []),
+                                               with_path=False))
         at_rows = {id(p) for path in self._rows for p in self._at_field.get(path, ())}
         node_problems = [p for p in self._placed.get(self._shown or (), ())
                          if id(p) not in at_rows]
-        box = self.query("#node-problems")
-        if box:
-            static = box.first(Static)
-            static.update(problem_text(node_problems, with_path=True))
-            static.display = bool(node_problems)
+        show_message(self.query_one("#node-problems", Static),
+                     problem_text(node_problems, with_path=True))
 
     def _update_side(self) -> None:
-        self.query_one("#points", Static).update(self._points())
+        repaint(self.query_one("#points", Static), self._points())
         problems = self.query_one("#problems", OptionList)
         problems.clear_options()
         options = [Option(Text(f"typed, not read: {clean(path, oneline=True)}: {why}",
@@ -379,10 +475,10 @@ class EditorScreen(Screen[bool]):
             status = Text(f"{self._points_summary()} · ", style="bold")
             status.append(state)
             status.append(" · p: points and problems", style="dim")
-            self.query_one("#editor-status", Static).update(status)
+            repaint(self.query_one("#editor-status", Static), status, fixed=True)
         else:
             text.append(f"  {state}")
-        self.query_one("#editor-title", Static).update(text)
+        repaint(self.query_one("#editor-title", Static), text)
 
     def _state(self) -> str:
         """The force's errors and warnings ("valid": none), and the typed values not
@@ -451,15 +547,16 @@ class EditorScreen(Screen[bool]):
         self._refresh_result()
 
     # --- moving about -----------------------------------------------------------
-    async def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
-        parts = event.node.data if event.node.data is not None else ()
+    def follow(self, parts: tuple[Part, ...]) -> None:
+        """The outline's cursor is on ``parts``: its form, now (see :class:`Outline`)."""
         if parts != self._shown:
-            await self._show(parts)
+            self._fill_form(parts)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
-        inputs = self.query(FieldInput)
-        if inputs:
-            inputs.first().focus()
+        """Enter on a node: its first field, focused now (``focus()`` would wait for a
+        hop through the app's queue, and its repaints come a frame later)."""
+        if self._rows:
+            self.set_focus(next(iter(self._rows.values()))[0])
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id != "problems" or event.option.id is None:
@@ -476,6 +573,8 @@ class EditorScreen(Screen[bool]):
         tree.move_cursor(self._tree_nodes.get(node.parts, tree.root))
         if node.parts != self._shown:
             await self._show(node.parts)
+        else:  # shown as the cursor moved (Outline)
+            await self._rows_mounted()
         if field is not None and field.path in self._rows:
             self._rows[field.path][0].focus()
         else:
@@ -494,18 +593,21 @@ class EditorScreen(Screen[bool]):
         problems.focus()
 
     # --- editing ---------------------------------------------------------------
+    def typed(self, box: FieldInput, value: str) -> None:
+        """``box`` holds ``value`` now (:meth:`FieldInput.watch_value`): read it."""
+        box.touched = box.touched or value != box.initial
+        if box.touched:  # else the text it opened with (made safe to show): no edit
+            self.edit(box.field, value)
+
     async def on_input_changed(self, event: Input.Changed) -> None:
+        """The value is read already (:meth:`typed`); a new ruleset's template next."""
         box = event.input
         if not isinstance(box, FieldInput):
             return
         event.stop()
         if event.value != box.value:  # typed on since: a later Changed brings the value
             return
-        box.touched = box.touched or event.value != box.initial
-        if not box.touched:  # the text it opened with (made safe to show): no edit
-            return
-        self.edit(box.field, event.value)
-        if box.field.parts == ("ruleset",):
+        if box.touched and box.field.parts == ("ruleset",):
             await self._retemplate(box)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -580,7 +682,7 @@ class EditorScreen(Screen[bool]):
         if node is not None and node.parts:
             node.label = eo.entry_label(node.parts[-1], self.doc.get(node.path))
             for heading in self.query("#form-heading").results(Static):
-                heading.update(self._heading(node))
+                repaint(heading, self._heading(node))
 
     def _count_so_far(self) -> None:
         """The points of the units without errors (issue 22), counted after the
@@ -821,7 +923,7 @@ class EditorScreen(Screen[bool]):
             self._open_side(False)
             return
         if isinstance(self.focused, (FieldInput, OptionList)):
-            self.query_one("#outline", Tree).focus()
+            self.set_focus(self.query_one("#outline", Tree))  # now: one frame
             return
         self.ask_before_quit(quit_app=False)
 
@@ -869,6 +971,12 @@ def parts_of(path: str) -> tuple[Part, ...]:
         return parse_path(path) if path else ()
     except ValueError:
         return ()
+
+
+def show_message(static: Static, text: Text) -> None:
+    """``static`` shows ``text``, or is hidden if it is empty."""
+    repaint(static, text)
+    static.display = bool(text.plain)
 
 
 def problem_text(problems: list[Problem], *, with_path: bool) -> Text:

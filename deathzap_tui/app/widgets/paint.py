@@ -19,8 +19,13 @@ def repaint(widget: Static, content: Any, *, fixed: bool = False) -> None:
     if fixed and widget.is_mounted:
         widget.update(content, layout=False)
         return
-    if not widget.is_mounted or region.width <= 0:
+    if not widget.is_mounted:
         widget.update(content)
+        return
+    if region.width <= 0:
+        # Not on screen (hidden, or not laid out yet): showing it lays it out anyway.
+        widget._dz_height = None  # type: ignore[attr-defined]
+        widget.update(content, layout=False)
         return
     height = visualize(widget, content, markup=False).get_height(widget.styles, region.width)
     changed = height != getattr(widget, "_dz_height", None)
