@@ -204,6 +204,7 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
     await asyncio.sleep(random.uniform(0, every))
     while time.monotonic() < until:
         started = time.monotonic()
+        stage = "waiting for both front-ends"
         try:
             # the game as both front-ends have it (one may not have heard of the last
             # move yet: wait for it)
@@ -216,10 +217,13 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
             if state["over"]:
                 return
             side = whose(state)
+            stage = "begin"
             pending = await begin(hands[side], side)
+            stage = "answers"
             pending = await answer_all(hands, side, pending)
             other = screens["black" if side == "red" else "red"]
             await other.quiet()
+            stage = "the opponent's screen after the commit"
             sent = time.monotonic()
             commit = asyncio.ensure_future(hands[side].request("commit", aid=pending["aid"]))
             seen = await other.next_update()
@@ -228,7 +232,7 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
                 errors.append(reply.get("message", "?"))
             times.append(seen - sent)
         except (TimeoutError, EOFError, OSError, AssertionError, RuntimeError) as exc:
-            errors.append(repr(exc))
+            errors.append(f"{stage}: {exc!r}")
         await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
 
 
