@@ -56,7 +56,10 @@ FORMAT = "deathzap-save"
 VERSION = 1
 JOURNAL_KEY = "journal"
 """``journal = true`` in a snapshot: the game goes on in ``NAME.toml.journal``."""
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
+MAX_NAME = 120
+"""The most characters of a save's name (without ``.toml``): well inside a file
+name's 255 bytes, with room for the files beside it (``.lock``, ``.journal``...)."""
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 class SaveError(StoreError):
@@ -82,6 +85,9 @@ def save_path(name: str | os.PathLike[str], directory: Path | None = None) -> Pa
         stem = raw.name
     if stem.endswith(".toml"):
         stem = stem[:-5]
+    if len(stem) > MAX_NAME:
+        raise SaveError(f"{name!s}: a save name is at most {MAX_NAME} characters "
+                        f"(this one has {len(stem)})")
     if not _NAME.fullmatch(stem) or stem.endswith("."):
         raise SaveError(f"{name!s}: a save name uses letters, digits, '.', '_' and '-' "
                         "and starts with a letter or digit")

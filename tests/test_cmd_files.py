@@ -100,8 +100,17 @@ def test_a_name_too_long_for_a_file_is_a_clean_error(saves_dir: Path, command: s
             "odds": ["odds", "--attacker", f"{name}:1", "--target", f"{name}:1"],
             }.get(command, [command, name])
     err = refused(deathzap(saves_dir, *args), command)
-    assert any(why in err for why in ("a save name uses letters, digits", "no save file",
+    assert any(why in err for why in ("a save name is at most", "no save file",
                                       "File name too long"))
+
+
+@pytest.mark.parametrize("command", SAVE_COMMANDS)
+def test_a_save_name_too_long_says_the_length_limit(saves_dir: Path, command: str) -> None:
+    """A long name of letters only was refused as if its characters were wrong ("a
+    save name uses letters, digits..."): the refusal names what is wrong, its length."""
+    err = refused(deathzap(saves_dir, command, "x" * 300), command)
+    assert f"at most {saves.MAX_NAME} characters (this one has 300)" in err
+    assert "uses letters" not in err
 
 
 @pytest.mark.parametrize("command", SAVE_COMMANDS)
