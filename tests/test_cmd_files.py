@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_saves_files import game_in_progress, victim_file
+from test_saves_files import BLACK, RED, game_in_progress, victim_file
 
 from deathzap_tui import saves
 from deathzap_tui.rules.steps import ROLL, DiceRequest
@@ -208,4 +208,46 @@ def test_resume_exits_non_zero_without_saved_when_the_save_fails(
     assert main(["resume", "g1"]) == 1
     out, err = capsys.readouterr()
     assert "saved:" not in out and "a symbolic link" in err
+    assert victim.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("command", ["play", "resume"])
+def test_a_save_that_cannot_be_written_stops_the_app_cleanly(
+        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Hot seat, the journal replaced by a link under the app, then an action
+    committed from the battle screen: the app stops with one line naming the save and
+    the reason, exits 1, and nobody says ``saved:``. (It ended in a traceback from the
+    battle screen, and ``play`` said ``saved:``.)"""
+    from deathzap_tui.app.app import DeathzapApp
+    from deathzap_tui.cli import main
+
+    victim = victim_file(tmp_path)
+    run = DeathzapApp.run
+
+    async def player(pilot: Any) -> None:
+        await pilot.pause()
+        app = pilot.app
+        journal = saves.journal_path(app.session.path)
+        journal.unlink()
+        journal.symlink_to(victim)
+        action = app.session.begin(app.session.intents()[0].intent)
+        while not action.resolution.done:
+            step = action.resolution.step
+            action.resolution.answer(ROLL if isinstance(step, DiceRequest) else step.default)
+        app.call_later(app.screen.commit, action)
+        await pilot.pause()
+
+    monkeypatch.setattr(DeathzapApp, "run",
+                        lambda self: run(self, headless=True, auto_pilot=player))
+    if command == "play":
+        args = ["play", "--red", str(RED), "--black", str(BLACK), "--quick",
+                "--save", "g2", "--seed", "3"]
+    else:
+        game_in_progress()
+        args = ["resume", "g1"]
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert "saved:" not in out and "Traceback" not in err
+    assert "could not save" in err and "a symbolic link" in err
     assert victim.read_text() == "keep me\n"

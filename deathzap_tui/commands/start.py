@@ -16,6 +16,8 @@ def run(args: argparse.Namespace) -> int:
 
     app = DeathzapApp(Launch("start", seed=secrets.randbelow(1_000_000)))
     app.run()
+    if app.return_code:  # stopped by an error (a save it could not write...), shown above
+        return app.return_code
     if app.session is not None and app.session.path is not None:
         print(f"saved: {app.session.path}")
     return 0

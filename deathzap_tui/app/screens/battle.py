@@ -34,6 +34,7 @@ from deathzap_tui.app.widgets.log import EventLog
 from deathzap_tui.app.widgets.paint import repaint
 from deathzap_tui.app.widgets.score import ScoreWidget, render_score
 from deathzap_tui.app.widgets.units import UnitTable
+from deathzap_tui.gamestore import StoreError
 from deathzap_tui.rules.ruleset import (
     ADVANCE,
     END,
@@ -397,6 +398,9 @@ class BattleScreen(Screen[None]):
         except Refused as exc:
             self._error(str(exc))
             return
+        except (OSError, StoreError) as exc:
+            self._unsaved(exc)
+            return
         if spent is not None:
             self._spent = True
             self.app.notify("Cancelled: what the action showed stays shown (see the log).",
@@ -409,7 +413,19 @@ class BattleScreen(Screen[None]):
         except Refused as exc:
             self._error(str(exc))
             return
+        except (OSError, StoreError) as exc:
+            self._unsaved(exc)
+            return
         self.committed(action)
+
+    def _unsaved(self, exc: Exception) -> None:
+        """The save could not be written (disk full, file replaced...): the game stops
+        here with the reason and a non-zero exit, rather than play on unsaved. The save
+        holds every event before this one, so nothing acknowledged is lost."""
+        where = getattr(self.session, "path", None) or "the game"
+        self.app.exit(return_code=1, message=clean(
+            f"deathzap: could not save {where}: {exc}. The save holds everything before "
+            "this action; resume it once it can be written."))
 
     def committed(self, action: Any) -> None:
         """After ``commit``: the notes this terminal may see join the log."""
@@ -499,6 +515,9 @@ class BattleScreen(Screen[None]):
             undo_or_redo()
         except Refused as exc:
             self._error(str(exc))
+            return
+        except (OSError, StoreError) as exc:
+            self._unsaved(exc)
             return
         for log in self.query(EventLog):
             follow(log)
