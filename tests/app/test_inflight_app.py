@@ -225,3 +225,56 @@ async def test_kill_9_mid_action_and_resume_in_every_ruleset(ruleset_id: str) ->
     assert step.key == before["step"]
     assert answers == before["answers"]  # typed answers and the same generated dice
     assert history == before["history"]
+
+
+KILLED_SET_UP = """
+import asyncio, json, sys
+sys.path[:0] = sys.argv[2:4]
+from test_inflight_app import SIZE, shown
+from inflight_fixtures import FORCES
+from app_helpers import keys_for
+from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
+from deathzap_tui.app.forcelist import pair_for
+
+async def main():
+    red, black = pair_for(FORCES, sys.argv[1])
+    app = DeathzapApp(Launch("setup", plan=GamePlan(red, black, 5, save="g",
+                                                    ruleset_id=sys.argv[1])))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        wizard = app.screen
+        await pilot.press(*keys_for(wizard.resolution.step, entered=True))
+        await pilot.pause()
+        step, answers, history = shown(wizard)
+        print(json.dumps({"step": step.key, "answers": answers, "history": history}),
+              flush=True)
+        await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+@aiotest
+async def test_kill_9_mid_set_up_and_resume_in_every_ruleset(ruleset_id: str) -> None:
+    """Issue 26: the set-up's answers are kept as they are given, not on quitting: a
+    kill -9 after the first answer of the pre-game wizard resumes at the same step."""
+    here = Path(__file__).resolve().parent
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_SET_UP, ruleset_id, str(here), str(here.parent / "rules")],
+        stdout=subprocess.PIPE, env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line, "the app never got to the set-up's wizard"
+        before = json.loads(line)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    assert before["answers"], "the first answer was not taken"
+    step, answers, history = await resumed_wizard("g")
+    assert step.key == before["step"]
+    assert answers == before["answers"]
+    assert history == before["history"]
