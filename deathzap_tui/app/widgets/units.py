@@ -190,8 +190,9 @@ def shown_rows(rows: Sequence[UnitRow], heights: Sequence[int], room: int) -> li
 def choose(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitRow],
            avail: int, height: int | None = None) -> tuple[Layout, list[list[str]], list[int]]:
     """The layout for ``avail`` cells and ``height`` lines (``None``: no limit): the
-    first of :func:`plan` whose rows all fit (the legend need not), none of them on
-    more than :data:`MAX_LINES`, else the one needing the fewest lines. Returns it with
+    first of :func:`plan` whose rows all fit, none of them on more than
+    :data:`MAX_LINES` (and, if it shortens headers, the legend explaining them), else
+    the one needing the fewest lines. Returns it with
     the cleaned cells and each row's lines. Remembered: a board's tables are measured
     and drawn several times a key press with the same rows."""
     return _choose(tuple(columns), tuple(hints), tuple(rows), avail, height)
@@ -204,8 +205,11 @@ def _choose(columns: tuple[str, ...], hints: tuple[Column, ...], rows: tuple[Uni
     best: tuple[Layout, list[int]] | None = None
     for layout in plan(columns, hints, body, avail):
         heights = _height(body, layout)
+        # Short headers only with the legend that explains them in view.
+        need = len(wrap(layout.legend, avail)) if layout.headers != tuple(
+            columns[i] for i in layout.shown) else 0
         if max(heights, default=1) <= MAX_LINES and (
-                height is None or 1 + sum(heights) <= height):
+                height is None or 1 + sum(heights) + need <= height):
             return layout, body, heights
         if best is None or sum(heights) < sum(best[1]):
             best = layout, heights
