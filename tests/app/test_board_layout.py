@@ -48,6 +48,8 @@ def test_headers_shorten_then_columns_drop_in_the_rulesets_order_with_a_legend()
     shorter = _table(74)  # "Shields" becomes "Sh", explained under the table
     assert shorter[0].split() == ["Unit", "Figs", "Sh", "Skill", "Status"]
     assert shorter[-1] == "Sh shields"
+    # No line left for that legend: no short header, a whole column gives way instead.
+    assert _table(74, height=4)[0].split() == ["Unit", "Figs", "Shields", "Status"]
     narrow = _table(70)  # then Skill (drop=1) gives way: the state keeps two lines
     assert narrow[0].split() == ["Unit", "Figs", "Shields", "Status"]
     assert narrow[-1] == "on the unit card: Skill" and len(narrow) == 5
