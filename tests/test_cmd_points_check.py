@@ -129,6 +129,24 @@ def test_check_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert f"{missing}: no such file" in capsys.readouterr().out
 
 
+def test_check_never_echoes_control_characters_of_the_file_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19: the file names given, quoted on stdout (OK, each problem, the count,
+    a missing file), carried an OSC 52 (clipboard write) and a BEL to the terminal."""
+    nasty = "f\x1b]52;c;QUFB\x07\x9b2J"
+    good = tmp_path / f"{nasty}-ok.toml"
+    good.write_text((FORCES / "mortans-men.toml").read_text())
+    broken = tmp_path / f"{nasty}-bad.toml"
+    broken.write_text((FORCES / "mortans-men.toml").read_text().replace(
+        'weapons = ["destroyer"]', 'weapons = ["lasgun"]'))
+    assert main(["check", str(good), str(broken), str(tmp_path / f"{nasty}.toml")]) == 1
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b"), out
+    shown = "f]52;c;QUFB2J"
+    assert f"{shown}-ok.toml: OK" in out and f"{shown}-bad.toml: 1 error" in out
+    assert f"{shown}-bad.toml:38: units[0]" in out and f"{shown}.toml: no such file" in out
+
+
 def test_check_and_points_count_one_in_the_singular(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 26: "1 units"."""

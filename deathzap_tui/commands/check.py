@@ -12,6 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.forcefile import load_force
+    from deathzap_tui.headless.text import clean
     from deathzap_tui.rules.narration import plural
     from deathzap_tui.rules.problems import InvalidInput, Problem
 
@@ -20,7 +21,9 @@ def run(args: argparse.Namespace) -> int:
         if not problem.is_error:
             problem = replace(problem, path=": ".join(p for p in ("warning", problem.path)
                                                       if p))
-        return problem.located(source)
+        # The file's name is the user's own argument: no control character of it
+        # reaches the terminal (issue 19), as on stderr.
+        return clean(problem.located(source))
 
     status = 0
     for path in args.files:
@@ -30,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
             for problem in e.problems:
                 print(show(problem, e.source))
             errors = sum(p.is_error for p in e.problems)
-            print(f"{e.source}: {plural(errors, 'error')}")
+            print(clean(f"{e.source}: {plural(errors, 'error')}"))
             status = 1
             continue
         for problem in loaded.warnings:
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         report = loaded.ruleset.points(loaded.force)
         points = f", {plural(report.total, 'point')}" if report else ""
         warned = len(loaded.warnings)
-        print(f"{loaded.source}: OK: {loaded.name} ({loaded.ruleset.id}), "
-              f"{plural(units, 'unit')}, {plural(models, 'model')}{points}"
-              + (f", {plural(warned, 'warning')}" if warned else ""))
+        print(clean(f"{loaded.source}: OK: {loaded.name} ({loaded.ruleset.id}), "
+                    f"{plural(units, 'unit')}, {plural(models, 'model')}{points}"
+                    + (f", {plural(warned, 'warning')}" if warned else "")))
     return status
