@@ -147,6 +147,18 @@ def test_check_never_echoes_control_characters_of_the_file_names(
     assert f"{shown}-bad.toml:38: units[0]" in out and f"{shown}.toml: no such file" in out
 
 
+def test_points_never_echoes_control_characters_of_the_file_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19: the table's title quotes the file name given, which carried an OSC 52
+    (clipboard write) and a BEL to the terminal."""
+    good = tmp_path / "f\x1b]52;c;QUFB\x07\x9b2J.toml"
+    good.write_text((FORCES / "mortans-men.toml").read_text())
+    assert main(["points", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b"), out
+    assert f"Mortan's Men  (Deathzap 3, {tmp_path}/f]52;c;QUFB2J.toml)" in out
+
+
 def test_check_and_points_count_one_in_the_singular(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 26: "1 units"."""

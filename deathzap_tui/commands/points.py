@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.forcefile import load_force
+    from deathzap_tui.headless.text import clean
     from deathzap_tui.rules.problems import InvalidInput
 
     status = 0
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             results.append(as_json(loaded, report))
         else:
-            print(("\n" if blocks else "") + as_text(loaded, report))
+            # The title quotes the file name given: no control character of it
+            # reaches the terminal (issue 19).
+            print(clean(("\n" if blocks else "") + as_text(loaded, report)))
             blocks += 1
     if args.json and results:
         print(json.dumps(results[0] if len(args.files) == 1 else results,
