@@ -426,8 +426,8 @@ class JoinedApp(DeathzapApp):
             self.notify(clean(notice, oneline=True), markup=False, timeout=4)
         self._notices_shown = len(session.notices)
         battle = next((s for s in self.screen_stack if isinstance(s, JoinedBattleScreen)), None)
-        if battle is None:
-            return
+        if battle is None or not battle.is_mounted:
+            return  # not drawn yet: mounting draws the table as it is then
         battle.remote_changed()
         screen = self.screen
         if isinstance(screen, JoinedWizardScreen):

@@ -306,44 +306,46 @@ def test_a_session_the_hub_does_not_confirm_gets_no_lobby(
 
 def test_one_game_open_in_two_sessions_of_a_member_stays_consistent(
         club_thread: ClubThread) -> None:
-    """Red's member has the game open in two terminals: what one does (rolling the
-    roll-off's die) the other shows at once, the same step waiting on black; black's
-    answer then reaches both."""
+    """Red's member has the game open in the lobby app and in a second terminal: the
+    die rolled in the app is that terminal's action too, at the same step, and
+    black's answer reaches both alike."""
     from deathzap_tui.app.describe import auto_answer
     from deathzap_tui.rules.steps import DiceRequest
 
     club = club_thread
     game, players = club.game("alice", "bob")
-    member = players["red"]
-    black = club.table(game, ("black",))["black"]
+    tables = club.table(game, ("red", "black"))  # red: the member's second terminal
+    second, black = tables["red"], tables["black"]
 
     async def main() -> None:
-        one, two = club.app(member), club.app(member)
-        async with one.run_test(size=SIZE) as p1, two.run_test(size=SIZE) as p2:
-            for app, pilot in ((one, p1), (two, p2)):
-                await until(pilot, lambda a=app: lobby_rows(a, "games"))
-                await pilot.press("enter")
-                await until(pilot, lambda a=app: isinstance(a.screen, ClubBattleScreen))
-            await p1.press("n")  # the roll-off (DZ3 §1); red rolls first
-            await until(p1, lambda: isinstance(one.screen, ClubWizardScreen))
-            await p1.press("ctrl+r")
-            for app, pilot in ((one, p1), (two, p2)):
-                await until(pilot, lambda a=app: isinstance(a.screen, ClubWizardScreen)
-                            and "waiting for black" in screen_text(a))
+        app = club.app(players["red"])
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: lobby_rows(app, "games"))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ClubBattleScreen))
+            await pilot.press("n")  # the roll-off (DZ3 §1); red rolls first
+            await until(pilot, lambda: isinstance(app.screen, ClubWizardScreen))
+            await pilot.press("ctrl+r")
+            await until(pilot, lambda: "waiting for black" in screen_text(app))
+            assert second.wait_for(lambda s: (a := s.pending_action()) is not None
+                                   and a.mine and len(a.resolution.answers) == 1)
             assert black.wait_for(lambda s: (a := s.pending_action()) is not None
                                   and isinstance(a.resolution.step, DiceRequest))
             theirs = black.pending_action()
             await asyncio.to_thread(theirs.resolution.answer,
                                     auto_answer(theirs.resolution.step))
-            for app, pilot in ((one, p1), (two, p2)):
-                await until(pilot, lambda a=app: len(
-                    a.session.pending_action().resolution.answers) == 2)
-            assert one.session.narrative() == two.session.narrative()
+            await until(pilot, lambda: len(
+                app.session.pending_action().resolution.answers) == 2)
+            assert second.wait_for(lambda s: len(
+                s.pending_action().resolution.answers) == 2)
+            assert second.narrative() == app.session.narrative()
 
     try:
         asyncio.run(main())
     finally:
-        black.close()
+        for table in tables.values():
+            table.close()
+
 
 def test_every_key_of_the_lobby_and_the_form_is_in_the_palette(
         club_thread: ClubThread) -> None:
