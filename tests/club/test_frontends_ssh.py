@@ -1,7 +1,8 @@
 """Two `deathzap club serve` processes on one PostgreSQL database (issue 24), with a
 real SSH client on each: the members play live across them; then the front-end
 holding an action in progress is killed with SIGKILL mid-step, and the action is
-finished through the other, at the same step with the same dice."""
+finished through the other, at the same step with the same dice. The database URL
+given has a password: neither front-end ever prints it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from pgserver import PgServer
 from server_helpers import Seat, whose
 from test_frontends import events_at, finish_across, pending_at, play_across
+from test_pgstore import SECRET
 from test_server_ssh import keys, line_of, session, start_server, toy
 
 from deathzap_tui.club.members import PublicKey
@@ -22,7 +24,7 @@ __all__ = ["keys", "toy"]  # fixtures used here
 
 def test_two_front_ends_play_live_and_one_killed_mid_action_loses_nothing(
         tmp_path: Path, pg: PgServer, keys) -> None:
-    url = pg.database(own=True)
+    url = pg.database(own=True).replace("postgres@", f"postgres:{SECRET}@")
     store = open_store(url)
     store.add_member("alice", PublicKey.parse(line_of(keys["alice"])))
     store.add_member("bob", PublicKey.parse(line_of(keys["bob"])))
@@ -77,13 +79,16 @@ def test_two_front_ends_play_live_and_one_killed_mid_action_loses_nothing(
         assert done["t"] == "ok", done
         return game, await events_at(seats[opp], 3)
 
+    shown = ""
     try:
         game, events = asyncio.run(main())
     finally:
         for proc, _port in procs.values():
             proc.send_signal(signal.SIGTERM)
-            proc.wait(10)
+            out, err = proc.communicate(timeout=10)
+            shown += out + err
     assert events == 3
+    assert "game 1 loaded" in shown and SECRET not in shown  # the logs, without it
     kept = open_store(url)
     assert len(kept.game_store(game).load().log) == 3
     kept.close()
