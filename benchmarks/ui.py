@@ -21,7 +21,16 @@ A step answers with Enter (roll for me / pick the highlighted choice); where the
 wizard refuses Enter (a rules question in generated-dice mode) it answers with ``1``
 and the refused Enter is not counted.
 
-    .venv/bin/python benchmarks/ui.py [--runs 5] [--cards 12]
+Issue 21 adds the start screen, the unit chooser and the force editor, each beside
+a minimal reference Textual app measured in the same run (a header, two 10x8
+DataTables, a Static, a RichLog, an Input and a footer; its key updates one cell and
+logs a line): ``deathzap`` with no arguments to its first full frame (the forces
+described); ``a`` (the unit chooser); in ``deathzap edit`` of a copy of a demo force,
+the outline's down arrow, Enter on a unit (its first field focused) and a digit typed
+in a number field and taken off again (the points line updated). Each start-up row
+is the median of ``--runs`` rounds; each key row the median of all its presses.
+
+    .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15]
 """
 
 from __future__ import annotations
@@ -159,62 +168,198 @@ def show_frames(name: str, counts: list[int]) -> str:
             f"mean {statistics.mean(counts):4.2f}   ({spread})")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=5, help="start-ups to time")
-    ap.add_argument("--cards", type=int, default=12, help="cards to draw and play")
-    args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="dz-bench-"))
-    starts: list[float] = []
-    draws: list[float] = []
-    steps: list[float] = []
-    applies: list[float] = []
-    counts: dict[str, list[int]] = {"draw": [], "step": [], "apply": []}
-    try:
-        for run in range(args.runs):
-            term = Term(command(run + 1), env_for(tmp))
-            first = term.until(b"Draw card") - term.t0
-            # the frame is complete once the output goes quiet
-            starts.append(first)
-            if run == 0:
-                play(term, args.cards, draws, steps, applies, counts)
-            term.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("deathzap UI benchmark (80x24 pty, two 9-unit demo forces)")
-    print(show("first frame", starts))
-    print(show("draw (d)", draws))
-    print(show("step", steps))
-    print(show("apply", applies))
-    print(show_frames("draw frames", counts["draw"]))
-    print(show_frames("step frames", counts["step"]))
-    print(show_frames("apply frames", counts["apply"]))
+REFERENCE_KEY = b"d"
+"""The reference app's key: one DataTable cell updated and one log line."""
+
+
+def reference_app() -> int:
+    """Run the reference app (``benchmarks/ui.py --reference-app``) in this terminal."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable, Footer, Header, Input, RichLog, Static
+
+    class Reference(App[None]):
+        BINDINGS = [("d", "bump", "Bump a cell")]  # noqa: RUF012
+
+        def compose(self) -> ComposeResult:
+            yield Header()
+            for n in (1, 2):
+                yield DataTable(id=f"t{n}")
+            yield Static("a reference Textual app")
+            yield RichLog(id="log")
+            yield Input(placeholder="type here")
+            yield Footer()
+
+        def on_mount(self) -> None:
+            for table in self.query(DataTable):
+                table.add_columns(*(f"c{c}" for c in range(10)))
+                for r in range(8):
+                    table.add_row(*(str(r * 10 + c) for c in range(10)))
+            self.bumps = 0
+
+        def action_bump(self) -> None:
+            self.bumps += 1
+            self.query_one("#t1", DataTable).update_cell_at((0, 0), str(self.bumps))
+            self.query_one("#log", RichLog).write(f"bump {self.bumps}")
+
+    Reference().run()
     return 0
 
 
-def play(term: Term, cards: int, draws: list[float], steps: list[float],
-         applies: list[float], counts: dict[str, list[int]]) -> None:
+def reference_command() -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--reference-app"]
+
+
+class Row:
+    """One row of the table: the reference's samples and the project's."""
+
+    def __init__(self, name: str, goal: str, reference: str) -> None:
+        self.name, self.goal, self.reference = name, goal, reference
+        self.times: list[float] = []
+        self.frames: list[int] = []
+
+    def add(self, seconds: float, out: bytes | None = None) -> None:
+        self.times.append(seconds)
+        if out is not None:
+            self.frames.append(frames(out))
+
+
+def median_ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:,.0f} ms" if values else "-"
+
+
+def frames_text(counts: list[int]) -> str:
+    if not counts:
+        return ""
+    one = counts.count(1)
+    return f", {statistics.median(counts):g} frames ({one} of {len(counts)} in 1)"
+
+
+def table(rows: list[Row], by_name: dict[str, Row]) -> list[str]:
+    lines = ["| what | reference | this project | ratio | goal |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        ref = by_name[row.reference]
+        ratio = (f"{statistics.median(row.times) / statistics.median(ref.times):.2f}x"
+                 if row.times and ref.times else "-")
+        lines.append(f"| {row.name} | {median_ms(ref.times)}{frames_text(ref.frames)} | "
+                     f"{median_ms(row.times)}{frames_text(row.frames)} | {ratio} | "
+                     f"{row.goal} |")
+    return lines
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--reference-app"]:
+        return reference_app()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="start-ups to time (rounds)")
+    ap.add_argument("--cards", type=int, default=12, help="cards to draw and play")
+    ap.add_argument("--keys", type=int, default=15,
+                    help="presses of each editor key (and of the reference's key)")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="dz-bench-"))
+    ref_start = Row("reference first frame", "", "reference first frame")
+    ref_key = Row("reference key", "", "reference key")
+    rows = [
+        Row("`deathzap` start screen, first full frame", "<= 1.1x", ref_start.name),
+        Row("`play --quick` first frame", "hold", ref_start.name),
+        Row("`d` (draw) to frame", "hold", ref_key.name),
+        Row("wizard step (Enter)", "every step 1 frame", ref_key.name),
+        Row("apply (confirm a resolution)", "", ref_key.name),
+        Row("`a` (open the unit list)", "<= 1.2x, 1 frame", ref_key.name),
+        Row("editor: outline down", "<= 1.2x, 1 frame", ref_key.name),
+        Row("editor: open a node (Enter)", "<= 1.2x, 1 frame", ref_key.name),
+        Row("editor keystroke -> points line", "<= 1.2x, 1 frame", ref_key.name),
+    ]
+    by_name = {row.name: row for row in (ref_start, ref_key, *rows)}
+    start, quick, draw, step, apply, unit, down, enter, digit = rows
+    try:
+        for run in range(args.runs):
+            # the rounds interleave the apps, so a busy moment hits them alike
+            term = Term(reference_command(), env_for(tmp))
+            ref_start.add(term.until(b"Bump a cell") - term.t0)
+            if run == 0:
+                for _ in range(args.keys):
+                    ref_key.add(*term.key(REFERENCE_KEY))
+            term.close()
+            term = Term(start_command(), env_for(tmp))
+            start.add(term.until(b" pts") - term.t0)  # the forces described
+            term.close()
+            term = Term(command(run + 1), env_for(tmp))
+            quick.add(term.until(b"Draw card") - term.t0)
+            if run == 0:
+                play(term, args.cards, draw, step, apply, unit)
+            term.close()
+            if run == 0:
+                edit(tmp, args.keys, down, enter, digit)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"deathzap UI benchmark (80x24 pty, two 9-unit demo forces; medians; "
+          f"{args.runs} start-up rounds)")
+    print("\n".join(table(rows, by_name)))
+    print()
+    print(show("draw (d)", draw.times))
+    print(show("step", step.times))
+    print(show("unit (a)", unit.times))
+    print(show_frames("draw frames", draw.frames))
+    print(show_frames("step frames", step.frames))
+    print(show_frames("apply frames", apply.frames))
+    print(show_frames("unit frames", unit.frames))
+    return 0
+
+
+def start_command() -> list[str]:
+    """``deathzap`` with no arguments: the start screen, the demo forces preselected."""
+    return [sys.executable, "-m", "deathzap_tui"]
+
+
+def edit(tmp: Path, keys: int, down: Row, enter: Row, digit: Row) -> None:
+    """The editor on a copy of the first demo force: the outline's down arrow over the
+    first lines and the units (each shows another form), Enter on the first unit (its
+    first field focused), and in its ``move`` (1) a 0 typed and taken off again, in
+    turn (each changes the points: 10, 1)."""
+    path = tmp / "edited.toml"
+    shutil.copy(demo_forces()[0], path)
+    term = Term([sys.executable, "-m", "deathzap_tui", "edit", str(path)], env_for(tmp))
+    term.until(b"Force editor")
+    for _ in range(max(1, keys // 12)):
+        term.key(b"\x1b[H")  # home: the force's own form
+        for _ in range(12):
+            down.add(*term.key(b"\x1b[B"))
+    for _ in range(keys):
+        term.key(b"\x1b[H")
+        for _ in range(11):  # the first unit (as tests/app/test_editor.py)
+            term.key(b"\x1b[B")
+        enter.add(*term.key(b"\r"))
+        term.key(b"\x1b")  # back to the outline
+    term.key(b"\r")  # the unit's name
+    term.key(b"\t")  # skill
+    term.key(b"\t")  # move (selected: typing replaces it)
+    term.key(b"1")
+    for n in range(keys):
+        digit.add(*term.key(b"\x7f" if n % 2 else b"0"))
+    term.close()
+
+
+def play(term: Term, cards: int, draw: Row, step: Row, apply: Row, unit: Row) -> None:
     for _ in range(cards):
         dt, out = term.key(b"d")
-        draws.append(dt)
-        counts["draw"].append(frames(out))
+        draw.add(dt, out)
         if b"Game over" in out:
             return
         for _activation in range(4):
             dt, out = term.key(b"a")
             if b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out:
                 break  # nothing to activate (the key is disabled)
+            unit.add(dt, out)
             for _ in range(60):
                 if b"Confirm (Enter)" in out:
                     dt, out = term.key(b"\r")
-                    applies.append(dt)
-                    counts["apply"].append(frames(out))
+                    apply.add(dt, out)
                     break
                 dt, out = term.key(b"\r")
                 if b"Enter does not answer" in out:  # a rules question: its key
                     dt, out = term.key(b"1")
-                steps.append(dt)
-                counts["step"].append(frames(out))
+                step.add(dt, out)
             else:
                 return
 
