@@ -70,9 +70,10 @@ class ClubBattleScreen(JoinedBattleScreen):
         return ClubWizardScreen(side=self.session.side, **kw)
 
     def palette_commands(self) -> list[tuple[str, str, Any]]:
+        app: Any = self.app
         return [*super().palette_commands(),
                 ("Back to the lobby", "Leave this game for now (it waits for you)",
-                 self.app.action_start_screen)]
+                 app.action_start_screen)]
 
 
 class LobbyApp(JoinedApp):

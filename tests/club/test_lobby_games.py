@@ -193,3 +193,25 @@ def test_a_force_with_errors_built_in_the_editor_is_refused_saying_why(tmp_path:
 
     asyncio.run(main())
 
+
+
+def test_names_from_members_are_shown_as_typed_never_as_markup(tmp_path: Path) -> None:
+    """A force named with Textual markup and a bidi override: the lobby shows the
+    brackets as typed (no link, no style) and drops the override."""
+    name = "[@click=app.quit]Evil[/] \u202eSquad"
+
+    async def main() -> None:
+        async with running(tmp_path / "club.sqlite") as club:
+            club.member("alice", 1), club.member("bob", 2)
+            alice = await club.lobby("alice")
+            await alice.request("challenge", ruleset=toynet.ID, opponent="bob",
+                                force={"toml": f'ruleset = "{toynet.ID}"\nname = "{name}"\n'})
+            app = LobbyApp(club.hub.path, "bob", club.hub.issue("bob"))
+            async with app.run_test(size=(120, 24)) as pilot:
+                await until(pilot, lambda: app.data.get("challenges"))
+                await pilot.pause(0.1)
+                shown = screen_text(app)
+                assert "[@click=app.quit]Evil[/] Squad" in shown
+                assert "\u202e" not in shown and app.is_running
+
+    asyncio.run(main())
