@@ -147,6 +147,21 @@ def test_a_wider_terminal_gives_the_lines_its_columns() -> None:
     assert len(wide) <= 120 and f"v {name}" in wide
 
 
+def test_force_choices_are_the_rulesets_shipped_forces_then_your_saved_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.club.lobbyform import force_choices, force_spec
+
+    monkeypatch.setenv("DEATHZAP_FORCES_DIR", str(PROJECT_ROOT / "forces"))
+    saved = [{"name": "My Lot\x1b[2J", "ruleset": "deathzap3"},
+             {"name": "Other", "ruleset": "classic"}]
+    choices = force_choices("deathzap3", saved)
+    assert ("shipped:demo-ashfall-legion", "demo-ashfall-legion (shipped)") in choices
+    assert choices[-1] == ("saved:My Lot\x1b[2J", "My Lot[2J (yours)")  # shown cleaned
+    assert not any("Other" in label or "cl-" in value for value, label in choices)
+    assert force_spec(choices[-1][0]) == {"saved": "My Lot\x1b[2J"}
+    assert force_spec("shipped:demo-ashfall-legion") == {"shipped": "demo-ashfall-legion"}
+
+
 # --- the lobby against a real club ----------------------------------------------------
 
 def test_lobby_sections_accept_and_open_the_game_then_back(club_thread: ClubThread) -> None:
