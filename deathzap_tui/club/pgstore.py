@@ -76,7 +76,7 @@ def connect(url: str) -> object:
 
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
-    except psycopg.Error as exc:
+    except (psycopg.Error, ValueError) as exc:
         raise ClubError(f"{redact(url)}: the club's store is unavailable "
                         f"({_reason(exc, url)})") from None
 
@@ -107,7 +107,10 @@ def _reason(exc: BaseException, url: str) -> str:
     """A driver's error in one line, with the password (if the driver quoted it)
     taken out."""
     text = " ".join(str(exc).split()) or type(exc).__name__
-    password = urlsplit(url).password if "://" in url else None
+    try:
+        password = urlsplit(url).password
+    except ValueError:  # a URL that cannot be read: its password cannot be told apart
+        return "the connection string cannot be read"
     return text.replace(password, "***") if password else text
 
 

@@ -37,6 +37,18 @@ def test_a_store_is_named_without_its_password(url: str, shown: str) -> None:
     assert redact(url) == shown
 
 
+@pytest.mark.parametrize("url", [
+    f"postgresql://club:{SECRET}@127.0.0.1:abc/club",
+    f"postgresql://club:{SECRET}@[::1/club",
+    f"postgresql://club:{SECRET}@127.0.0.1:1/club?sslmode=bogus",
+    f"postgresql://127.0.0.1:1/club?password={SECRET}",
+])
+def test_a_bad_or_unreachable_store_url_is_refused_without_its_password(url: str) -> None:
+    with pytest.raises(ClubError, match="the club's store is unavailable") as caught:
+        open_store(url)
+    assert SECRET not in str(caught.value)
+
+
 def _with_password(url: str) -> str:
     return url.replace("postgresql://postgres@", f"postgresql://postgres:{SECRET}@")
 
