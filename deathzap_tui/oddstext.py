@@ -1,37 +1,21 @@
 """Odds in words and bars: the pure formatting shared by ``deathzap odds`` (text) and
 the app's odds panel. No Textual, no Rich: plain strings and numbers.
 
-Everything takes an :class:`~deathzap_tui.rules.odds.Odds`: ``kind``, ``figures``,
-``casualties`` (list indexed by count), ``hits`` (the hits distribution, or ``None``),
-``damage`` and ``wounds`` (their distributions, or ``None``),
-``p_break`` (``None``: none in this edition, or unknown) and the labels saying what it
-is, ``p_break_with_leader``, ``p_break_any_cause`` (the same after-effect from any
-cause, or ``None``) and ``vehicle`` (damage-table outcomes, or ``None``).
+Numbers and distributions in, text out: what an edition's odds say (their labelled
+rows, :class:`~deathzap_tui.rules.odds.Odds`) the renderers read from the odds
+themselves, so nothing here knows a ruleset.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 BAR = "█"
 SLIVER = "▏"
 """Drawn for a probability too small to earn a whole cell but not zero."""
 SPARK = " ▁▂▃▄▅▆▇█"
 """One-cell heights, index 0 = nothing at all."""
-
-VEHICLE_ROWS: tuple[tuple[str, str, str], ...] = (
-    ("destroyed", "destroyed (killed or explodes)", "destroyed"),
-    ("killed", "  killed", "killed"),
-    ("explodes", "  explodes", "explodes"),
-    ("immobilised", "immobilised (at least once)", "immobilised"),
-    ("gun-crippled", "gun crippled (at least once)", "gun crippled"),
-    ("weapon-crippled", "weapon crippled (at least once)", "weapon crippled"),
-    ("no-effect", "no effect at all", "no effect"),
-)
-"""DZ3 §9 damage-table outcomes: (key in ``Odds.vehicle``, long label, short label)."""
-
 
 def pct(p: float | None) -> str:
     """``12.3%``; ``<0.1%`` / ``>99.9%`` near the ends (never a misleading 0 or 100);
@@ -120,55 +104,6 @@ def bar_rows(rows: Sequence[tuple[str, float]], width: int) -> list[tuple[str, s
     """``(label, percent, bar)`` for each row, bars scaled to the largest value."""
     top = max((p for _, p in rows), default=0.0) or 1.0
     return [(label, pct(p), bar(p, top, width)) for label, p in rows]
-
-
-def unit_rows(odds: Any) -> list[tuple[str, float | None]]:
-    """The headline chances for a unit of figures (not a vehicle), long labels.
-    ``p_break`` may be ``None`` (none in the edition, or the target's morale unknown):
-    :func:`pct` shows it as "unknown"; an empty ``break_text`` leaves the row out (the
-    edition has no after-effect of one attack). "Unit gone" only where ``p_break``
-    takes the unit off the table (otherwise it is "wiped out" again). Odds with a
-    ``wounds`` distribution start with P(at least one wound)."""
-    rows: list[tuple[str, float | None]] = []
-    if odds.wounds is not None:
-        rows.append(("P(at least one wound)", odds.p_any_wound))
-    rows += [("P(at least one casualty)", odds.p_any_casualty),
-             ("P(wiped out)", odds.p_wiped_out)]
-    if odds.break_text:  # empty: the edition has no after-effect of one attack
-        rows.append((f"P({odds.break_text})", odds.p_break))
-    if odds.p_break_any_cause is not None:
-        rows.append((f"P({odds.break_any_cause_text})", odds.p_break_any_cause))
-    if odds.p_break_with_leader is not None:
-        rows.append((f"P({odds.break_label}), leader near", odds.p_break_with_leader))
-    if odds.break_removes:
-        rows.append(("P(unit gone: wiped out or fled)", odds.p_destroyed))
-    return rows
-
-
-def means(odds: Any) -> list[tuple[str, float]]:
-    """``(name, expected value)`` of the ``damage`` and ``wounds`` distributions the
-    odds carry (none for editions without them)."""
-    out = []
-    if odds.damage is not None:
-        out.append(("damage", odds.damage_mean))
-    if odds.wounds is not None:
-        out.append(("wounds", odds.mean_wounds))
-    return out
-
-
-def charts(odds: Any, max_rows: int) -> list[tuple[str, list[tuple[str, float]]]]:
-    """``(title, rows)`` of the distributions shown before the casualties: hits,
-    damage and wounds, each where the odds carry it, tails grouped into at most
-    ``max_rows`` rows (:func:`count_rows`)."""
-    found = [("Hits", odds.hits), ("Damage", odds.damage), ("Wounds", odds.wounds)]
-    return [(name, count_rows(dist, max_rows=max_rows)) for name, dist in found
-            if dist is not None]
-
-
-def vehicle_rows(vehicle: Any, *, short: bool = False) -> list[tuple[str, float]]:
-    """The damage-table outcomes in table order (DZ3 §9), long or short labels."""
-    return [(s if short else long, float(vehicle[key]))
-            for key, long, s in VEHICLE_ROWS if key in vehicle]
 
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deathzap_tui.app.text import clean
-from deathzap_tui.rules.odds import AttackFacts
+from deathzap_tui.rules.odds import AttackFacts, Odds
 
 BENCHMARK = (
     "best of 5 x 50 refreshes, 2-core box, Python 3.11: a DZ3 6-dice shot 0.12 ms, "
@@ -61,8 +61,8 @@ class OddsEntry:
     before any markup)."""
     what: str
     """The attack in words: ``"Repeater (shooting)"``, ``"melee"``, ``"morale test"``."""
-    odds: Any
-    """An :class:`~deathzap_tui.rules.odds.Odds`."""
+    odds: Odds
+    """The ruleset's odds (its labelled rows are what the panel shows)."""
     current: bool
     """The attack being resolved now (the dice asked for are its dice)."""
     stage: str
@@ -79,7 +79,7 @@ def _attack_list(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return attacks
 
 
-def _what(fact: AttackFacts, odds: Any) -> str:
+def _what(fact: AttackFacts, odds: Odds) -> str:
     kind = fact.kind
     weapon = clean(fact.weapon, oneline=True)
     words = odds.kind_text or KIND_WORDS.get(kind, clean(kind, oneline=True))

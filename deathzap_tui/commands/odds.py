@@ -24,7 +24,10 @@ import os
 import sys
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from deathzap_tui.rules.odds import Odds
 
 BAR_WIDTH = 40
 HIT_ROWS = 16
@@ -143,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- compute
-def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
+def _compute(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     from deathzap_tui.rules import registry
 
     signed = set(getattr(args, "odds_signed", ()))
@@ -161,7 +164,7 @@ def _compute(args: argparse.Namespace) -> tuple[Any, list[str]]:
     return answer
 
 
-def _from_files(args: argparse.Namespace) -> tuple[Any, list[str]]:
+def _from_files(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     if not (args.attacker and args.target):
         raise UsageError("give both --attacker FILE:UNIT and --target FILE:UNIT")
     stray = [flag for flag, dest, default in args.odds_bare if getattr(args, dest) != default]
@@ -235,37 +238,30 @@ def _clean(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- text
-def as_text(odds: Any, title: list[str]) -> str:
+def as_text(odds: Odds, title: list[str]) -> str:
+    """The title lines, the expected values, then the outcomes table the odds carry,
+    or the casualties, the headline chances and every chart: whatever the ruleset's
+    odds put in their rows (``rules/odds.py``), in their order."""
     from deathzap_tui import oddstext as ot  # shared with the app's odds panel
 
-    _pct = ot.pct
-    lines = list(title)
-    lines.append("")
-    if odds.kind == "morale":
-        lines.append(f"P(test fails: the unit breaks)  {_pct(odds.p_break):>7}")
-        lines.append(f"P(test passes)                  {_pct(1 - (odds.p_break or 0)):>7}")
+    lines = [*title, ""]
+    means = odds.means()
+    if means:
+        lines.append("Expected " + ", ".join(f"{m.name} {m.value:.2f}" for m in means))
+    table = odds.table
+    if table is not None:
+        lines.append(table.title)
+        lines += [f"  {row.text:34s} {ot.pct(row.p):>7}" for row in table.rows]
         return "\n".join(lines)
-    means = [("hits", odds.hits_mean)] if odds.hits_step else []
-    if odds.damage_step:
-        means += [("damage", odds.damage_mean), ("shields left", odds.mean_shields_left)]
-    else:
-        means += ot.means(odds)
-    lines.append("Expected " + ", ".join(f"{name} {value:.2f}" for name, value in means))
-    rows: list[tuple[str, float | None]]
-    if odds.vehicle is not None:
-        rows = list(ot.vehicle_rows(odds.vehicle))
-        lines.append("Vehicle damage table (DZ3 §9; explosion damage to others not "
-                     "included):")
-        lines += [f"  {label:34s} {_pct(p):>7}" for label, p in rows]
-        return "\n".join(lines)
-    lines.append(f"Expected casualties {odds.mean_casualties:.2f} of {odds.figures}")
-    rows = ot.unit_rows(odds)
-    lines += [f"{label:34s} {_pct(p):>7}" for label, p in rows]
-    charts = [*ot.charts(odds, HIT_ROWS),
-              ("Casualties", [(str(k), p) for k, p in enumerate(odds.casualties)])]
-    for name, table in charts:
+    if odds.shows_casualties:
+        lines.append(f"Expected casualties {odds.mean_casualties:.2f} of {odds.figures}")
+    lines += [f"{row.text:34s} {ot.pct(row.p):>7}" for row in odds.chances() if row.text]
+    charts = [(c.title, ot.count_rows(c.dist, max_rows=HIT_ROWS)) for c in odds.charts()]
+    if odds.shows_casualties:
+        charts.append(("Casualties", [(str(k), p) for k, p in enumerate(odds.casualties)]))
+    for name, rows in charts:
         lines += ["", name]
-        pad = max(3, *(len(label) for label, _ in table))
-        for k, pc, bar in ot.bar_rows(table, BAR_WIDTH):
+        pad = max(3, *(len(label) for label, _ in rows))
+        for k, pc, bar in ot.bar_rows(rows, BAR_WIDTH):
             lines.append(f"  {k:>{pad}}  {pc:>7}  {bar}")
     return "\n".join(lines)

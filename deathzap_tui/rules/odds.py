@@ -1,26 +1,18 @@
 """The result of every ruleset's exact odds: what ``deathzap odds`` prints and the
 app's odds panel shows. Pure stdlib, no I/O.
 
-Each ruleset computes its own numbers (``rules/<ruleset>/odds.py``) and fills in the
-fields that mean something in its edition; the labels say what the chances are, so the
-CLI and the panel need no ruleset branch:
-
-* every edition: the casualty distribution of one attack (or of several weapon
-  groups at one target) and the expected hits;
-* ``hits``: the whole hits distribution, where the edition's dice make it worth
-  showing (Classic melee hits are sums of pips, CL §6);
-* ``damage_step``: the attack does points of damage against shields (DZ3 §6, CH §4);
-  ``False`` where hits go straight to saves (Classic, CL §5): no damage, no shields;
-* ``p_break``: the chance of the edition's after-effect on a unit that is still there,
-  with :attr:`Odds.break_label` / :attr:`Odds.break_text` saying what it is
-  ("breaks" on morale in DZ3 §10, "panicked" by suppression in Classic CL §5) and
-  :attr:`Odds.break_removes` whether it takes the unit off the table (DZ3: it flees);
-* ``vehicle``: DZ3 §9 damage-table outcomes for a vehicle target;
-* ``damage`` and ``wounds``: the whole distributions of the points of damage and of
-  the wounds, where the edition counts both and a model takes several wounds (PS §5:
-  damage, then one shield save per point, each failure a wound);
-* ``hits_step`` off: the attack has no hits of its own (its dice are the wounds);
-  ``kind_text``: the attack's kind in words, where the ruleset's id is not one.
+Each ruleset computes its own numbers (``rules/<ruleset>/odds.py``). :class:`Odds` is
+the common core every edition has: the casualty distribution of one attack (or of
+several weapon groups at one target), the expected hits, the points of damage against
+shields where there are some, and the edition's after-effect on a unit still there
+(``p_break``, with words saying what it is). What only some editions have (a vehicle's
+damage-table outcomes, a chance with the leader near, the wounds of models that take
+several) a ruleset adds in a subclass of its own, as labelled rows: :meth:`Odds.means`
+(the expected values), :meth:`Odds.chances` (the headline chances), :meth:`Odds.charts`
+(the distributions drawn), :attr:`Odds.table` (outcomes shown instead of casualties) and
+:meth:`Odds.json_extra`. The renderers (``oddstext``, ``commands/odds.py``, the app's
+odds panel) loop over those rows: adding a ruleset's odds touches only its own package.
+:class:`WoundsOdds` is such a subclass shared by the editions that count wounds.
 """
 
 from __future__ import annotations
@@ -62,18 +54,69 @@ class AttackFacts:
         return self.stage == "done"
 
 
+# --------------------------------------------------------------------------- rows
+@dataclass(frozen=True)
+class Mean:
+    """One expected value of the odds' ``Expected ...`` line."""
+
+    name: str
+    value: float
+    of: int | None = None
+    """The most it can be, where the panel says it (``shields left 1.5 of 2``)."""
+    dist: tuple[float, ...] | None = None
+    """Its distribution, drawn beside it as a sparkline where there is room."""
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One headline chance."""
+
+    text: str
+    """Its row in ``deathzap odds`` (``"P(wiped out)"``); "": not a row there."""
+    label: str
+    """The odds panel's words before the percent (``"wiped out"``); "": not shown there."""
+    p: float | None
+    """``None``: unknown (shown as such)."""
+    tight: str | None = None
+    """The panel's words where space is short; ``None``: :attr:`label`; "": left out."""
+    aside: bool = False
+    """On the panel, in brackets after the chance before it, another side of that
+    chance (``breaks 30% (leader 12%)``); left out with it."""
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A distribution drawn as a chart (``deathzap odds`` draws every one)."""
+
+    title: str
+    dist: tuple[float, ...]
+    """Indexed by count."""
+    spark: bool = False
+    """The odds panel's detail view draws it too, as a sparkline of its own."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Outcomes shown instead of the casualties (a vehicle's damage table, DZ3 §9)."""
+
+    title: str
+    """Its heading in ``deathzap odds``."""
+    heading: str
+    """Its heading on the odds panel."""
+    rows: tuple[Chance, ...]
+    """Each outcome: :attr:`Chance.text` in ``deathzap odds``, :attr:`Chance.label` on
+    the panel's chart."""
+
+
+# --------------------------------------------------------------------------- odds
 @dataclass(frozen=True, kw_only=True)
 class Odds:
-    """What the odds panel shows. Probabilities are floats; lists are indexed by count.
+    """What every edition's odds have. Probabilities are floats; lists are indexed by
+    count.
 
     ``p_break`` excludes the wiped-out case (DZ3-R12) and is ``None`` when unknown or
-    when the edition has none. When the leader's presence is unknown (DZ3,
-    ``leader_near=None``) ``p_break`` assumes no leader and ``p_break_with_leader``
-    gives the other case. For a vehicle ``casualties`` is ``[survives, destroyed]``,
-    ``p_break`` is 0 (DZ3-R13) and ``vehicle`` gives the damage-table outcomes:
-    ``destroyed`` (= killed + explodes), ``immobilised``/``gun-crippled``/
-    ``weapon-crippled`` (at least one such result rolled), ``no-effect`` (no damage
-    roll at all, or only 1s).
+    when the edition has none; :attr:`break_label` and :attr:`break_text` say what it
+    is ("breaks" on morale in DZ3 §10, "panicked" by suppression in Classic CL §5).
     """
 
     kind: str
@@ -85,8 +128,6 @@ class Odds:
     damage_mean: float = 0.0
     shields_left: tuple[float, ...] = (1.0,)
     p_break: float | None = None
-    p_break_with_leader: float | None = None
-    vehicle: Mapping[str, float] | None = None
     hits: tuple[float, ...] | None = None
     """The distribution of the hits, or ``None`` where only the mean is worked out."""
     damage_step: bool = True
@@ -95,40 +136,17 @@ class Odds:
     break_label: str = "breaks"
     """What ``p_break`` is, in one word for tight spaces (the odds panel)."""
     break_text: str = "breaks on morale"
-    """What ``p_break`` is, in a few words (``P(...)`` rows, JSON ``p_break_means``)."""
+    """What ``p_break`` is, in a few words (``P(...)`` rows, JSON ``p_break_means``);
+    empty: the edition has no after-effect of one attack (no row)."""
     break_removes: bool = True
     """The unit is gone when it happens (a DZ3 unit that breaks flees); ``False``
     where it stays on the table (a Classic panicked unit)."""
-    damage: tuple[float, ...] | None = None
-    """The distribution of the points of damage (``damage[k]`` = P(k points)), or
-    ``None`` where the edition does not show it."""
-    wounds: tuple[float, ...] | None = None
-    """The distribution of the wounds after saves, or ``None``; ``casualties`` then
-    counts the whole models those wounds remove."""
     hits_step: bool = True
     """The attack scores hits (``hits_mean``, ``hits`` mean something); ``False``
     where its dice are the wounds themselves (PS §4 special combat): no hits shown."""
     kind_text: str = ""
     """The attack in words where ``kind`` alone does not say it (``"special combat"``
     for Plasmashok's ``special``); empty: ``kind`` is the word."""
-    p_break_any_cause: float | None = None
-    """Where ``p_break`` is one of several ways to the same after-effect: the chance
-    the unit ends the attack with it from any cause (Classic: panicked by suppression
-    or by losing the melee, or left a lone figure that is always panicked, CL §4), the
-    unit still being there; ``None`` where the edition has no other cause, or unknown."""
-    break_any_cause_text: str = ""
-    """What :attr:`p_break_any_cause` is, in a few words (its ``P(...)`` row)."""
-    break_any_cause_counts: str = ""
-    """What :attr:`p_break_any_cause` counts, in a sentence (JSON
-    ``p_break_any_cause_means``, the command's title lines)."""
-
-    @property
-    def mean_wounds(self) -> float:
-        return math.fsum(k * p for k, p in enumerate(self.wounds or ()))
-
-    @property
-    def p_any_wound(self) -> float:
-        return math.fsum((self.wounds or ())[1:])
 
     @property
     def mean_shields_left(self) -> float:
@@ -152,6 +170,55 @@ class Odds:
         3 VP to the enemy)."""
         return self.p_wiped_out + ((self.p_break or 0.0) if self.break_removes else 0.0)
 
+    # ------------------------------------------------------------ the labelled rows
+    def means(self) -> tuple[Mean, ...]:
+        """The expected values, in the order shown (the casualties come after them,
+        where :attr:`shows_casualties`)."""
+        out = [Mean("hits", self.hits_mean, dist=self.hits)] if self.hits_step else []
+        if self.damage_step:
+            out += [Mean("damage", self.damage_mean),
+                    Mean("shields left", self.mean_shields_left, of=self.shields)]
+        return tuple(out)
+
+    def chances(self) -> tuple[Chance, ...]:
+        """The headline chances, in the order shown: at least one casualty, wiped out,
+        the after-effect (:attr:`p_break`) with :meth:`break_asides`, and "unit gone"
+        where the after-effect removes the unit (otherwise it is "wiped out" again)."""
+        out = [Chance("P(at least one casualty)", "≥1 casualty", self.p_any_casualty),
+               Chance("P(wiped out)", "wiped out", self.p_wiped_out)]
+        if self.break_text or self.p_break is not None:
+            out.append(Chance(f"P({self.break_text})" if self.break_text else "",
+                              self.break_label if self.p_break is not None else "",
+                              self.p_break))
+            out += self.break_asides()
+        if self.break_removes:
+            out.append(Chance("P(unit gone: wiped out or fled)", "", self.p_destroyed))
+        return tuple(out)
+
+    def break_asides(self) -> tuple[Chance, ...]:
+        """Other sides of :attr:`p_break` (with the leader near, from any cause), shown
+        right after it; none in the core."""
+        return ()
+
+    def charts(self) -> tuple[Chart, ...]:
+        """The distributions drawn before the casualties: the hits, where known."""
+        return () if self.hits is None else (Chart("Hits", self.hits),)
+
+    @property
+    def table(self) -> Table | None:
+        """Outcomes shown instead of the casualties; ``None`` in the core."""
+        return None
+
+    @property
+    def shows_casualties(self) -> bool:
+        """The casualties mean something to show (not for a test of morale on its own,
+        nor where :attr:`table` takes their place)."""
+        return self.table is None
+
+    def json_extra(self) -> dict[str, Any]:
+        """The JSON fields a ruleset adds, after the core's (:meth:`to_json`)."""
+        return {}
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "kind": self.kind,
@@ -172,20 +239,49 @@ class Odds:
             out["p_break_means"] = self.break_text
         if self.hits is not None:
             out["hits"] = list(self.hits)
-        if self.p_break_with_leader is not None:
-            out["p_break_with_leader"] = self.p_break_with_leader
-        if self.p_break_any_cause is not None:
-            out["p_break_any_cause"] = self.p_break_any_cause
-            out["p_break_any_cause_means"] = self.break_any_cause_counts
-        if self.vehicle is not None:
-            out["vehicle"] = dict(self.vehicle)
+        return out | self.json_extra()
+
+
+@dataclass(frozen=True, kw_only=True)
+class WoundsOdds(Odds):
+    """Odds of an edition that counts wounds, a model taking several: ``casualties``
+    counts the whole models the wounds remove (PS §5: damage, then one shield save per
+    point, each failure a wound; Double Tap's wounds after blocks)."""
+
+    wounds: tuple[float, ...]
+    """The distribution of the wounds after saves."""
+    damage: tuple[float, ...] | None = None
+    """The distribution of the points of damage (``damage[k]`` = P(k points)), or
+    ``None`` where the edition does not show it."""
+
+    @property
+    def mean_wounds(self) -> float:
+        return math.fsum(k * p for k, p in enumerate(self.wounds))
+
+    @property
+    def p_any_wound(self) -> float:
+        return math.fsum(self.wounds[1:])
+
+    def means(self) -> tuple[Mean, ...]:
+        own = [] if self.damage is None else [Mean("damage", self.damage_mean)]
+        return (*super().means(), *own, Mean("wounds", self.mean_wounds))
+
+    def chances(self) -> tuple[Chance, ...]:
+        return (Chance("P(at least one wound)", "≥1 wound", self.p_any_wound),
+                *super().chances())
+
+    def charts(self) -> tuple[Chart, ...]:
+        own = [] if self.damage is None else [Chart("Damage", self.damage)]
+        return (*super().charts(), *own, Chart("Wounds", self.wounds, spark=True))
+
+    def json_extra(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         if self.damage is not None:
             out["damage"] = list(self.damage)
             out["mean_damage"] = self.damage_mean  # the name beside "damage" (PS §5)
-        if self.wounds is not None:
-            out["wounds"] = list(self.wounds)
-            out["mean_wounds"] = self.mean_wounds
-            out["p_any_wound"] = self.p_any_wound
+        out["wounds"] = list(self.wounds)
+        out["mean_wounds"] = self.mean_wounds
+        out["p_any_wound"] = self.p_any_wound
         return out
 
 

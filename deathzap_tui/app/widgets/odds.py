@@ -4,13 +4,13 @@ being resolved, per target, updated after every answer.
 Layout (styles in ``screens/wizard.tcss``):
 
 * **under 120 columns** (80x24 included) the panel is a strip between the history
-  and the step: two lines per target, every number the issue asks for (expected
-  hits, with their distribution where the ruleset gives one, damage, shields left,
-  wounds, casualties; P(at least one casualty), P(wiped out), P(breaks) with and without a
-  leader near, or whatever the ruleset's ``p_break`` is, such as P(panicked) (with its
-  chance from any cause where the ruleset gives one, ``p_break_any_cause``); or the
-  vehicle's damage-table outcomes) and the whole casualty distribution as a one-line
-  sparkline. At 80x24 the step box
+  and the step: two lines per target, every number the ruleset's odds carry, from
+  their labelled rows (``rules/odds.py``: the expected values, such as hits with
+  their distribution, damage, shields left, wounds, casualties; the headline
+  chances, such as P(at least one casualty), P(wiped out), P(breaks) with and without
+  a leader near, P(panicked) with its chance from any cause; or an outcomes table
+  such as a vehicle's damage table) and the whole casualty distribution as a
+  one-line sparkline. No ruleset is named here. At 80x24 the step box
   and the key bar leave eight rows: a bar chart there would push out the history, so
   it is one key away: ctrl+o (or a click) swaps the history for the *detail* view,
   whose bar chart groups counts into ranges to fit the rows there are.
@@ -34,12 +34,13 @@ from textual.widget import Widget
 
 from deathzap_tui import oddstext as ot
 from deathzap_tui.app.oddsview import OddsEntry, signature
+from deathzap_tui.rules.odds import Mean, Odds
 
 BAR_WIDTH = 22
 """Cells for the longest bar in the detail view (the side column is 46 wide)."""
 DETAIL_FIXED = 5
 """Lines of the detail view above the bar chart: header, expected, chances (2), title
-(and :func:`wounds_line` where the odds carry wounds)."""
+(and a line per :func:`spark_charts` where the odds ask for one)."""
 
 
 def _num(x: float) -> str:
@@ -66,65 +67,54 @@ def header(entry: OddsEntry) -> Text:
     return out
 
 
-def _hits(odds: Any, spark: bool = True) -> list[str]:
-    """``hits 2.5``, with the distribution where there is one (and ``spark``):
-    ``hits 2.5 (0 ▃█▆▂ 6)``; nothing for an attack that scores no hits."""
-    if not odds.hits_step:
-        return []
-    text = f"hits {_num(odds.hits_mean)}"
-    if spark and odds.hits is not None:
-        lo, line, hi = ot.spark_span(odds.hits)
+def _mean(mean: Mean, spark: bool) -> str:
+    """``hits 2.5``, ``shields left 1.5 of 2``, with the distribution where there is
+    one (and ``spark``): ``hits 2.5 (0 ▃█▆▂ 6)``."""
+    text = f"{mean.name} {_num(mean.value)}"
+    if mean.of is not None:
+        text += f" of {mean.of}"
+    if spark and mean.dist is not None:
+        lo, line, hi = ot.spark_span(mean.dist)
         if hi > lo:
             text += f" ({lo} {line} {hi})"
-    return [text]
+    return text
 
 
-def expected(odds: Any, width: int = 0) -> str:
-    """The expected values in one line. Where that line is wider than ``width`` (the
-    strip does not wrap) the hits distribution gives way, so that the casualties at
-    the end of the line stay in sight."""
-    if odds.kind == "morale":
-        return f"Morale test: {odds.figures} dice"
-    rest = [f"{name} {_num(value)}" for name, value in ot.means(odds)]
-    if odds.damage_step:
-        rest += [f"damage {_num(odds.damage_mean)}",
-                 f"shields left {_num(odds.mean_shields_left)} of {odds.shields}"]
-    if odds.vehicle is None:
-        rest.append(f"casualties {_num(odds.mean_casualties)} of {odds.figures}")
-    text = "Expected " + ", ".join([*_hits(odds), *rest])
+def expected(odds: Odds, width: int = 0) -> str:
+    """The expected values in one line ("" where the odds have none). Where that line
+    is wider than ``width`` (the strip does not wrap) the distributions give way, so
+    that the casualties at the end of the line stay in sight."""
+    def line(spark: bool) -> str:
+        parts = [_mean(m, spark) for m in odds.means()]
+        if odds.shows_casualties:
+            parts.append(f"casualties {_num(odds.mean_casualties)} of {odds.figures}")
+        return "Expected " + ", ".join(parts) if parts else ""
+
+    text = line(spark=True)
     if width and len(text) > width:
-        text = "Expected " + ", ".join([*_hits(odds, spark=False), *rest])
+        text = line(spark=False)
     return text
 
 
-def _break_text(odds: Any, short: bool) -> str:
+def chances(odds: Odds, *, short: bool) -> list[str]:
+    """The headline chances as short phrases, in the ruleset's order; an aside in
+    brackets after the phrase it belongs to (left out with it)."""
     p = ot.short_pct if short else ot.pct
-    text = f"{odds.break_label} {p(odds.p_break)}"
-    if odds.p_break_with_leader is not None:
-        text += f" ({'leader' if short else 'leader near:'} {p(odds.p_break_with_leader)})"
-    if odds.p_break_any_cause is not None:  # Classic: a lone figure too (CL §4)
-        text += f" (any cause {p(odds.p_break_any_cause)})"
-    return text
-
-
-def chances(odds: Any, *, short: bool) -> list[str]:
-    """The headline chances as short phrases, in the issue's order."""
-    p = ot.short_pct if short else ot.pct
-    if odds.kind == "morale":
-        passes = None if odds.p_break is None else 1 - odds.p_break
-        return [_break_text(odds, short), f"passes {p(passes)}"]
-    if odds.vehicle is not None:
-        return [f"{label} {p(v)}" for label, v in ot.vehicle_rows(odds.vehicle, short=True)
-                if label not in ("killed", "explodes") or not short]
-    out = [f"≥1 casualty {p(odds.p_any_casualty)}", f"wiped out {p(odds.p_wiped_out)}"]
-    if odds.wounds is not None:
-        out.insert(0, f"≥1 wound {p(odds.p_any_wound)}")
-    if odds.p_break is not None:
-        out.append(_break_text(odds, short))
+    out: list[str] = []
+    shown = False
+    for row in odds.chances():
+        label = row.tight if short and row.tight is not None else row.label
+        if row.aside:
+            if shown and label:
+                out[-1] += f" ({label} {p(row.p)})"
+            continue
+        shown = bool(label)
+        if shown:
+            out.append(f"{label} {p(row.p)}")
     return out
 
 
-def spark_line(odds: Any) -> Text:
+def spark_line(odds: Odds) -> Text:
     """``casualties 0 ▂▆█▅▂ 4``: the whole distribution in one line."""
     out = Text("0 ", style="dim")
     out.append(ot.spark(odds.casualties), style="bold")
@@ -132,16 +122,18 @@ def spark_line(odds: Any) -> Text:
     return out
 
 
-def wounds_line(odds: Any) -> list[Text]:
-    """``wounds 0 ▂▆█▅▂ 9``: the wounds distribution in one line, for odds that carry
-    one (several wounds per model: the casualties alone hide them); else nothing."""
-    if odds.wounds is None:
-        return []
-    lo, line, hi = ot.spark_span(odds.wounds)
-    out = Text(f"wounds {lo} ", style="dim")
-    out.append(line, style="bold")
-    out.append(f" {hi}", style="dim")
-    return [out]
+def spark_charts(odds: Odds) -> list[Text]:
+    """``wounds 0 ▂▆█▅▂ 9``: each distribution the odds ask the panel to draw (wounds,
+    several per model: the casualties alone hide them), one line each."""
+    out = []
+    for chart in odds.charts():
+        if chart.spark:
+            lo, line, hi = ot.spark_span(chart.dist)
+            text = Text(f"{chart.title.lower()} {lo} ", style="dim")
+            text.append(line, style="bold")
+            text.append(f" {hi}", style="dim")
+            out.append(text)
+    return out
 
 
 def brief(entry: OddsEntry) -> list[Text]:
@@ -159,11 +151,12 @@ def compact(entry: OddsEntry, width: int = 0) -> list[Text]:
     casualty sparkline."""
     odds = entry.odds
     first = header(entry)
-    if odds.kind != "morale":
+    line = expected(odds, width)
+    if line:
         first.append("\n")
-        first.append(expected(odds, width))
+        first.append(line)
     second = Text(" · ".join(chances(odds, short=True)))
-    if odds.kind != "morale" and odds.vehicle is None:
+    if odds.shows_casualties:
         second.append(" · ")
         second.append_text(spark_line(odds))
     return [first, second]
@@ -172,33 +165,36 @@ def compact(entry: OddsEntry, width: int = 0) -> list[Text]:
 def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH,
            height: int = 0) -> list[Text]:
     """Header, expected values, chances, and a horizontal bar chart of at most
-    ``rows`` rows (casualties, or the damage-table outcomes of a vehicle), fewer
-    (3 at least) to fit in ``height`` lines (0: no limit)."""
+    ``rows`` rows (casualties, or the outcomes table the odds carry, such as a
+    vehicle's damage table), fewer (3 at least) to fit in ``height`` lines (0: no
+    limit)."""
     odds = entry.odds
-    wounds = wounds_line(odds)
+    sparks = spark_charts(odds)
     if height:
-        rows = min(rows, max(height - DETAIL_FIXED - len(wounds), 3))
+        rows = min(rows, max(height - DETAIL_FIXED - len(sparks), 3))
     lines = [header(entry)]
-    if odds.kind != "morale":
-        lines.append(Text(expected(odds)))
-    phrases = chances(odds, short=False)
-    if odds.vehicle is not None:
-        lines.append(Text("Damage table (DZ3 §9), at least once:", style="bold"))
-        table = [(label, v) for label, v in ot.vehicle_rows(odds.vehicle, short=True)]
-        pad = max(len(label) for label, _ in table)
-        for label, pc, bar in ot.bar_rows(table, width)[:max(rows, 1)]:
+    line = expected(odds)
+    if line:
+        lines.append(Text(line))
+    table = odds.table
+    if table is not None:
+        lines.append(Text(table.heading, style="bold"))
+        pad = max(len(row.label) for row in table.rows)
+        bars = ot.bar_rows([(row.label, row.p or 0.0) for row in table.rows], width)
+        for label, pc, bar in bars[:max(rows, 1)]:
             lines.append(Text(f" {label:<{pad}} {pc:>6} {bar}"))
         return lines
+    phrases = chances(odds, short=False)
     lines.append(Text(" · ".join(phrases[:2])))
     if phrases[2:]:
         lines.append(Text(" · ".join(phrases[2:])))
-    if odds.kind == "morale":
+    if not odds.shows_casualties:
         return lines
-    lines += wounds
+    lines += sparks
     lines.append(Text("Casualties", style="bold"))
-    table = ot.count_rows(odds.casualties, max_rows=max(rows, 3))
-    pad = max(len(label) for label, _ in table)
-    for label, pc, bar in ot.bar_rows(table, width):
+    counts = ot.count_rows(odds.casualties, max_rows=max(rows, 3))
+    pad = max(len(label) for label, _ in counts)
+    for label, pc, bar in ot.bar_rows(counts, width):
         lines.append(Text(f" {label:>{pad}} {pc:>6} {bar}"))
     return lines
 
@@ -206,17 +202,21 @@ def detail(entry: OddsEntry, rows: int = 11, width: int = BAR_WIDTH,
 def columns(entry: OddsEntry, height: int, width: int) -> list[Text]:
     """The detail view for a short, wide space (80x24): header, expected values,
     chances, and the casualty distribution as a column chart with each count's
-    percent under it (7 lines for a unit of up to 10 figures)."""
+    percent under it (7 lines for a unit of up to 10 figures); or the outcomes table
+    the odds carry, as phrases; or, for odds with neither, their chances."""
     odds = entry.odds
     lines = [header(entry)]
-    if odds.kind == "morale":
+    table = odds.table
+    if table is None and not odds.shows_casualties:
         return [*lines, Text(" · ".join(chances(odds, short=False)))]
-    lines.append(Text(expected(odds, width)))
-    if odds.vehicle is not None:
-        lines.append(Text("Damage table (DZ3 §9), at least once:", style="bold"))
+    line = expected(odds, width)
+    if line:
+        lines.append(Text(line))
+    if table is not None:
+        lines.append(Text(table.heading, style="bold"))
         line = ""
-        for label, v in ot.vehicle_rows(odds.vehicle, short=True):
-            item = f"{label} {ot.pct(v)}"
+        for row in table.rows:
+            item = f"{row.label} {ot.pct(row.p)}"
             if line and len(line) + len(item) + 3 > width:
                 lines.append(Text(line))
                 line = ""
@@ -225,10 +225,10 @@ def columns(entry: OddsEntry, height: int, width: int) -> list[Text]:
         return lines
     lines.append(Text(" · ".join(chances(odds, short=True))))
     gutter = 11
-    table = ot.count_rows(odds.casualties, max_rows=max(3, min(11, (width - gutter) // 5)))
-    col = max(5, min(8, (width - gutter) // max(len(table), 1)))
+    counts = ot.count_rows(odds.casualties, max_rows=max(3, min(11, (width - gutter) // 5)))
+    col = max(5, min(8, (width - gutter) // max(len(counts), 1)))
     bars = max(1, height - len(lines) - 2) if height else 4
-    chart = ot.column_chart(table, min(bars, 6), col)
+    chart = ot.column_chart(counts, min(bars, 6), col)
     names = [""] * (len(chart) - 2) + ["casualties", "chance"]
     lines += [Text(f"{name:>{gutter - 1}} ", style="dim") + Text(line)
               for name, line in zip(names, chart, strict=True)]

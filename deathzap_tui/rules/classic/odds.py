@@ -63,7 +63,7 @@ from deathzap_tui.rules.distributions import (
     p_success,
     sum_of,
 )
-from deathzap_tui.rules.odds import Odds, flag, refuse
+from deathzap_tui.rules.odds import Chance, Odds, flag, refuse
 from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT, MAX_NUMBER
 
 SAFE = tables.SAFE
@@ -87,7 +87,36 @@ MELEE_BREAK: dict[str, Any] = {"break_label": "panicked",
 """What ``Odds.p_break`` means in Classic: the unit is panicked and stays (CL §5, §6)."""
 
 ANY_CAUSE = "ends panicked, any cause"
-"""``Odds.break_any_cause_text`` in Classic: the whole chance of ending panicked."""
+"""``ClassicOdds.break_any_cause_text``: the whole chance of ending panicked."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassicOdds(Odds):
+    """Classic odds: the core, and where the target's type is known the chance it ends
+    the attack panicked from any cause (:func:`ends_panicked`)."""
+
+    p_break_any_cause: float | None = None
+    """Where ``p_break`` is one of several ways to the same after-effect: the chance
+    the unit ends the attack with it from any cause (panicked by suppression or by
+    losing the melee, or left a lone figure that is always panicked, CL §4), the unit
+    still being there; ``None`` where unknown."""
+    break_any_cause_text: str = ""
+    """What :attr:`p_break_any_cause` is, in a few words (its ``P(...)`` row)."""
+    break_any_cause_counts: str = ""
+    """What :attr:`p_break_any_cause` counts, in a sentence (JSON
+    ``p_break_any_cause_means``, the command's title lines)."""
+
+    def break_asides(self) -> tuple[Chance, ...]:
+        if self.p_break_any_cause is None:
+            return ()
+        return (Chance(f"P({self.break_any_cause_text})", "any cause",
+                       self.p_break_any_cause, aside=True),)
+
+    def json_extra(self) -> dict[str, Any]:
+        if self.p_break_any_cause is None:
+            return {}
+        return {"p_break_any_cause": self.p_break_any_cause,
+                "p_break_any_cause_means": self.break_any_cause_counts}
 
 
 # --------------------------------------------------------------------------- rolls
@@ -130,7 +159,7 @@ def ends_panicked(type_id: str, panicked: bool, left: int, p_roll: float) -> flo
 
 
 def any_cause_counts(type_id: str, roll: str, panicked: bool) -> str:
-    """What ``Odds.p_break_any_cause`` counts for a unit of ``type_id``, ``roll`` the
+    """What ``ClassicOdds.p_break_any_cause`` counts for a unit of ``type_id``, ``roll`` the
     roll that panics it (CL §5, §6)."""
     name = tables.TYPES[type_id].name
     if panicked:
@@ -181,7 +210,7 @@ def _capped(dist: Sequence[float], cap: int) -> list[float]:
 
 def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int = 0, *,
                   hits: int | None = None, failed_saves: int | None = None,
-                  target_type: str | None = None, target_panicked: bool = False) -> Odds:
+                  target_type: str | None = None, target_panicked: bool = False) -> ClassicOdds:
     """Exact odds of weapon groups firing at a unit of ``figures`` living figures with
     ``pending`` casualties already waiting (CL §5, CL-R2).
 
@@ -231,7 +260,7 @@ def shooting_odds(volleys: Volley | Sequence[Volley], figures: int, pending: int
             "break_any_cause_counts": any_cause_counts(target_type, "suppression (CL §5)",
                                                        target_panicked)}
     hit_dist = sum_of(hit_dists)
-    return Odds(kind="shooting", figures=room, casualties=tuple(casualties),
+    return ClassicOdds(kind="shooting", figures=room, casualties=tuple(casualties),
                 hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
                 p_break=p_break, **SHOOTING_BREAK, **any_cause)
 
@@ -314,7 +343,7 @@ def melee_work(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
 def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]], *,
                hits: int | None = None,
                reply: tuple[Sequence[tuple[int, int]], Sequence[tuple[int, int]]] | None = None,
-               target: tuple[str, bool] | None = None) -> Odds:
+               target: tuple[str, bool] | None = None) -> ClassicOdds:
     """Exact odds of one side's melee attack (CL §6): ``groups`` are its ``(dice,
     power)`` per figure type, ``defenders`` the other side's ``(figures, save)`` per
     type. ``hits``: already rolled.
@@ -356,7 +385,7 @@ def melee_odds(groups: Sequence[tuple[int, int]], defenders: Sequence[tuple[int,
                 "break_any_cause_text": ANY_CAUSE,
                 "break_any_cause_counts": any_cause_counts(
                     type_id, "losing the melee (CL §6)", panicked)}
-    return Odds(kind="melee", figures=len(casualties) - 1, casualties=tuple(casualties),
+    return ClassicOdds(kind="melee", figures=len(casualties) - 1, casualties=tuple(casualties),
                 hits=tuple(hit_dist), hits_mean=mean(hit_dist), damage_step=False,
                 p_break=p_break, **MELEE_BREAK, **any_cause)
 
@@ -383,7 +412,7 @@ def _pairs(value: Any, key: str) -> list[tuple[int, int]]:
         raise ValueError(f"facts[{key!r}] is not a list of number pairs") from None
 
 
-def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
+def odds_from_facts(facts: Mapping[str, Any]) -> ClassicOdds | None:
     """Odds from the engine's ``ctx.facts["attack"]`` (see ``combat``), given the dice
     rolled so far.
 
@@ -485,7 +514,7 @@ def shooting_case(guns: Sequence[tuple[str, str, int]], target_type: str, figure
                   cover: str | None, pending: int | None = None, in_blast: int | None = None,
                   panicked: bool = False, hits: int | None = None,
                   failed_saves: int | None = None,
-                  target_name: str = "") -> tuple[Odds, list[str]]:
+                  target_name: str = "") -> tuple[ClassicOdds, list[str]]:
     """Weapon groups ``(label, weapon class, guns)`` firing at one target of
     ``figures`` living ``target_type`` figures (CL §5): the odds and a line per group
     and one for the target. Raises ``ValueError`` naming the flag that is wrong."""
@@ -513,14 +542,14 @@ def shooting_case(guns: Sequence[tuple[str, str, int]], target_type: str, figure
         target_line(target_type, figures, pending, target_name), any_cause_line(odds)]
 
 
-def any_cause_line(odds: Odds) -> str:
+def any_cause_line(odds: ClassicOdds) -> str:
     """The title line saying what P(ends panicked, any cause) counts."""
     return f"  {ANY_CAUSE}: {odds.break_any_cause_counts}"
 
 
 def melee_case(attacker: tuple[str, int, bool], target: tuple[str, int, bool],
                names: tuple[str, str] = ("", ""), hits: int | None = None,
-               ) -> tuple[Odds, list[str]]:
+               ) -> tuple[ClassicOdds, list[str]]:
     """One unit's melee attack on another, both directions rolled (CL §6):
     ``(type, figures, panicked)`` each. Returns the odds of the attack on ``target``
     (its casualties, and the chance it loses the melee) and title lines."""
@@ -571,7 +600,7 @@ SHOOTING_ONLY = ("cover", "pending", "in_blast", "failed_saves", "weapons")
 
 
 def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
-             settings: Mapping[str, Any]) -> tuple[Odds, list[str]]:
+             settings: Mapping[str, Any]) -> tuple[ClassicOdds, list[str]]:
     """``deathzap odds --attacker FILE:UNIT --target FILE:UNIT`` for Classic forces
     (see ``Ruleset.odds_cli``). Settings read: ``melee``, ``cover``, ``weapons``
     (ids, default every gun the unit carries), ``figures`` (the target's living

@@ -54,7 +54,7 @@ from deathzap_tui.rules.distributions import (
     p_success,
 )
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds, at_most
+from deathzap_tui.rules.odds import Chance, Mean, Odds, Table, at_most
 
 PER_ATTACK = "per-attack"
 PER_CASUALTY = "per-casualty"
@@ -165,12 +165,88 @@ def break_probability(figures: int, casualties: int, morale_target: int,
     raise ValueError(f"unknown morale option {option!r}; expected one of {MORALE_OPTIONS}")
 
 
-def morale_test_odds(figures: int, morale: int, leader_near: bool | None = False) -> Odds:
+VEHICLE_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("destroyed", "destroyed (killed or explodes)", "destroyed"),
+    ("killed", "  killed", "killed"),
+    ("explodes", "  explodes", "explodes"),
+    ("immobilised", "immobilised (at least once)", "immobilised"),
+    ("gun-crippled", "gun crippled (at least once)", "gun crippled"),
+    ("weapon-crippled", "weapon crippled (at least once)", "weapon crippled"),
+    ("no-effect", "no effect at all", "no effect"),
+)
+"""DZ3 §9 damage-table outcomes: (key in ``DZ3Odds.vehicle``, long label, short label);
+the short labels of ``killed`` and ``explodes`` (parts of ``destroyed``) are left out
+where space is short."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DZ3Odds(Odds):
+    """DZ3 odds: the core, the chance of breaking with a leader near where it is
+    unknown (DZ3 §11), a vehicle's damage-table outcomes (DZ3 §9) and a morale test
+    on its own (``kind="morale"``, DZ3 §10: ``figures`` dice, ``p_break`` it fails).
+
+    When the leader's presence is unknown (``leader_near=None``) ``p_break`` assumes
+    no leader and ``p_break_with_leader`` gives the other case. For a vehicle
+    ``casualties`` is ``[survives, destroyed]``, ``p_break`` is 0 (DZ3-R13) and
+    ``vehicle`` gives the damage-table outcomes: ``destroyed`` (= killed + explodes),
+    ``immobilised``/``gun-crippled``/``weapon-crippled`` (at least one such result
+    rolled), ``no-effect`` (no damage roll at all, or only 1s).
+    """
+
+    p_break_with_leader: float | None = None
+    vehicle: Mapping[str, float] | None = None
+
+    @property
+    def morale_test(self) -> bool:
+        return self.kind == "morale"
+
+    def means(self) -> tuple[Mean, ...]:
+        return () if self.morale_test else super().means()
+
+    def chances(self) -> tuple[Chance, ...]:
+        if self.table is not None:
+            return self.table.rows
+        if not self.morale_test:
+            return super().chances()
+        passes = None if self.p_break is None else 1 - self.p_break
+        return (Chance("P(test fails: the unit breaks)", self.break_label, self.p_break),
+                *self.break_asides(), Chance("P(test passes)", "passes", passes))
+
+    def break_asides(self) -> tuple[Chance, ...]:
+        if self.p_break_with_leader is None:
+            return ()
+        return (Chance(f"P({self.break_label}), leader near", "leader near:",
+                       self.p_break_with_leader, tight="leader", aside=True),)
+
+    @property
+    def table(self) -> Table | None:
+        if self.vehicle is None:
+            return None
+        rows = tuple(Chance(long, short, float(self.vehicle[key]),
+                            tight="" if key in ("killed", "explodes") else None)
+                     for key, long, short in VEHICLE_ROWS if key in self.vehicle)
+        return Table("Vehicle damage table (DZ3 §9; explosion damage to others not "
+                     "included):", "Damage table (DZ3 §9), at least once:", rows)
+
+    @property
+    def shows_casualties(self) -> bool:
+        return super().shows_casualties and not self.morale_test
+
+    def json_extra(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.p_break_with_leader is not None:
+            out["p_break_with_leader"] = self.p_break_with_leader
+        if self.vehicle is not None:
+            out["vehicle"] = dict(self.vehicle)
+        return out
+
+
+def morale_test_odds(figures: int, morale: int, leader_near: bool | None = False) -> DZ3Odds:
     """A morale test on its own: ``figures`` dice at ``morale``+ (DZ3 §10)."""
     p = 1.0 - morale_pass(figures, morale_target_number(morale, bool(leader_near)))
     alt = (1.0 - morale_pass(figures, morale_target_number(morale, True))
            if leader_near is None else None)
-    return Odds(kind="morale", figures=figures, shields=0, hits_mean=0.0, damage_mean=0.0,
+    return DZ3Odds(kind="morale", figures=figures, shields=0, hits_mean=0.0, damage_mean=0.0,
                 shields_left=(1.0,), casualties=(1.0,) + (0.0,) * figures,
                 p_break=p, p_break_with_leader=alt)
 
@@ -226,12 +302,12 @@ def _validate_known(attack: Attack, target: Target, hits: int | None, damage: in
 def attack_odds(attacks: Attack | Sequence[Attack], target: Target, *,
                 leader_near: bool | None = False, morale_option: str = PER_ATTACK,
                 hits: int | None = None, damage: int | None = None,
-                failed_saves: int | None = None) -> Odds:
+                failed_saves: int | None = None) -> DZ3Odds:
     """Exact odds of one attack, or of several weapon groups in order, into ``target``.
 
     ``hits``, ``damage`` and ``failed_saves`` are the dice already rolled for the
     *first* attack (the one being resolved); later attacks are as declared.
-    ``failed_saves`` needs ``damage``. ``leader_near=None``: unknown (see :class:`Odds`).
+    ``failed_saves`` needs ``damage``. ``leader_near=None``: unknown (see :class:`DZ3Odds`).
     """
     group = [attacks] if isinstance(attacks, Attack) else list(attacks)
     if not group:
@@ -253,7 +329,7 @@ def attack_odds(attacks: Attack | Sequence[Attack], target: Target, *,
 
 
 def _unit_odds(group: list[Attack], target: Target, known: tuple[int | None, ...],
-               morale_target: int, option: str, with_morale: bool = True) -> Odds:
+               morale_target: int, option: str, with_morale: bool = True) -> DZ3Odds:
     """The DP for a unit of figures: state (shields left, figures left) -> probability."""
     hits, damage, failed_saves = known
     f0, s0 = target.figures, target.shields
@@ -334,7 +410,7 @@ def _unit_odds(group: list[Attack], target: Target, known: tuple[int | None, ...
             shields[s] += p
             cas[f0 - f] += p
     p_fled = math.fsum(fled.values()) if with_morale else None
-    return Odds(kind=_kind(group), figures=f0, shields=s0, hits_mean=hits_mean,
+    return DZ3Odds(kind=_kind(group), figures=f0, shields=s0, hits_mean=hits_mean,
                 damage_mean=damage_mean, shields_left=tuple(shields), casualties=tuple(cas),
                 p_break=p_fled)
 
@@ -344,7 +420,7 @@ _R_NOTHING = 1 / 6  # a 1: no effect
 _R_NOT_X = 1 / 2    # a roll that is neither the effect X nor a destroying 5-6, alive
 
 
-def _vehicle_odds(group: list[Attack], target: Target, known: tuple[int | None, ...]) -> Odds:
+def _vehicle_odds(group: list[Attack], target: Target, known: tuple[int | None, ...]) -> DZ3Odds:
     """Vehicles (DZ3 §9, R9, R13): carry ``E[r^F; shields]`` for r in 2/3, 1/6, 1/2.
 
     With ``F`` failed saves (one damage roll each, stopping at a 5 or 6):
@@ -413,7 +489,7 @@ def _vehicle_odds(group: list[Attack], target: Target, known: tuple[int | None, 
         "weapon-crippled": 1.0 - not_x,
         "no-effect": nothing,
     }
-    return Odds(kind=_kind(group), figures=1, shields=s0, hits_mean=hits_mean,
+    return DZ3Odds(kind=_kind(group), figures=1, shields=s0, hits_mean=hits_mean,
                 damage_mean=damage_mean, shields_left=tuple(shields),
                 casualties=(survive, destroyed), p_break=0.0, vehicle=outcomes)
 
@@ -425,7 +501,7 @@ def _kind(group: list[Attack]) -> str:
 
 def split_fire_odds(plan: Sequence[tuple[Sequence[Attack], Target]], *,
                     leader_near: Sequence[bool | None] | bool | None = False,
-                    morale_option: str = PER_ATTACK) -> list[Odds]:
+                    morale_option: str = PER_ATTACK) -> list[DZ3Odds]:
     """Split fire (DZ3 §6): the odds per target, each target's groups in order."""
     leaders = (list(leader_near) if isinstance(leader_near, Sequence)
                else [leader_near] * len(plan))
@@ -442,7 +518,7 @@ def _int(facts: Mapping[str, Any], key: str, default: int | None = None) -> int 
 
 
 def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
-                    leader_near: bool | None = None) -> Odds:
+                    leader_near: bool | None = None) -> DZ3Odds:
     """Odds from the engine's ``ctx.facts["attack"]`` dict (see ``combat``'s docstring),
     given the dice rolled so far.
 
@@ -508,7 +584,7 @@ def odds_from_facts(facts: Mapping[str, Any], morale_option: str = PER_ATTACK,
                        failed_saves=failed if failed_known and damage is not None else None)
 
 
-def mix_odds(parts: Sequence[tuple[float, Odds]], kind: str = "") -> Odds:
+def mix_odds(parts: Sequence[tuple[float, DZ3Odds]], kind: str = "") -> DZ3Odds:
     """The odds of a mixture: with chance ``w`` the situation of ``odds`` (weights sum
     to 1; all parts about the same target)."""
     first = parts[0][1]
@@ -527,7 +603,7 @@ def mix_odds(parts: Sequence[tuple[float, Odds]], kind: str = "") -> Odds:
     vehicle = None
     if first.vehicle is not None:
         vehicle = {k: num(lambda o, k=k: o.vehicle[k]) for k in first.vehicle}
-    return Odds(kind=kind or first.kind, figures=first.figures, shields=first.shields,
+    return DZ3Odds(kind=kind or first.kind, figures=first.figures, shields=first.shields,
                 hits_mean=num(lambda o: o.hits_mean) or 0.0,
                 damage_mean=num(lambda o: o.damage_mean) or 0.0,
                 shields_left=lin(lambda o: o.shields_left),

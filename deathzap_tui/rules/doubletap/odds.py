@@ -24,7 +24,7 @@ still there) takes a quality test at ``morale``; failing, it is stunned after me
 hits, or falls back 2" after shooting or grenade hits. ``p_break`` is the chance of
 that: hit, alive, test failed.
 
-The :class:`~deathzap_tui.rules.odds.Odds` of one attack: ``figures`` 1 (a unit is
+The :class:`~deathzap_tui.rules.odds.WoundsOdds` of one attack: ``figures`` 1 (a unit is
 one model, DT §2), ``casualties`` ``[P(survives), P(killed)]``, ``hits`` the
 distribution of ``H``, ``wounds`` the distribution of the failed blocks ``F`` (a
 Tough unit's new wound markers; for any other unit one is a kill), no damage step.
@@ -44,7 +44,7 @@ from deathzap_tui.rules.distributions import binomial_pmf, mean
 from deathzap_tui.rules.doubletap import tables
 from deathzap_tui.rules.doubletap.tables import NOT_TOUGH
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds
+from deathzap_tui.rules.odds import WoundsOdds
 
 KINDS = ("shooting", "melee", "grenade")
 STAGES = ("hit", "cancel", "block", "regeneration", "done")
@@ -197,7 +197,7 @@ def _hits_of(attack: Attack, successes: list[float]) -> list[float]:
 
 
 def attack_odds(attack: Attack, *, successes: int | None = None, hits: int | None = None,
-                failed_blocks: int | None = None, killed: bool | None = None) -> Odds:
+                failed_blocks: int | None = None, killed: bool | None = None) -> WoundsOdds:
     """Exact odds of ``attack`` on its target, given the rolls already made: the
     attacker's ``successes`` (after its to-hit tests), the ``hits`` (after the
     cancelling tests), the ``failed_blocks`` (after the blocks) and whether it was
@@ -243,7 +243,7 @@ def attack_odds(attack: Attack, *, successes: int | None = None, hits: int | Non
             standing_hit.append(ph - killed_p[-1])
     p_kill = min(1.0, math.fsum(killed_p))
     p_break = math.fsum(standing_hit) * (1.0 - tables.p_quality(a.morale))
-    return Odds(kind=a.kind, figures=1, casualties=(1.0 - p_kill, p_kill),
+    return WoundsOdds(kind=a.kind, figures=1, casualties=(1.0 - p_kill, p_kill),
                 hits_mean=mean(hit_dist), hits=tuple(hit_dist), damage_step=False,
                 p_break=p_break, wounds=tuple(wounds),
                 **BREAKS["melee" if a.kind == "melee" else "shooting"])
@@ -282,7 +282,7 @@ def attack_of(facts: Mapping[str, Any]) -> Attack:
                   morale=_int(facts, "morale", 0))
 
 
-def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
+def odds_from_facts(facts: Mapping[str, Any]) -> WoundsOdds | None:
     """Odds from the engine's ``ctx.facts["attack"]``, conditioned on the rolls before
     its ``stage`` (:data:`STAGES`): ``successes`` from "cancel" on, ``hits`` from
     "block", ``failed_blocks`` from "regeneration", ``killed`` at "done". ``None``
@@ -348,7 +348,7 @@ def attack_lines(attack: Attack, head: str, *, reaction: str = "",
 
 
 def attack_case(attack: Attack, head: str, *, reaction: str = "",
-                why: Mapping[str, Sequence[str]] | None = None) -> tuple[Odds, list[str]]:
+                why: Mapping[str, Sequence[str]] | None = None) -> tuple[WoundsOdds, list[str]]:
     """``deathzap odds``: the odds of ``attack`` and their title lines."""
     return attack_odds(attack), attack_lines(attack, head, reaction=reaction, why=why)
 
@@ -528,7 +528,7 @@ def _check_helpers(attacker: tuple[Any, Any], target: tuple[Any, Any],
 
 
 def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
-             settings: Mapping[str, Any]) -> tuple[Odds, list[str]]:
+             settings: Mapping[str, Any]) -> tuple[WoundsOdds, list[str]]:
     """``deathzap odds --attacker FILE:UNIT --target FILE:UNIT`` for Double Tap forces
     (see ``Ruleset.odds_cli`` and ``oddscli`` for the flags): shooting with one weapon
     (DT §4, app reading 10), ``melee`` with all melee weapons (app reading 11) or

@@ -2,7 +2,7 @@
 special combat (PS §4). Pure stdlib, no I/O.
 
 The sums are in :mod:`.oddsmath` (blocking and matching dice, saves, the models the
-wounds remove); this module turns them into :class:`~deathzap_tui.rules.odds.Odds`,
+wounds remove); this module turns them into :class:`~deathzap_tui.rules.odds.WoundsOdds`,
 reads the engine's facts for the odds panel (:func:`odds_from_facts`, conditioned on
 the dice rolled so far) and the force files for ``deathzap odds`` (:func:`odds_cli`).
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from deathzap_tui.rules.distributions import mean
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.rules.odds import Odds, at_most, flag, refuse
+from deathzap_tui.rules.odds import WoundsOdds, at_most, flag, refuse
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.oddsmath import (
     Group,
@@ -57,9 +57,9 @@ TARGET_FLAGS = tuple(flag(k) for k in ("models", "wounds_per_model", "wounded", 
 # --------------------------------------------------------------------------- odds
 def _odds(kind: str, hits: Sequence[float] | None, hits_mean: float,
           damage: Sequence[float] | None, wounds: Sequence[float],
-          target: tuple[int, int, int, int], **labels: Any) -> Odds:
+          target: tuple[int, int, int, int], **labels: Any) -> WoundsOdds:
     casualties = casualties_from_wounds(wounds, *target)
-    return Odds(kind=kind, figures=len(casualties) - 1, casualties=tuple(casualties),
+    return WoundsOdds(kind=kind, figures=len(casualties) - 1, casualties=tuple(casualties),
                 hits=None if hits is None else tuple(hits), hits_mean=hits_mean,
                 damage_mean=mean(damage) if damage is not None else 0.0,
                 damage_step=False, damage=None if damage is None else tuple(damage),
@@ -73,7 +73,7 @@ def shooting_odds(groups: Group | Sequence[Group], defence: int, size: int, save
                   defence_faces: Sequence[int] | None = None,
                   strength_faces: Sequence[Sequence[int]] | None = None,
                   size_faces: Sequence[int] | None = None,
-                  damage: int | None = None, wounds: int | None = None) -> Odds:
+                  damage: int | None = None, wounds: int | None = None) -> WoundsOdds:
     """Exact odds of weapon groups at one target (PS §5; melee, PS §6, is the same
     with ``kind="melee"``), given whatever dice are known: faces per group
     (``attack_faces``, ``strength_faces``), the target's faces (``defence_faces``,
@@ -113,7 +113,7 @@ def special_odds(dice: int, defence: int, models: int, per_model: int = 1,
                  wounded: int = 0, pending: int = 0, *,
                  attack_faces: Sequence[int] | None = None,
                  defence_faces: Sequence[int] | None = None,
-                 wounds: int | None = None) -> Odds:
+                 wounds: int | None = None) -> WoundsOdds:
     """Exact odds of a special-combat attack (PS §4): the unblocked attack dice are the
     wounds (no damage step, no saves: app reading 5), so the odds show wounds and no
     hits (``hits_step`` off)."""
@@ -155,7 +155,7 @@ def _known(facts: Mapping[str, Any], key: str, reached: int, stages: Sequence[st
     return facts.get(key) if reached >= first else None
 
 
-def odds_from_facts(facts: Mapping[str, Any]) -> Odds | None:
+def odds_from_facts(facts: Mapping[str, Any]) -> WoundsOdds | None:
     """Odds from the engine's ``ctx.facts["attack"]`` (the format is in
     ``attack`` and ``combat``), conditioned on the rolls before its ``stage``
     (:data:`SHOOTING_STAGES`, :data:`SPECIAL_STAGES`) and on the groups already
@@ -220,7 +220,7 @@ def group_line(group: Group) -> str:
 def shooting_case(groups: Sequence[Group], defence: int, size: int, save: int,
                   target: tuple[int, int, int, int], head: Sequence[str], *,
                   kind: str = "shooting", defence_why: str = "",
-                  target_name: str = "") -> tuple[Odds, list[str]]:
+                  target_name: str = "") -> tuple[WoundsOdds, list[str]]:
     """``deathzap odds`` for weapon groups at one target (PS §5, §6): the odds and
     title lines. ``target`` is ``(models, wounds per model, wounded, pending)``.
     Raises ``ValueError`` naming the flag that is wrong."""
@@ -245,7 +245,7 @@ def shooting_case(groups: Sequence[Group], defence: int, size: int, save: int,
 
 
 def special_case(dice: int, value: int, target: tuple[int, int, int, int],
-                 head: str = "Special combat (PS §4)") -> tuple[Odds, list[str]]:
+                 head: str = "Special combat (PS §4)") -> tuple[WoundsOdds, list[str]]:
     """``deathzap odds`` for special combat (PS §4): ``dice`` attack dice against a
     defender of special-combat ``value`` (it rolls ``value`` + 2)."""
     check_target(*target, TARGET_FLAGS)
@@ -316,7 +316,7 @@ def _shooting_groups(aforce: Any, aunit: Any, settings: Mapping[str, Any], model
 
 
 def _special_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
-                 spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+                 spec: tuple[int, int, int, int]) -> tuple[WoundsOdds, list[str]]:
     """``--special-combat`` (PS §4): the unit's special-combat dice against the
     target's value + 2."""
     refuse(settings, (*SHOOTING_ONLY, "melee"), "shooting or melee, not special "
@@ -328,7 +328,7 @@ def _special_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
 
 
 def _melee_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
-               spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+               spec: tuple[int, int, int, int]) -> tuple[WoundsOdds, list[str]]:
     """``--melee`` (PS §6): every model's attacks with the unit's profile; the
     target's defence gains the size bonus (:func:`tables.melee_defence_dice`)."""
     refuse(settings, SHOOTING_ONLY, "shooting (PS §5), not melee")
@@ -351,7 +351,7 @@ def _melee_cli(aunit: Any, tunit: Any, settings: Mapping[str, Any],
 
 
 def _shooting_cli(aforce: Any, aunit: Any, tunit: Any, settings: Mapping[str, Any],
-                  spec: tuple[int, int, int, int]) -> tuple[Odds, list[str]]:
+                  spec: tuple[int, int, int, int]) -> tuple[WoundsOdds, list[str]]:
     """Shooting (PS §5): every chosen weapon at the target, its defence from the
     ``cover`` and ``distance`` (:func:`tables.shooting_defence_dice`)."""
     for key in ("cover", "distance"):
@@ -374,7 +374,7 @@ def _shooting_cli(aforce: Any, aunit: Any, tunit: Any, settings: Mapping[str, An
 
 
 def odds_cli(attacker: tuple[Any, Any], target: tuple[Any, Any],
-             settings: Mapping[str, Any]) -> tuple[Odds, list[str]]:
+             settings: Mapping[str, Any]) -> tuple[WoundsOdds, list[str]]:
     """``deathzap odds --attacker FILE:UNIT --target FILE:UNIT`` for Plasmashok forces
     (see ``Ruleset.odds_cli``). Shooting (PS §5) with every weapon the unit carries
     (or ``weapons``), needing ``cover`` and ``distance`` (and ``in_blast`` for a Radius
