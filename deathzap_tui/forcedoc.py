@@ -38,7 +38,7 @@ from deathzap_tui.forcefile import (
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.ruleset import PointsReport
-from deathzap_tui.safefiles import UnsafeFile, write_atomic
+from deathzap_tui.safefiles import UnsafeFile, remove_stale_temps, write_atomic
 
 Part = str | int
 
@@ -418,6 +418,9 @@ def save_text(path: str | Path, text: str) -> None:
         mode = stat.S_IMODE(os.stat(path, follow_symlinks=False).st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
+    # What an interrupted save of this file left (issue 19); fresh ones may be
+    # another editor's save in progress.
+    remove_stale_temps(Path(path))
     write_atomic(Path(path), text, mode=mode)  # a link put there meanwhile is replaced
 
 

@@ -329,6 +329,23 @@ def test_save_never_writes_through_a_symlink(tmp_path: Path) -> None:
     assert link.is_symlink() and target.read_text() == 'name = "old"\n'
 
 
+def test_save_removes_the_temporary_files_an_interrupted_save_left(tmp_path: Path) -> None:
+    """Issue 19: temporary files of an interrupted atomic write were never cleaned up.
+    Saving a force removes those of its own file left long ago (not a fresh one,
+    which may be another save in progress, nor another file's)."""
+    path = tmp_path / "f.toml"
+    old = tmp_path / ".f.toml.ab_cd123.tmp"
+    fresh = tmp_path / ".f.toml.zz9_y8x7.tmp"
+    other = tmp_path / ".g.toml.ab_cd123.tmp"
+    for left in (old, fresh, other):
+        left.write_text("half a file")
+    os.utime(old, (1, 1))
+    os.utime(other, (1, 1))
+    forcedoc.save_text(path, 'name = "new"\n')
+    assert path.read_text() == 'name = "new"\n'
+    assert sorted(os.listdir(tmp_path)) == sorted([other.name, fresh.name, "f.toml"])
+
+
 def test_a_new_file_gets_the_default_mode(tmp_path: Path) -> None:
     doc = ForceDocument.new("deathzap3")
     with pytest.raises(ValueError, match="no file"):
