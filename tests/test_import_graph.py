@@ -23,10 +23,6 @@ KNOWN_CYCLES = [
     # later step regroups app/ by feature with messages up, and empties this list.
     {"deathzap_tui.app.app", "deathzap_tui.app.joined", "deathzap_tui.app.screens.editor",
      "deathzap_tui.app.screens.quick", "deathzap_tui.app.screens.start"},
-    # Issue 24's club store, new while issue 20 was under way: sqlstore.open_store and
-    # SqlClubStore's follow reach pgstore, which builds on sqlstore. To break it: open a
-    # store from a module of its own, follow through the Dialect.
-    {"deathzap_tui.club.pgstore", "deathzap_tui.club.sqlstore"},
 ]
 
 

@@ -1,8 +1,8 @@
 """The club store on PostgreSQL (issue 24): several front-ends, one database.
 
 The queries are :mod:`.sqlstore`'s (one implementation for every database); this
-module adds what PostgreSQL needs besides: opening the store from a
-``postgresql://`` URL (psycopg 3), naming it without its password
+module adds what PostgreSQL needs besides: its :class:`.Dialect`, connecting to
+the database a ``postgresql://`` URL names (psycopg 3), naming it without its password
 (:func:`redact`: the URL with a password is never printed or logged), and
 following what other front-ends write (:func:`follow`).
 
@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from deathzap_tui.club.dialect import Dialect
 from deathzap_tui.club.members import ClubError
-
-if TYPE_CHECKING:
-    from deathzap_tui.club.sqlstore import Dialect, SqlClubStore
 
 SCHEMES = ("postgresql:", "postgres:")
 CHANNEL = "deathzap_club"
@@ -56,9 +52,8 @@ def redact(url: str) -> str:
 
 
 def dialect() -> Dialect:
+    """PostgreSQL's :class:`Dialect` (needs psycopg 3: see :func:`connect`)."""
     import psycopg
-
-    from deathzap_tui.club.sqlstore import Dialect
 
     return Dialect(
         "postgres", "BEGIN", "",
@@ -72,35 +67,16 @@ def dialect() -> Dialect:
 def connect(url: str) -> object:
     """A connection to the store's database (autocommit: the store opens its own
     transactions); :class:`ClubError` naming the store, never the password."""
-    import psycopg
-
+    try:
+        import psycopg
+    except ImportError:
+        raise ClubError("a club store on PostgreSQL needs psycopg 3: pip install "
+                        "'psycopg[binary]'") from None
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
     except (psycopg.Error, ValueError) as exc:
         raise ClubError(f"{redact(url)}: the club's store is unavailable "
                         f"({_reason(exc, url)})") from None
-
-
-def open_pg(url: str, *, upgrade: bool = False,
-            clock: Callable[[], float] = time.time) -> SqlClubStore:
-    """The club store in the database ``url`` names (see
-    :func:`deathzap_tui.club.sqlstore.open_store`)."""
-    from deathzap_tui.club.sqlstore import SqlClubStore
-
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        raise ClubError("a club store on PostgreSQL needs psycopg 3: pip install "
-                        "'psycopg[binary]'") from None
-    conn = connect(url)
-    store = SqlClubStore(conn, dialect(), redact(url), clock, reconnect=lambda: connect(url))
-    store.url = url
-    try:
-        store.prepare(upgrade=upgrade)
-    except BaseException:
-        store.close()
-        raise
-    return store
 
 
 def _reason(exc: BaseException, url: str) -> str:

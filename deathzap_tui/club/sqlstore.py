@@ -20,11 +20,11 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.club import migrate
+from deathzap_tui.club.dialect import Dialect
 from deathzap_tui.club.gamestore import ClubGameStore, event_json
 from deathzap_tui.club.members import ClubError, PublicKey, check_name, name_key
 from deathzap_tui.club.store import Challenge, GameInfo, Member, SavedForce
@@ -46,31 +46,6 @@ def default_path() -> Path:
     return saves_dir() / STORE_NAME
 
 
-@dataclass(frozen=True)
-class Dialect:
-    name: str
-    """The migrations' driver name (``migrations/NNNN_*.NAME.sql``)."""
-    begin: str
-    """What opens a write transaction."""
-    begin_read: str
-    """What opens a transaction that only reads; "": none (each statement reads as
-    of its own start, as PostgreSQL's READ COMMITTED transactions would anyway: one
-    round trip less each side)."""
-    tables: str
-    """A query of the names of the tables in the store."""
-    placeholder: str
-    errors: tuple[type[Exception], ...]
-    """Every error of the driver."""
-    unique: tuple[type[Exception], ...]
-    """A unique key or other constraint hit."""
-    notify: str | None = None
-    """A statement announcing a game's change to other front-ends (one parameter: the
-    payload), run in the transaction that makes it; ``None``: one front-end only."""
-    unavailable: tuple[type[Exception], ...] = ()
-    """The database server gone (a lost connection): the store is unavailable until
-    a new connection is made."""
-
-
 SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "BEGIN",
                  "SELECT name FROM sqlite_master WHERE type = 'table'", "?",
                  (sqlite3.Error,), (sqlite3.IntegrityError,))
@@ -87,7 +62,10 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
 
     text = os.fspath(spec) if spec is not None else ""
     if pgstore.is_url(text):
-        return pgstore.open_pg(text, upgrade=upgrade, clock=clock)
+        store = SqlClubStore(pgstore.connect(text), pgstore.dialect(), pgstore.redact(text),
+                             clock, reconnect=lambda: pgstore.connect(text))
+        store.url = text
+        return _prepared(store, upgrade)
     text = text.removeprefix("sqlite:")
     path = Path(text) if text else default_path()
     if os.path.islink(path):
@@ -114,13 +92,23 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        store = SqlClubStore(conn, SQLITE, str(path), clock, folder=path.parent)
-        store.prepare(upgrade=upgrade)
+        return _prepared(SqlClubStore(conn, SQLITE, str(path), clock, folder=path.parent),
+                         upgrade)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise ClubError(f"{path}: not a club store ({exc})") from None
     except BaseException:
         conn.close()
+        raise
+
+
+def _prepared(store: SqlClubStore, upgrade: bool) -> SqlClubStore:
+    """``store`` at the current schema (:meth:`SqlClubStore.prepare`), closed if it
+    cannot be."""
+    try:
+        store.prepare(upgrade=upgrade)
+    except BaseException:
+        store.close()
         raise
     return store
 
@@ -138,10 +126,10 @@ class SqlClubStore:
         self.label = label
         self.clock = clock
         self._reconnect = reconnect
+        """A new connection, once the server has dropped this one (PostgreSQL)."""
         self.folder = folder if folder is not None else saves_dir()
         """Where the files that go with the store are (the SSH host key): the SQLite
         file's folder; for a database, the saves folder of the front-end."""
-        """A new connection, once the server has dropped this one (PostgreSQL)."""
         self.url = ""
         """The database URL, password and all (PostgreSQL): for :meth:`follow` only,
         never shown (:attr:`label` names the store)."""
