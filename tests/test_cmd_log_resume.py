@@ -47,6 +47,7 @@ def played(name: str, decks: int) -> Session:
     return session
 
 
+@pytest.mark.slow
 def test_log_into_a_pipe_closed_early_exits_quietly(saves_dir: Path) -> None:
     """``deathzap log SAVE | head -1``: no BrokenPipeError traceback, status 141 (as
     if ended by SIGPIPE)."""

@@ -755,6 +755,7 @@ async def until_checked(pilot: Any, screen: EditorScreen) -> None:
         await pilot.pause(0.1)
 
 
+@pytest.mark.slow
 @aiotest
 async def test_a_huge_force_is_checked_once_the_typing_pauses(
         workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -799,6 +800,7 @@ async def test_the_points_page_shows_the_expected_points_mismatch_dz3_r17(
         assert "(DZ3-R17)" in shown
 
 
+@pytest.mark.slow
 @aiotest
 async def test_a_new_force_goes_where_its_path_says(workdir: Path) -> None:
     """A name goes in the forces folder (DEATHZAP_FORCES_DIR here), a path where it
@@ -821,6 +823,7 @@ async def test_a_new_force_goes_where_its_path_says(workdir: Path) -> None:
         assert not (workdir / "forces" / "mine.toml").exists()
 
 
+@pytest.mark.slow
 @aiotest
 async def test_save_as_writes_where_the_user_says_and_goes_on_there(workdir: Path) -> None:
     path = workdir / "forces" / "demo-ashfall-legion.toml"

@@ -193,6 +193,7 @@ async def test_command_palette_offers_the_legal_actions(demo_paths) -> None:
         assert session.game.state.card  # a card is up
 
 
+@pytest.mark.slow
 @aiotest
 async def test_quick_resolve_runs_the_same_wizard_without_a_save(demo_paths, workdir) -> None:
     """Quick resolve (issue 3): two units of any forces, one shooting attack through

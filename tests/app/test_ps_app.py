@@ -102,6 +102,7 @@ async def to_strength_roll(pilot: Any) -> None:
     raise AssertionError("no strength roll")
 
 
+@pytest.mark.slow
 def test_ps_wizard_blocking_small(snap_compare, ps_paths) -> None:
     """80x24: the defence roll's narration (which face blocks how many attack dice,
     PS §5 step 2) above the odds strip (expected damage and wounds)."""
@@ -109,12 +110,14 @@ def test_ps_wizard_blocking_small(snap_compare, ps_paths) -> None:
     assert snap_compare(app, terminal_size=SMALL, run_before=to_strength_roll)
 
 
+@pytest.mark.slow
 def test_ps_wizard_blocking_large(snap_compare, ps_paths) -> None:
     """120x40: the whole history of the shot beside the odds column."""
     app = battle_app(ps_session(*ps_paths, to="shooting"))
     assert snap_compare(app, terminal_size=LARGE, run_before=to_strength_roll)
 
 
+@pytest.mark.slow
 @aiotest
 async def test_ps_wizard_odds_follow_the_blocking_dice(ps_paths) -> None:
     """PS §5: after the defence roll the history says which faces blocked, and the
@@ -145,6 +148,7 @@ async def test_ps_wizard_odds_follow_the_blocking_dice(ps_paths) -> None:
                                                      side=False, width=120).plain
 
 
+@pytest.mark.slow
 @aiotest
 async def test_ps_start_screen_offers_plasmashok_with_its_forces(ps_paths, demo_paths) -> None:
     """Choosing Plasmashok preselects its two forces (priced, PS §9) and offers its

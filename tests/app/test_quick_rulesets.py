@@ -64,6 +64,7 @@ async def _answer_all(pilot, app) -> list[str]:
     raise AssertionError("the wizard did not finish")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", sorted(FORCES))
 @aiotest
 async def test_every_kind_reaches_its_result_by_keys(rid, workdir) -> None:
@@ -101,6 +102,7 @@ async def test_every_kind_reaches_its_result_by_keys(rid, workdir) -> None:
             assert last in str(result.render()), kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", sorted(FORCES))
 def test_the_result_at_80x24(snap_compare, rid, workdir) -> None:
     """The quick screen after a shooting attack with generated dice (seed 1): the
@@ -120,6 +122,7 @@ def test_the_result_at_80x24(snap_compare, rid, workdir) -> None:
     assert snap_compare(app, run_before=resolve, terminal_size=SIZE)
 
 
+@pytest.mark.slow
 @aiotest
 async def test_a_typed_target_of_another_ruleset_is_resolved(workdir) -> None:
     """A Plasmashok unit from a file shoots a Plasmashok unit typed in (the template)."""

@@ -73,6 +73,7 @@ async def _finish(pilot, app) -> None:
     raise AssertionError("the wizard did not finish")
 
 
+@pytest.mark.slow
 @aiotest
 async def test_a_typed_target_is_shot_at_through_the_wizard(demo_paths, workdir) -> None:
     from deathzap_tui.app.app import DeathzapApp, Launch

@@ -45,6 +45,7 @@ def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "saves"
 
 
+@pytest.mark.slow
 def test_members_add_and_remove(tmp_path: Path, saves: Path) -> None:
     assert "no members yet" in ok(tmp_path, "club", "members")
     out = ok(tmp_path, "club", "add", "alice", "--key", key_text(1, "alice@home"),
@@ -60,6 +61,7 @@ def test_members_add_and_remove(tmp_path: Path, saves: Path) -> None:
     assert "bob" not in ok(tmp_path, "club", "members")
 
 
+@pytest.mark.slow
 def test_add_and_remove_refusals(tmp_path: Path, saves: Path) -> None:
     ok(tmp_path, "club", "add", "alice", "--key", key_text(1))
     assert "is taken" in refused(tmp_path, "club", "add", "Alice", "--key", key_text(2))
@@ -88,6 +90,7 @@ def _not_stores(tmp_path: Path) -> list[tuple[Path, str]]:
             (tmp_path, "is a folder"), (tmp_path / "no" / "c.sqlite", "no folder")]
 
 
+@pytest.mark.slow
 def test_what_is_not_a_club_store_is_named(tmp_path: Path, saves: Path) -> None:
     for store, why in _not_stores(tmp_path):
         assert why in refused(tmp_path, "club", "members", "--store", str(store))
@@ -102,6 +105,7 @@ def test_a_bad_store_is_one_clean_line_for_every_subcommand(tmp_path: Path, save
     assert why in refused(tmp_path, "club", *sub, "--store", str(store))
 
 
+@pytest.mark.slow
 def test_migrate_creates_upgrades_and_refuses_a_newer_store(tmp_path: Path,
                                                             saves: Path) -> None:
     store = str(tmp_path / "c.sqlite")
@@ -124,6 +128,7 @@ def _save(saves: Path) -> Session:
     return session
 
 
+@pytest.mark.slow
 def test_import_then_export_gives_a_save_log_and_report_read(tmp_path: Path,
                                                              saves: Path) -> None:
     original = _save(saves)
@@ -147,6 +152,7 @@ def test_import_then_export_gives_a_save_log_and_report_read(tmp_path: Path,
         f"exported game 1 to {saves / 'club-game-1-2.toml'}\n"
 
 
+@pytest.mark.slow
 def test_import_and_export_refusals(tmp_path: Path, saves: Path) -> None:
     _save(saves)
     ok(tmp_path, "club", "add", "alice", "--key", key_text(1))

@@ -211,6 +211,7 @@ def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_a_database_gone_mid_game_stops_play_saying_so_and_it_resumes_when_back(
         pg: PgServer) -> None:
     async def main() -> None:

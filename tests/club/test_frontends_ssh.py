@@ -10,6 +10,7 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
 from pgserver import PgServer
 from server_helpers import Seat, whose
 from test_frontends import events_at, finish_across, pending_at, play_across
@@ -22,6 +23,7 @@ from deathzap_tui.club.sqlstore import open_store
 __all__ = ["keys", "toy"]  # fixtures used here
 
 
+@pytest.mark.slow
 def test_two_front_ends_play_live_and_one_killed_mid_action_loses_nothing(
         tmp_path: Path, pg: PgServer, keys) -> None:
     url = pg.database(own=True).replace("postgres@", f"postgres:{SECRET}@")

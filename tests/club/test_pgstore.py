@@ -53,6 +53,7 @@ def _with_password(url: str) -> str:
     return url.replace("postgresql://postgres@", f"postgresql://postgres:{SECRET}@")
 
 
+@pytest.mark.slow
 def test_a_password_in_the_connection_string_is_never_printed(tmp_path: Path,
                                                               pg: PgServer) -> None:
     url = _with_password(pg.database(own=True))
@@ -112,6 +113,7 @@ def _contents(club: SqlClubStore) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 def test_club_copy_moves_a_whole_club_from_sqlite_to_postgres(tmp_path: Path,
                                                               pg: PgServer) -> None:
     source = _a_club(tmp_path / "club.sqlite")
@@ -200,6 +202,7 @@ def test_another_front_end_hears_each_event_and_action_in_flight(pg: PgServer) -
     assert sqlite_store.follow(print, print, print) is None
 
 
+@pytest.mark.slow
 def test_a_store_whose_server_went_away_says_so_and_works_again_when_it_is_back(
         pg: PgServer) -> None:
     """Nothing acknowledged is lost: what was kept before the server stopped is there

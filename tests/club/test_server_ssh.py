@@ -222,6 +222,7 @@ def start_server(store: Path, saves: Path) -> tuple[subprocess.Popen[str], int]:
     return proc, int(found.group(1))
 
 
+@pytest.mark.slow
 def test_kill_9_mid_action_then_restart_loses_nothing_acknowledged(tmp_path, keys) -> None:
     from deathzap_tui.club.sqlstore import open_store
 

@@ -104,6 +104,7 @@ def find_attack(ruleset_id: str) -> Attack | None:
     return None
 
 
+@pytest.mark.slow
 def test_exact_odds_agree_with_the_engine(ruleset_id: str) -> None:
     attack = find_attack(ruleset_id)
     if attack is None:

@@ -46,6 +46,7 @@ def clock(session: RemoteSession) -> tuple[int, str, str]:
     return c.number, c.current, c.active
 
 
+@pytest.mark.slow
 @run
 async def test_joined_classic_turn(cl_host, cl_clients) -> None:
     from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen

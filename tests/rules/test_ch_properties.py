@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from ch_fixtures import new_game, play_random_action, play_random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,6 +40,7 @@ def check_bounds(s: State) -> None:
         assert not live or not all(u.token for u in live)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32), play=st.integers(0, 2**32), options=OPTIONS)
 def test_random_games_keep_invariants_and_replay(seed: int, play: int, options) -> None:

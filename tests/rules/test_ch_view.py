@@ -8,6 +8,7 @@ import json
 import random
 import re
 
+import pytest
 from ch_fixtures import draw, new_game, play_random_action, ready_game
 
 from deathzap_tui.rules.cards import Card
@@ -37,6 +38,7 @@ def leaks(text: str, hand: list[str]) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_view_and_intents_never_show_the_other_hand_ch_s2() -> None:
     """Through a whole random game, interrupt windows included."""
     for seed in range(4):

@@ -742,6 +742,7 @@ def check(counts: Counter, trials: int, expected: dict) -> None:
         assert abs(counts[key] / trials - p) <= err, (key, counts[key] / trials, p)
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_shooting_agrees_cl_s5_r2() -> None:
     """Red Squad (4 Basic guns) shoots Black Targets (6 infantry, 1 casualty already
     pending) in the open; the casualties come off and the unit tests for suppression.
@@ -804,6 +805,7 @@ def test_monte_carlo_of_the_engine_lone_figures_end_panicked_cl_s4_s5() -> None:
     assert odds.p_break == pytest.approx(odds.casualties[1] * 15 / 36)
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_melee_agrees_cl_s6_r4() -> None:
     """Red Beasts (4) in melee with Black infantry (3) and heavy infantry (2): mixed
     defender types, both directions at once, the end-of-melee roll. The casualties on

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from cl_fixtures import brood, irregulars, new_game, play_random_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -74,6 +75,7 @@ def random_intent(s: State, rnd: random.Random) -> dict[str, object]:
             "into": rnd.choice(ids)}
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32), play=st.integers(0, 2**32))
 def test_any_intent_is_either_legal_or_refused_saying_why(seed: int, play: int) -> None:

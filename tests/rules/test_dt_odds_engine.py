@@ -68,6 +68,7 @@ def check(odds, kills: Counter, hits: Counter, broke: Counter) -> None:
         close(hits[k], p, f"{k} hits")
 
 
+@pytest.mark.slow
 def test_dt_monte_carlo_shooting_dodged_tough_regeneration_agrees_dt_s4_s6_s7() -> None:
     """A Fire Ammo SMG (4 attacks, -1 at 10-18") at 12" at a Tough, Regenerating unit
     with a wound marker already, which dodges (2 tests): blocks at -2 (5+)."""
@@ -97,6 +98,7 @@ def test_dt_monte_carlo_melee_answered_in_kind_agrees_dt_s4_s5_s6() -> None:
     check(attack_odds(want), kills, hits, broke)
 
 
+@pytest.mark.slow
 def test_dt_monte_carlo_frag_grenade_agrees_app_reading_12() -> None:
     """A frag grenade thrown at a unit: 2 tests to fly; with any success the unit
     (under the blast, the default answer) takes one automatic hit."""

@@ -378,6 +378,7 @@ def simulate(groups, target, leader, option, rng: Rng):
     return target.figures - f, fled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("groups,target,leader,option,trials", [
     ([Attack(24, 3, 3)], Target(6, 10, 6, 6), False, PER_ATTACK, 20000),
     ([Attack(10, 2, 2, strike=True), Attack(8, 3, None)], Target(4, 6, 5, 5), True,
@@ -431,6 +432,7 @@ def check_frequencies(counts: Counter, trials: int, expected: dict) -> None:
 ALPHA_ADVANCE = {"type": "activate", "unit": "red.0", "action": "advance"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", [PER_ATTACK, PER_CASUALTY])
 def test_monte_carlo_of_the_engine_shooting_agrees(option):
     """Red Alpha (Regular, 6 Small Arms + a Destroyer, Strike profile) shoots Black
@@ -461,6 +463,7 @@ def test_monte_carlo_of_the_engine_shooting_agrees(option):
     check_frequencies(counts, trials, expected)
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_melee_agrees():
     from dz3_fixtures import battle
 
@@ -480,6 +483,7 @@ def test_monte_carlo_of_the_engine_melee_agrees():
     check_frequencies(counts, trials, expected)
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_vehicle_agrees():
     """Red Alpha shoots the Black Walker (Basic vehicle, medium shields poked to 0):
     the damage-table outcomes (DZ3 §9, R9, R10) agree with the odds."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from dz3_fixtures import new_game, play_random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ RED = load_force(FORCES / "mortans-men.toml").force
 BLACK = load_force(FORCES / "gutter-saints.toml").force
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1), actions=st.integers(0, 40),

@@ -122,6 +122,7 @@ def test_faces_measures_match_brute_force(count: int, rule: Luck) -> None:
                                                   abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count,target", [(1, 2), (3, 4), (4, 6), (2, 3)])
 def test_successes_match_brute_force(count: int, target: int) -> None:
     request = roll(count, target)
@@ -166,6 +167,7 @@ def brute_percentile(requests: list[tuple[DiceRequest, tuple[int, ...]]]) -> flo
     return 100 * (below + same / 2)
 
 
+@pytest.mark.slow
 def test_the_exact_percentile_matches_brute_force() -> None:
     requests = [(roll(2, 4), (4, 1)), (roll(1, rule=Luck(TOTAL)), (5,)),
                 (roll(2, 3), (6, 5))]

@@ -344,6 +344,7 @@ def test_ps_groups_rolled_so_far_condition_the_odds_at_their_stage_ps_s5() -> No
     assert sum(damage.values()) == 1
 
 
+@pytest.mark.slow
 def test_ps_partly_rolled_attack_dice_condition_their_group_only_ps_s5() -> None:
     """A group whose attack dice are in while the next group's are not (keys
     ``attack.<n>.<g>``): the known faces and the binomial of the rest."""

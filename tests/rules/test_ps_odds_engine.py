@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fixtures_common import roll_out
 
 from deathzap_tui.rules.dice import Rng
@@ -60,6 +61,7 @@ def check(counts: Counter, trials: int, dist: tuple[float, ...]) -> None:
     assert abs(seen - mean) <= 5 * sd / math.sqrt(trials), (seen, mean)
 
 
+@pytest.mark.slow
 def test_ps_monte_carlo_of_the_engine_shooting_agrees_ps_s5() -> None:
     """3 Advanced Repeaters (6 dice, strength 2) and a Heavy Weapon (1 die, strength
     6, damage 3) at 8 infantry in the open at 12" (defence 2 + 2 for range, size 8,
@@ -82,6 +84,7 @@ def test_ps_monte_carlo_of_the_engine_shooting_agrees_ps_s5() -> None:
     check(counts, trials, odds.wounds)
 
 
+@pytest.mark.slow
 def test_ps_monte_carlo_of_the_engine_special_combat_agrees_ps_s4() -> None:
     """Special combat 3 against a defender of value 1 (3 dice): no saves, each
     unmatched attack die a wound (app reading 5)."""

@@ -75,6 +75,7 @@ def test_an_undo_takes_its_event_out_of_the_report(ruleset: str) -> None:
     assert build_report(game).to_json() == before
 
 
+@pytest.mark.slow
 def test_every_d3_of_every_ruleset_is_judged_by_its_d3_value() -> None:
     """Issue 25: any D6 read as a D3 (rules/dice.py ``D3``; PS §7's rout, DT §2's
     markers) is asked through ``d3_request``, so the report judges it by the D3 it
