@@ -7,6 +7,7 @@ Numbers are never written here: every check compares the screen with what
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,19 @@ async def test_m_writes_the_markdown_report_beside_the_save() -> None:
         written = session.path.with_name(f"{session.path.stem}-report.md")
         assert written.read_text(encoding="utf-8") == as_markdown(session.report())
         assert any(str(written) in n.message for n in app._notifications)
+
+
+@aiotest
+async def test_m_removes_what_an_interrupted_m_left() -> None:
+    """Issue 19: temporary files of an interrupted atomic write were never removed."""
+    session = play_scripted_game()
+    report = session.path.with_name(f"{session.path.stem}-report.md")
+    left = report.with_name(f".{report.name}.ab_cd123.tmp")
+    left.write_text("half a report")
+    os.utime(left, (1, 1))
+    app = battle_app(session)
+    async with app.run_test(size=SMALL) as pilot:
+        await until_report(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+    assert report.exists() and not left.exists()

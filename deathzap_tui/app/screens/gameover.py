@@ -40,6 +40,7 @@ from deathzap_tui.reporttext import (
 from deathzap_tui.rules.report import GameReport
 from deathzap_tui.rules.ruleset import BoardView
 from deathzap_tui.rules.steps import Refused
+from deathzap_tui.safefiles import remove_stale_temps
 from deathzap_tui.saves import write_atomic
 from deathzap_tui.session import Session
 
@@ -174,6 +175,7 @@ class GameOverScreen(Screen[None]):
             self.notify("The report is not ready.", severity="warning")
             return
         path = markdown_path(self.app.session)  # type: ignore[attr-defined]
+        remove_stale_temps(path)  # what an interrupted `m` left (issue 19)
         try:
             write_atomic(path, as_markdown(self.report), mode=0o644)
         except OSError as exc:
