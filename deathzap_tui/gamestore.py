@@ -71,3 +71,22 @@ class GameStore(Protocol):
     def keep_cache(self, game: Game) -> None:
         """Remember ``game`` as it stands so the next :meth:`load` replays less; a
         home without a cache does nothing. Never raises."""
+
+
+def copy_game(game: Game, source: GameStore, target: GameStore) -> str:
+    """Keep ``game``, as loaded from ``source``, in ``target`` (a new home: ``club
+    export``/``import``) with its action in progress, so that the game goes on where
+    it stood, mid-action too. Returns "", or why the action in progress was left
+    behind (its record cannot be read, or no longer fits the game)."""
+    from deathzap_tui.inflight import InFlightError
+
+    try:
+        record = source.in_flight.load()
+    except InFlightError as exc:
+        record, left = None, f"its record cannot be read ({exc})"
+    else:
+        left = record.stale_for(game.log) if record is not None else ""
+    target.create(game)
+    if record is not None and not left:
+        target.in_flight.store(record)
+    return f"the action in progress was left behind: {left}" if left else ""

@@ -173,27 +173,35 @@ def args_export(parser: argparse.ArgumentParser) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     from deathzap_tui import saves
-    from deathzap_tui.gamestore import StoreError
+    from deathzap_tui.gamestore import StoreError, copy_game
     from deathzap_tui.savestore import SaveFileStore
 
     try:
         club = _open(args)
         try:
-            game = club.game_store(args.game).load()
+            source = club.game_store(args.game)
+            game = source.load()
+            if args.to:
+                to = Path(args.to)
+                if not to.parent.is_dir():
+                    raise saves.SaveError(f"{to}: no folder {to.parent} to write the save in")
+                path = saves.save_path(to.name, to.parent)
+            else:
+                path = saves.unique_save_path(f"club-game-{args.game}")
+            left = copy_game(game, source, SaveFileStore(path))
         finally:
             club.close()
-        if args.to:
-            to = Path(args.to)
-            if not to.parent.is_dir():
-                raise saves.SaveError(f"{to}: no folder {to.parent} to write the save in")
-            path = saves.save_path(to.name, to.parent)
-        else:
-            path = saves.unique_save_path(f"club-game-{args.game}")
-        SaveFileStore(path).create(game)
     except (StoreError, OSError) as exc:
         return _fail(args, exc)
     print(f"exported game {args.game} to {path}")
+    _note(left)
     return 0
+
+
+def _note(left: str) -> None:
+    """Tell the host, on stderr, what a copied game left behind ("": nothing)."""
+    if left:
+        print(left, file=sys.stderr)
 
 
 def args_import(parser: argparse.ArgumentParser) -> None:
@@ -206,7 +214,8 @@ def args_import(parser: argparse.ArgumentParser) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     from deathzap_tui.club.members import ClubError, name_key
-    from deathzap_tui.gamestore import StoreError
+    from deathzap_tui.gamestore import StoreError, copy_game
+    from deathzap_tui.savestore import SaveFileStore
     from deathzap_tui.session import Session
 
     try:
@@ -214,15 +223,17 @@ def run_import(args: argparse.Namespace) -> int:
             raise ClubError("--red and --black must be two different members")
         club = _open(args)
         try:
-            game = Session.read(args.save).game
+            source = SaveFileStore(Session.locate(args.save))
+            game = source.load()
             store = club.new_game(red=args.red, black=args.black, public=args.public)
-            store.create(game)
+            left = copy_game(game, source, store)
         finally:
             club.close()
-    except StoreError as exc:
+    except (StoreError, OSError) as exc:
         return _fail(args, exc)
     print(f"imported {args.save} as game {store.game_id} ({args.red} red, {args.black} "
           f"black, {len(game.log)} events)")
+    _note(left)
     return 0
 
 

@@ -4,6 +4,7 @@ refusals as one clean line (exit 1, never a traceback)."""
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import subprocess
 import sys
@@ -11,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from club_fixtures import FORCES, ROOT, key_text, play
+from dz3_fixtures import random_answer
 
 from deathzap_tui.club import migrate
+from deathzap_tui.savestore import SaveFileStore
 from deathzap_tui.session import Session
 
 
@@ -150,6 +153,37 @@ def test_import_then_export_gives_a_save_log_and_report_read(tmp_path: Path,
     assert len(Session.resume("club-game-1").game.log) == len(original.game.log) + 2
     assert ok(tmp_path, "club", "export", "1") == \
         f"exported game 1 to {saves / 'club-game-1-2.toml'}\n"
+
+
+@pytest.mark.slow
+def test_import_and_export_carry_the_action_in_progress(tmp_path: Path,
+                                                        saves: Path) -> None:
+    """Issue 24: the action in flight is part of where a game stands; a game moved
+    into the club and out again goes on at the same step with the same answers."""
+    original = _save(saves)
+    action = original.begin(original.intents()[0].intent)
+    while not action.resolution.done and not action.resolution.answers:
+        action.resolution.answer(random_answer(action.resolution.step, random.Random(5)))
+    original.keep_action(action)
+    record = (saves / "friendly.toml.inflight").read_text()
+    ok(tmp_path, "club", "add", "alice", "--key", key_text(1))
+    ok(tmp_path, "club", "add", "bob", "--key", key_text(2))
+    done = deathzap(tmp_path, "club", "import", "friendly", "--red", "alice", "--black", "bob")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    done = deathzap(tmp_path, "club", "export", "1", "--to", str(tmp_path / "back.toml"))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (tmp_path / "back.toml.inflight").read_text() == record
+    kept, message = Session.open(SaveFileStore(tmp_path / "back.toml")).kept_action()
+    assert message == "" and kept is not None
+    assert (kept.intent, kept.resolution.answers) == (action.intent, action.resolution.answers)
+    (saves / "friendly.toml.inflight").write_text("{")  # damaged: the game still moves
+    done = deathzap(tmp_path, "club", "import", "friendly", "--red", "bob", "--black", "alice")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("the action in progress was left behind: its record "
+                                  "cannot be read (") and done.stderr.count("\n") == 1
+    done = deathzap(tmp_path, "club", "export", "2", "--to", str(tmp_path / "two.toml"))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert not (tmp_path / "two.toml.inflight").exists()
 
 
 @pytest.mark.slow
