@@ -13,7 +13,7 @@ import os
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from deathzap_tui import savecache, saves
 from deathzap_tui.forcefile import load_force
@@ -27,6 +27,48 @@ from deathzap_tui.savestore import SaveFileStore
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
+
+
+ActionT = TypeVar("ActionT")
+"""What :meth:`GameSession.begin` hands out: a :class:`~.rules.game.Action` locally,
+a ``net.client.RemoteAction`` standing in for one at a referee's table."""
+
+
+@runtime_checkable
+class GameSession(Protocol[ActionT]):
+    """The session protocol: what the app may ask of a game, wherever it is played.
+    :class:`Session` (this process holds the game) and ``net.client.RemoteSession``
+    (a referee process does; no seed or hidden state here) implement it;
+    ``tests/test_session_protocol.py`` type-checks both against it. The app's hints
+    say ``GameSession[Any]`` where either will do."""
+
+    @property
+    def ruleset(self) -> Ruleset[Any, Any]: ...
+
+    @property
+    def can_undo(self) -> bool: ...
+
+    @property
+    def can_redo(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def view(self) -> BoardView: ...
+
+    def intents(self) -> list[IntentOption]: ...
+
+    def begin(self, intent: Mapping[str, Any], by: str = "") -> ActionT: ...
+
+    def commit(self, action: ActionT) -> Event: ...
+
+    def undo(self, by: str = "") -> Event | None: ...
+
+    def redo(self, by: str = "") -> Event | None: ...
+
+    def narrative(self, *, last: int | None = None) -> list[str]: ...
+
+    def report(self) -> GameReport: ...
 
 
 def new_deal_seed() -> int:
@@ -160,7 +202,7 @@ class Session:
 
     # --- the facade ---------------------------------------------------------
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any, Any]:
         return self.game.ruleset
 
     def view(self) -> BoardView:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from deathzap_tui.net.lock import SaveLock
-    from deathzap_tui.session import Session
+    from deathzap_tui.session import GameSession, Session
 
 
 @dataclass
@@ -158,7 +158,7 @@ class DeathzapApp(App[None]):
                            side=option.side if option else None)
 
     # --- one writer per save (issue 5) ------------------------------------------
-    def hold(self, session: Any, lock: SaveLock | None = None, *,
+    def hold(self, session: GameSession[Any], lock: SaveLock | None = None, *,
              what: str = "deathzap") -> None:
         """Make ``session`` the app's, holding its save's writer lock: ``lock`` if
         already taken, the one this app holds on that save, or a new one (raises
@@ -200,7 +200,7 @@ class DeathzapApp(App[None]):
         if self.lock is not None and self.lock.held:
             saves.write_setting(self.lock.path, "dice", mode)
 
-    def _hold_or_watch(self, session: Any, lock: SaveLock | None = None) -> None:
+    def _hold_or_watch(self, session: GameSession[Any], lock: SaveLock | None = None) -> None:
         """:meth:`hold`, or if another process writes the save, watch it read only."""
         from deathzap_tui.net.lock import SaveLocked, read_only
 
@@ -322,7 +322,7 @@ class DeathzapApp(App[None]):
         self._replace_all(StartScreen(seed=self.launch.seed))
 
 
-def run_app(session: Any, *, side: str | None, joined: bool) -> None:
+def run_app(session: GameSession[Any], *, side: str | None, joined: bool) -> None:
     """Run the app on ``session``; ``joined``: a RemoteSession at a referee's table
     (see :mod:`deathzap_tui.app.joined`: live updates, no mouse, no screenshot)."""
     from deathzap_tui.app.joined import run_app as run_joined

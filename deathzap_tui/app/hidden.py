@@ -18,19 +18,22 @@ Ruleset-agnostic by construction: it reads only :attr:`BoardView.private`,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.rules.ruleset import SIDES, BoardView, IntentOption
 
+if TYPE_CHECKING:
+    from deathzap_tui.session import GameSession
 
-def terminal_side(session: Any) -> str | None:
+
+def terminal_side(session: GameSession[Any]) -> str | None:
     """The one side this terminal plays (``"red"``/``"black"``, ``"watch"`` for a
     spectator), or ``None`` for a shared terminal (a local session, hot-seat)."""
     side = getattr(session, "side", None)
     return side if isinstance(side, str) and side else None
 
 
-def shared(session: Any) -> bool:
+def shared(session: GameSession[Any]) -> bool:
     """True for a hot-seat terminal: both players read the same screen."""
     return terminal_side(session) is None
 
@@ -64,7 +67,7 @@ def sides_with_secrets(view: BoardView | None) -> list[str]:
     return [s for s in SIDES if view.private.get(s)]
 
 
-def board_options(session: Any, view: BoardView | None,
+def board_options(session: GameSession[Any], view: BoardView | None,
                   options: Sequence[IntentOption]) -> list[IntentOption]:
     """What the battle screen itself may offer: on a shared terminal everything but
     the secret decision; on a one-side terminal everything it was sent."""

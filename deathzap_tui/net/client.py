@@ -203,7 +203,7 @@ class RemoteSession:
         """How many narrative updates have been applied (see :meth:`narrative_since`)."""
         self._keeps: collections.deque[int] = collections.deque(maxlen=KEPT_UPDATES)
         """The lines each recent update kept, newest last."""
-        self._ruleset: Ruleset | None = None
+        self._ruleset: Ruleset[Any, Any] | None = None
         self.game = _RemoteGame()
         """Only ``game.red.name`` / ``game.black.name`` (the forces' names)."""
         self._action: RemoteAction | None = None
@@ -265,7 +265,7 @@ class RemoteSession:
 
     # --- the facade ---------------------------------------------------------------
     @property
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[Any, Any]:
         assert self._ruleset is not None
         return self._ruleset
 

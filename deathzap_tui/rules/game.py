@@ -132,7 +132,7 @@ class Action:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, red: Any, black: Any, options: Mapping[str, Any],
+    def __init__(self, ruleset: Ruleset[Any, Any], red: Any, black: Any, options: Mapping[str, Any],
                  seed: int, log: Iterable[Event] = (), *, deal_seed: int | None = None,
                  revision: int = CURRENT_REVISION, cached: Resumable | None = None) -> None:
         """``seed`` is public (the dice); ``deal_seed`` is secret (hidden cards; see

@@ -7,6 +7,7 @@ misspelt or missing part fails at start-up, naming it."""
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from deathzap_tui.rules.ruleset import PackageRuleset, Ruleset
 
@@ -30,7 +31,7 @@ def ids() -> tuple[str, ...]:
     return tuple(_PLUGINS)
 
 
-def get(ruleset_id: str = DEFAULT) -> Ruleset:
+def get(ruleset_id: str = DEFAULT) -> Ruleset[Any, Any]:
     try:
         module = _PLUGINS[ruleset_id]
     except KeyError:

@@ -12,9 +12,11 @@ import importlib.util
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from deathzap_tui.rules.odds import Odds
 from deathzap_tui.rules.problems import Problem
+from deathzap_tui.rules.statebase import StateBase
 from deathzap_tui.rules.steps import Maker, Refused, Resolution
 
 if TYPE_CHECKING:
@@ -24,6 +26,12 @@ if TYPE_CHECKING:
 SIDES = ("red", "black")
 WATCH = "watch"
 """The viewer that sees only what is public (spectators)."""
+
+
+ForceT = TypeVar("ForceT")
+"""A ruleset's force: what :meth:`Ruleset.parse_force` builds from a force file."""
+StateT = TypeVar("StateT", bound=StateBase)
+"""A ruleset's game state (a :class:`~.statebase.StateBase`: ``rng``, units, look-ups)."""
 
 
 def other_side(side: str) -> str:
@@ -212,7 +220,11 @@ class BoardView:
     column without one is always shown, on one line)."""
 
 
-class Ruleset(ABC):
+class Ruleset(ABC, Generic[ForceT, StateT]):
+    """A ruleset, generic over its force (``ForceT``) and state (``StateT``) types:
+    ``Classic`` is a ``Ruleset[classic.model.Force, classic.state.State]``; shared
+    code that holds any ruleset says ``Ruleset[Any, Any]``."""
+
     id: str
     title: str
     damage_counts: str = "damage that took effect"
@@ -223,19 +235,19 @@ class Ruleset(ABC):
 
     # --- forces -------------------------------------------------------------
     @abstractmethod
-    def parse_force(self, data: Mapping[str, Any]) -> Any:
+    def parse_force(self, data: Mapping[str, Any]) -> ForceT:
         """Build a force from a parsed TOML table; raise ``InvalidInput`` with
         every problem (paths like ``units[2].figures[0].weapons[1]``)."""
 
     @abstractmethod
-    def force_warnings(self, force: Any) -> list[Problem]:
+    def force_warnings(self, force: ForceT) -> list[Problem]:
         """Loose limits and other things worth a warning, never an error."""
 
     @abstractmethod
-    def points(self, force: Any) -> PointsReport | None:
+    def points(self, force: ForceT) -> PointsReport | None:
         """Points by the ruleset's formula, or ``None`` if it has none."""
 
-    def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
+    def force_counts(self, force: ForceT) -> tuple[tuple[str, int], ...]:
         """Labelled counts that describe a force's size, for a ruleset without points
         (``deathzap points`` shows them instead), e.g. ``(("Infantry", 12), ...)``.
         Empty if the ruleset offers none."""
@@ -278,8 +290,8 @@ class Ruleset(ABC):
         return out
 
     @abstractmethod
-    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int,
-                  deal_seed: int | None) -> Any:
+    def new_state(self, red: ForceT, black: ForceT, options: Mapping[str, Any], seed: int,
+                  deal_seed: int | None) -> StateT:
         """The state before any event. It must have an ``rng`` attribute: the dice,
         from the public ``seed``, so a game's generated dice replay from its log.
 
@@ -292,19 +304,19 @@ class Ruleset(ABC):
         unchanged. A ruleset without hidden cards ignores it."""
 
     @abstractmethod
-    def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
+    def resolution(self, state: StateT, intent: Mapping[str, Any], by: str = "") -> Maker:
         """The resolution for an intent, or raise ``Refused`` saying why not."""
 
     @abstractmethod
-    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
+    def intents(self, state: StateT, viewer: str | None = None) -> list[IntentOption]:
         """What may be done now; with a ``viewer`` side, only what that player may do
         or know of (see :meth:`view`)."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: StateT) -> bool: ...
 
     @abstractmethod
-    def view(self, state: Any, viewer: str | None = None) -> BoardView:
+    def view(self, state: StateT, viewer: str | None = None) -> BoardView:
         """The state as the battle screen shows it to ``viewer``.
 
         ``None`` is the whole table (one shared terminal: everything, the app hides
@@ -314,7 +326,7 @@ class Ruleset(ABC):
         :attr:`BoardView.private` and only for its owner.
         """
 
-    def tally(self, state: Any) -> tuple[dict[str, int], int]:
+    def tally(self, state: StateT) -> tuple[dict[str, int], int]:
         """The score and the turn (or round) under way, 0 for a game without turns:
         :attr:`BoardView.score` and ``clock.number`` of :meth:`view`, which the
         end-of-game report reads after every event (issue 21). By default from the
@@ -332,8 +344,8 @@ class Ruleset(ABC):
         ``("shoot", "Shooting attack")``. Empty if the ruleset offers none."""
         return ()
 
-    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
-                         target: tuple[Any, int] | None, seed: int) -> Resolution:
+    def quick_resolution(self, kind: str, attacker: tuple[ForceT, int],
+                         target: tuple[ForceT, int] | None, seed: int) -> Resolution:
         """One attack or test outside a game: ``attacker``/``target`` are
         ``(force, unit index)``; the target is ``None`` for a test the unit takes on its
         own. The resolution's state holds the two units alone, the attacker as
@@ -341,14 +353,14 @@ class Ruleset(ABC):
         saying why not."""
         raise Refused(f"{self.title} offers no quick resolution")
 
-    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
+    def attack_odds(self, state: StateT, facts: Mapping[str, Any]) -> Odds | None:
         """Exact odds of the attack being resolved, for the odds panel: ``facts`` is
         the resolution's ``ctx.facts["attack"]``. An
         :class:`~deathzap_tui.rules.odds.Odds`, or ``None`` if the ruleset offers none."""
         return None
 
-    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
-                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
+    def odds_cli(self, attacker: tuple[ForceT, Any], target: tuple[ForceT, Any],
+                 settings: Mapping[str, Any]) -> tuple[Odds, list[str]] | None:
         """``deathzap odds`` from force files: ``attacker`` and ``target`` are
         ``(force, unit)`` pairs; ``settings`` the command's options by name
         (``melee``, ``weapons`` and the ruleset's own, see :meth:`odds_arguments`).
@@ -369,7 +381,7 @@ class Ruleset(ABC):
         ``parser.set_defaults(odds_signed=("hit", "block"))``."""
         return ()
 
-    def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
+    def odds_numbers(self, args: argparse.Namespace) -> tuple[Odds, list[str]] | None:
         """``deathzap odds --ruleset ID`` with bare numbers: ``args`` holds the flags of
         :meth:`odds_arguments`. Returns ``(odds, title lines)``; raises ``ValueError``
         saying what is wrong; ``None`` if the ruleset offers no such odds."""
@@ -419,7 +431,7 @@ with in :attr:`PackageRuleset.parts`; one it does not declare keeps the
 :class:`Ruleset` default (no points, no quick resolve, no odds...)."""
 
 
-class PackageRuleset(Ruleset):
+class PackageRuleset(Ruleset[ForceT, StateT]):
     """A ruleset whose package has the Deathzap-family layout (see
     ``docs/writing-a-ruleset.md``): the modules of :data:`REQUIRED_PARTS` and of the
     :data:`OPTIONAL_PARTS` it declares in :attr:`parts`. ``engine`` (``intents``) and
@@ -501,42 +513,44 @@ class PackageRuleset(Ruleset):
         part = OPTIONAL_PARTS[key]
         return self.part(part.module, name or part.names[-1], key)
 
-    def parse_force(self, data: Mapping[str, Any]) -> Any:
-        return self.part("force", "parse_force")(data)
+    def parse_force(self, data: Mapping[str, Any]) -> ForceT:
+        force: ForceT = self.part("force", "parse_force")(data)
+        return force
 
-    def force_warnings(self, force: Any) -> list[Problem]:
+    def force_warnings(self, force: ForceT) -> list[Problem]:
         problems: list[Problem] = self.part("force", "force_warnings")(force)
         return problems
 
-    def force_counts(self, force: Any) -> tuple[tuple[str, int], ...]:
+    def force_counts(self, force: ForceT) -> tuple[tuple[str, int], ...]:
         counts = self.optional_part("force_counts")
         return () if counts is None else tuple(counts(force))
 
     def force_template(self) -> str:
         return str(self.optional_part("force_template") or "")
 
-    def points(self, force: Any) -> PointsReport | None:
+    def points(self, force: ForceT) -> PointsReport | None:
         points_report = self.optional_part("points")
         return None if points_report is None else cast(PointsReport, points_report(force))
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return tuple(self.part("options", "OPTION_SPECS"))
 
-    def new_state(self, red: Any, black: Any, options: Mapping[str, Any], seed: int,
-                  deal_seed: int | None) -> Any:
-        return self.part("state", "new_state")(red, black, options, seed, deal_seed)
+    def new_state(self, red: ForceT, black: ForceT, options: Mapping[str, Any], seed: int,
+                  deal_seed: int | None) -> StateT:
+        state: StateT = self.part("state", "new_state")(red, black, options, seed, deal_seed)
+        return state
 
-    def resolution(self, state: Any, intent: Mapping[str, Any], by: str = "") -> Maker:
+    def resolution(self, state: StateT, intent: Mapping[str, Any], by: str = "") -> Maker:
         return cast(Maker, self.part("engine", "resolution")(state, intent, by))
 
-    def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
+    def intents(self, state: StateT, viewer: str | None = None) -> list[IntentOption]:
         # No hidden information: every viewer is offered the same.
         return list(self.part("engine", "intents")(state))
 
-    def view(self, state: Any, viewer: str | None = None) -> BoardView:
+    def view(self, state: StateT, viewer: str | None = None) -> BoardView:
         return cast(BoardView, self.part("view", "board_view")(state, viewer))
 
-    def tally(self, state: Any) -> tuple[dict[str, int], int]:
+    def tally(self, state: StateT) -> tuple[dict[str, int], int]:
         # The view module's score(state) and clock(state), where it has them, are what
         # board_view shows: the report gets them without building whole views.
         view = importlib.import_module(f"{self.package}.view")
@@ -545,8 +559,8 @@ class PackageRuleset(Ruleset):
             return super().tally(state)
         return dict(score(state)), clock(state).number if clock is not None else 0
 
-    def is_over(self, state: Any) -> bool:
-        return bool(state.over)
+    def is_over(self, state: StateT) -> bool:
+        return state.over
 
     def help_sections(self) -> list[tuple[str, str]]:
         return list(self.part("help", "HELP_SECTIONS"))
@@ -554,28 +568,28 @@ class PackageRuleset(Ruleset):
     def quick_kinds(self) -> tuple[tuple[str, str], ...]:
         return tuple(self.optional_part("quick", "KINDS") or ())
 
-    def quick_resolution(self, kind: str, attacker: tuple[Any, int],
-                         target: tuple[Any, int] | None, seed: int) -> Resolution:
+    def quick_resolution(self, kind: str, attacker: tuple[ForceT, int],
+                         target: tuple[ForceT, int] | None, seed: int) -> Resolution:
         make = self.optional_part("quick")
         if make is None:
             return super().quick_resolution(kind, attacker, target, seed)
         return cast(Resolution, make(kind, attacker, target, seed))
 
-    def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
+    def attack_odds(self, state: StateT, facts: Mapping[str, Any]) -> Odds | None:
         odds_from_facts = self.optional_part("odds", "odds_from_facts")
         return None if odds_from_facts is None else odds_from_facts(facts)
 
-    def odds_cli(self, attacker: tuple[Any, Any], target: tuple[Any, Any],
-                 settings: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
+    def odds_cli(self, attacker: tuple[ForceT, Any], target: tuple[ForceT, Any],
+                 settings: Mapping[str, Any]) -> tuple[Odds, list[str]] | None:
         odds_cli = self.optional_part("odds")
-        return None if odds_cli is None else cast(tuple[Any, list[str]],
+        return None if odds_cli is None else cast(tuple[Odds, list[str]],
                                                   odds_cli(attacker, target, settings))
 
     def odds_arguments(self, parser: argparse.ArgumentParser) -> Sequence[argparse.Action]:
         odds_arguments = self.optional_part("odds_arguments")
         return () if odds_arguments is None else tuple(odds_arguments(parser))
 
-    def odds_numbers(self, args: argparse.Namespace) -> tuple[Any, list[str]] | None:
+    def odds_numbers(self, args: argparse.Namespace) -> tuple[Odds, list[str]] | None:
         odds_numbers = self.optional_part("odds_numbers")
-        return None if odds_numbers is None else cast(tuple[Any, list[str]],
+        return None if odds_numbers is None else cast(tuple[Odds, list[str]],
                                                       odds_numbers(args))

@@ -122,6 +122,8 @@ class StateBase:
     """List fields of dataclass records, given as plain dicts by :meth:`snapshot`."""
 
     rng: Rng
+    over: bool
+    """The game has ended (``Ruleset.is_over``)."""
     weapons: dict[str, dict[str, Any]]
     units: dict[str, list[Any]]
     objectives: list[ObjectiveState]

@@ -6,10 +6,16 @@ counts."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deathzap_tui.rules.ruleset import PackageRuleset
 
+if TYPE_CHECKING:
+    from deathzap_tui.rules.classic.model import Force  # noqa: F401 (the base's type arguments)
+    from deathzap_tui.rules.classic.state import State  # noqa: F401
 
-class Classic(PackageRuleset):
+
+class Classic(PackageRuleset["Force", "State"]):
     id = "classic"
     title = "Deathzap Classic"
     damage_counts = "failed saves, a casualty each (CL §5, §6)"

@@ -10,12 +10,16 @@ odds of an attack."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.rules.ruleset import IntentOption, PackageRuleset
 
+if TYPE_CHECKING:
+    from deathzap_tui.rules.commandhand.model import Force  # noqa: F401 (the base's type arguments)
+    from deathzap_tui.rules.commandhand.state import State  # noqa: F401
 
-class CommandHand(PackageRuleset):
+
+class CommandHand(PackageRuleset["Force", "State"]):
     id = "command-hand"
     title = "Deathzap Command Hand"
     damage_counts = ("points of damage, each stripping a shield or, with none left, "

@@ -10,12 +10,16 @@ attack (which read the game's morale option).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.rules.ruleset import PackageRuleset
 
+if TYPE_CHECKING:
+    from deathzap_tui.rules.deathzap3.model import Force  # noqa: F401 (the base's type arguments)
+    from deathzap_tui.rules.deathzap3.state import State  # noqa: F401
 
-class Deathzap3(PackageRuleset):
+
+class Deathzap3(PackageRuleset["Force", "State"]):
     id = "deathzap3"
     title = "Deathzap 3"
     damage_counts = ("points of damage, each stripping a shield or forcing a save: "

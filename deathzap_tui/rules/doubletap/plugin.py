@@ -4,10 +4,16 @@ its module by :class:`~deathzap_tui.rules.ruleset.PackageRuleset`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deathzap_tui.rules.ruleset import PackageRuleset
 
+if TYPE_CHECKING:
+    from deathzap_tui.rules.doubletap.model import Force  # noqa: F401 (the base's type arguments)
+    from deathzap_tui.rules.doubletap.state import State  # noqa: F401
 
-class DoubleTap(PackageRuleset):
+
+class DoubleTap(PackageRuleset["Force", "State"]):
     id = "double-tap"
     title = "Double Tap 2.1"
     damage_counts = ("failed blocks (a kill, or a wound marker on a Tough model) and "
