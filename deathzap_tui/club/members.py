@@ -55,6 +55,12 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def fingerprint(blob: bytes) -> str:
+    """OpenSSH's ``SHA256:...`` fingerprint of the key blob ``blob``."""
+    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode("ascii")
+    return "SHA256:" + digest.rstrip("=")
+
+
 @dataclass(frozen=True)
 class PublicKey:
     """An SSH public key: its type, the key blob (what an SSH server is shown at
@@ -67,8 +73,7 @@ class PublicKey:
     @property
     def fingerprint(self) -> str:
         """OpenSSH's ``SHA256:...`` fingerprint."""
-        digest = base64.b64encode(hashlib.sha256(self.blob).digest()).decode("ascii")
-        return "SHA256:" + digest.rstrip("=")
+        return fingerprint(self.blob)
 
     @property
     def text(self) -> str:

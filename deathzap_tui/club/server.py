@@ -18,7 +18,9 @@ only the keys listed there (TOML, as ``serve-ssh``'s keys file, with member name
 Each SSH session runs the lobby app on its own pty (:func:`lobby_command`) with a
 token for the member its key belongs to (:data:`~.hub.TOKEN_ENV`): the server, never
 the client, says who a session is. A key has at most ``sessions_per_key`` sessions
-at once, and one connection more than that.
+at once across all the club's front-ends (counted in the store: each front-end, named
+by its host and port, clears what its earlier run left open when it starts again),
+and one connection more than that on each front-end.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import shutil
+import socket
 import sys
 import tempfile
 import time
@@ -39,7 +42,7 @@ import asyncssh
 
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import TOKEN_ENV, HubServer
-from deathzap_tui.club.members import ClubError, PublicKey, check_name
+from deathzap_tui.club.members import ClubError, PublicKey, check_name, fingerprint
 from deathzap_tui.club.store import ClubStore
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.text import clean
@@ -114,13 +117,31 @@ class ClubSSHServer(sshd.GameSSHServer):
         self.open_registration = open_registration
         self.sessions_per_key = sessions_per_key
         self.register_timeout = register_timeout
-        self.per_key: dict[bytes, int] = {}
-        """Sessions running, by key."""
+        self.front_end = ""
+        """How the store's session counts name this front-end (its host and port)."""
         self.connections: dict[bytes, int] = {}
         """Connections logged in, by key: at most one more than its sessions."""
 
     def _connection(self) -> asyncssh.SSHServer:
         return _ClubAuth(self)
+
+    async def start(self) -> None:
+        await super().start()
+        self.front_end = f"{socket.gethostname()}:{self.port}"
+        with contextlib.suppress(StoreError):  # each session says so if it stays down
+            self.club.store.clear_sessions(self.front_end)  # left by a run killed -9
+
+    def _open_session(self, blob: bytes) -> int | None:
+        """Count a session of the key ``blob`` in the store (every front-end's
+        sessions are there); ``None``: the key has ``sessions_per_key`` already.
+        Counted first, then checked, so two front-ends at once never both let in
+        one too many. Raises :class:`StoreError`."""
+        store, key = self.club.store, fingerprint(blob)
+        session_id = store.open_session(key, self.front_end)
+        if store.count_sessions(key) > self.sessions_per_key:
+            store.close_session(session_id)
+            return None
+        return session_id
 
     def member_for(self, blob: bytes) -> str | None:
         """Who this key is: its member, "" for an unknown key that may register, or
@@ -143,12 +164,19 @@ class ClubSSHServer(sshd.GameSSHServer):
         conn = process.channel.get_connection()
         blob: bytes = conn.get_extra_info("deathzap_key")
         member: str = conn.get_extra_info("deathzap_member") or ""
-        if self.per_key.get(blob, 0) >= self.sessions_per_key:
+        try:
+            session_id = self._open_session(blob)
+        except StoreError as exc:
+            self.log(f"ssh: cannot count a key's sessions: {exc}")
+            process.stdout.write(b"deathzap: the club's store is unavailable; try again "
+                                 b"in a moment.\r\n")
+            process.exit(1)
+            return
+        if session_id is None:
             process.stdout.write(f"deathzap: this key has {self.sessions_per_key} sessions "
                                  "open already; close one first.\r\n".encode())
             process.exit(1)
             return
-        self.per_key[blob] = self.per_key.get(blob, 0) + 1
         token = ""
         try:
             if not member:
@@ -165,9 +193,10 @@ class ClubSSHServer(sshd.GameSSHServer):
                 process.exit(1)
         finally:
             self.hub.revoke(token)
-            self.per_key[blob] -= 1
-            if not self.per_key[blob]:
-                del self.per_key[blob]
+            try:
+                self.club.store.close_session(session_id)
+            except StoreError as exc:  # counted until this front-end starts again
+                self.log(f"ssh: cannot count a session's end: {exc}")
 
     async def _register(self, process: asyncssh.SSHServerProcess, key_line: str) -> str:
         """Ask an unknown key for its member name on its terminal and keep it; "" if

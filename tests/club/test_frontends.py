@@ -202,6 +202,8 @@ def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
             refused = await play_across(on_y, side)  # the same move again, on y
             assert refused["t"] == "error", refused
             assert "the game moved on meanwhile" in refused["message"]
+            said = refused["message"].partition("so yours was not: ")[2]
+            assert said.startswith(side) and said != "look at the board again"  # what changed
             kept = open_store(a.store.url)
             assert len(kept.game_store(sides.game).load().log) == 1
             kept.close()

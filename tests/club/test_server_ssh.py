@@ -205,6 +205,42 @@ def test_commands_and_sessions_without_a_terminal_get_one_line(tmp_path, keys) -
     asyncio.run(main())
 
 
+def test_sessions_per_key_count_across_front_ends(tmp_path, keys) -> None:
+    """Issue 24: two front-ends on one store let a key have ``sessions_per_key``
+    sessions in all, not on each; a front-end started again forgets what its earlier
+    run left counted."""
+    async def main() -> None:
+        club, entered, a = await serve_in_process(tmp_path, keys, sessions_per_key=1)
+        b = ClubSSHServer(entered.club, entered.hub, sshd.host_key(tmp_path / "hk"),
+                          command=probe(entered.hub.path), port=0, sessions_per_key=1,
+                          log=entered.lines.append)
+        await b.start()
+        try:
+            async with connect(a.port, keys["alice"]) as on_a, \
+                    connect(b.port, keys["alice"]) as on_b:
+                first = await on_a.create_process(term_type="xterm", encoding=None)
+                await Screen(first).until("member=alice")
+                second = await asyncio.wait_for(on_b.run(term_type="xterm"), 10)
+                assert second.exit_status == 1 and "1 sessions open already" in second.stdout
+                first.stdin.write(b"quit\r")
+                await asyncio.wait_for(first.wait(), 10)
+                third = await on_b.create_process(term_type="xterm", encoding=None)
+                await Screen(third).until("member=alice")  # the one on A is over
+                third.close()
+            fingerprint = PublicKey.parse(line_of(keys["bob"])).fingerprint
+            entered.store.open_session(fingerprint, b.front_end)  # left by B killed -9
+            await b.close()
+            b.port = int(b.front_end.rpartition(":")[2])
+            await b.start()  # B again, on its port: bob's count is cleared
+            assert entered.store.count_sessions(fingerprint) == 0
+        finally:
+            await b.close()
+            await a.close()
+            await club.__aexit__(None, None, None)
+
+    asyncio.run(main())
+
+
 # --- kill -9 ------------------------------------------------------------------------
 
 def start_server(store: Path, saves: Path) -> tuple[subprocess.Popen[str], int]:
