@@ -165,7 +165,11 @@ def club_server(tmp_path: Path, saves_dir: Path) -> Iterator[dict]:
     try:
         line = server.stdout.readline().decode()  # type: ignore[union-attr]
         found = re.search(r"club serving on 127\.0\.0\.1:(\d+)", line)
-        assert found, f"the server did not start: {line!r}"
+        if not found:
+            server.wait(15)
+            log.flush()
+            pytest.fail(f"the server did not start: {line!r}\n"
+                        f"{(tmp_path / 'server.log').read_text()[-3000:]}")
         yield {"port": int(found.group(1)), "store": store, "notified": notified,
                "log": tmp_path / "server.log"}
     finally:
