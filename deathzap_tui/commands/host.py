@@ -33,6 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="new game: a house-rule option (repeatable)")
     add_watcher_limit(parser)
+    add_dice_rule(parser)
+
+
+def add_dice_rule(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dice", choices=("physical", "generated"), default="physical",
+                        help="physical (default): players may type the dice they rolled "
+                        "themselves, or have the referee roll; generated: the referee rolls "
+                        "every die and refuses typed ones")
 
 
 def add_watcher_limit(parser: argparse.ArgumentParser) -> None:
@@ -158,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
               "which is no longer running", file=sys.stderr)
     path = session.path
     sock = Path(args.socket) if args.socket else default_socket(path)
-    table = Table(session, seen=lastseen.Recorder(path))
+    table = Table(session, seen=lastseen.Recorder(path), typed_dice=args.dice == "physical")
     name = path.stem
 
     def ready() -> None:

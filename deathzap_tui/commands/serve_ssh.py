@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from deathzap_tui.commands.host import add_watcher_limit, at_least
+from deathzap_tui.commands.host import add_dice_rule, add_watcher_limit, at_least
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--login-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="seconds a connection has to log in (default 10)")
     add_watcher_limit(parser)
+    add_dice_rule(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     sock = Path(args.socket) if args.socket else default_socket(path)
 
     async def serving() -> None:
-        referee = Referee(Table(session, seen=lastseen.Recorder(path)), sock,
+        referee = Referee(Table(session, seen=lastseen.Recorder(path),
+                                typed_dice=args.dice == "physical"), sock,
                           limits=Limits(max_watchers=args.max_watchers))
         await referee.start()
         server = sshd.GameSSHServer(keys, hostkey, sshd.join_command(sock), host=args.bind,

@@ -71,8 +71,12 @@ class Table:
     """A hosted game: a session and the rules of sharing it. Not thread-safe; the
     referee calls it from its event loop only."""
 
-    def __init__(self, session: Any, seen: Callable[[str, int], None] | None = None) -> None:
+    def __init__(self, session: Any, seen: Callable[[str, int], None] | None = None, *,
+                 typed_dice: bool = True) -> None:
         self.session = session
+        self.typed_dice = typed_dice
+        """Whether a player may type the faces of dice they rolled themselves; a table
+        hosted with ``--dice generated`` rolls every die itself and refuses them."""
         self.game = session.game
         self.ruleset = session.ruleset
         self.request: dict[str, str] | None = None
@@ -121,6 +125,9 @@ class Table:
             # Only the referee rolls: whether it took a client's faces would tell the
             # dice to come before they are rolled.
             raise Refused('generated dice are rolled by the referee: answer {"roll": true}')
+        if isinstance(answer, Dice) and not answer.generated and not self.typed_dice:
+            raise Refused("this table rolls every die itself (hosted with --dice generated): "
+                          'answer {"roll": true} (ctrl+r)')
         res = p.action.resolution
         try:
             res.answer(answer)

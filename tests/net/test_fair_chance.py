@@ -269,3 +269,44 @@ def test_no_player_reads_chooses_or_previews_chance(ruleset_id: str, saves_dir: 
         read_hidden_cards(s, "red")
     for s in seat(ruleset_id, tmp_path, "named", set_up=True):
         choose_the_card(s, "red")
+
+
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_a_table_hosted_with_generated_dice_refuses_typed_dice(
+        ruleset_id: str, saves_dir: Path, tmp_path: Path) -> None:
+    """``host --dice generated``: the referee rolls every die, so a player cannot
+    type the faces they would like; a roll is still taken (issue 19)."""
+    for s in seat(ruleset_id, tmp_path, "rolled", set_up=False):
+        s.host.table.typed_dice = False
+        side = next(side for side in SIDES if s.intents(side))
+        reply = s.clients[side].request("begin", intent=s.intents(side)[0])
+        assert reply["t"] == "ok", reply
+        pending = s.host.table.pending
+        assert pending is not None
+        for _ in range(50):
+            step = pending.action.resolution.step
+            if step is None or type(step).__name__ == "DiceRequest":
+                break
+            answer = step.default if step.default is not None else step.choices[0].value \
+                if step.choices else step.minimum
+            assert s.clients[pending.answerer].request(
+                "answer", aid=pending.aid, answer=answer)["t"] == "ok"
+        assert type(step).__name__ == "DiceRequest", "no dice in the first action"
+        me = s.clients[pending.answerer]
+        for typed in ({"faces": [6] * step.count}, {"successes": step.count}):
+            reply = me.request("answer", aid=pending.aid, answer=typed)
+            assert reply["t"] == "error" and "--dice generated" in reply["message"]
+        assert me.request("answer", aid=pending.aid, answer={"roll": True})["t"] == "ok"
+
+
+def test_host_and_serve_ssh_take_the_dice_rule() -> None:
+    import argparse
+
+    from deathzap_tui.commands import host, serve_ssh
+
+    for command in (host, serve_ssh):
+        parser = argparse.ArgumentParser()
+        command.add_arguments(parser)
+        base = ["g"] if command is host else ["g", "--keys", "k"]
+        assert parser.parse_args(base).dice == "physical"
+        assert parser.parse_args([*base, "--dice", "generated"]).dice == "generated"
