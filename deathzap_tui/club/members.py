@@ -34,7 +34,8 @@ class ClubError(StoreError):
 
 def check_name(name: str) -> str:
     """``name`` if it may name a member: 2–24 printable characters, no control,
-    format (bidi, zero-width) or separator characters other than inner spaces."""
+    format (bidi, zero-width) or separator characters other than inner spaces, not
+    starting with ``-`` (a ``--notify`` command is given it as an argument)."""
     if not isinstance(name, str):
         raise ClubError("a member name must be text")
     bad = next((ch for ch in name if not ch.isprintable()), None)
@@ -43,6 +44,8 @@ def check_name(name: str) -> str:
                         f"U+{ord(bad):04X} (no control, bidi or invisible characters)")
     if name != name.strip():
         raise ClubError(f"member name {show(name)}: must not start or end with a space")
+    if name.startswith("-"):  # --notify passes it as an argument: never as an option
+        raise ClubError(f"member name {show(name)}: must not start with '-'")
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ClubError(f"member name {show(name)}: is {len(name)} characters long; a "
                         f"name has {NAME_MIN} to {NAME_MAX}")

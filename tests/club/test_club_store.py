@@ -16,7 +16,7 @@ from deathzap_tui.session import Session
 FORCE = (FORCES / "mortans-men.toml").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["al", "Zoë", "Red Baron", "x" * 24, "刀鍛冶"])
+@pytest.mark.parametrize("name", ["al", "Zoë", "Red Baron", "x" * 24, "刀鍛冶", "al-ice"])
 def test_good_member_names(name: str) -> None:
     assert check_name(name) == name
 
@@ -25,6 +25,7 @@ def test_good_member_names(name: str) -> None:
     ("a", "1 characters"), ("x" * 25, "25 characters"), (" alice", "space"),
     ("alice ", "space"), ("al\x1b[2Jice", "U+001B"), ("al\u202eice", "U+202E"),
     ("al\u200bice", "U+200B"), ("al\nice", "U+000A"), ("al\u0085ice", "U+0085"),
+    ("--help", "start with '-'"), ("-alice", "start with '-'"),
 ])
 def test_bad_member_names_are_refused_saying_why(name: str, why: str) -> None:
     with pytest.raises(ClubError, match=why.replace("+", r"\+")):
