@@ -14,6 +14,7 @@ from deathzap_tui.rules.classic.morale import morale_phase
 from deathzap_tui.rules.classic.state import State
 from deathzap_tui.rules.classic.victory import advanced, check_victory, end_of_turn
 from deathzap_tui.rules.narration import Gen, plural, side_name
+from deathzap_tui.rules.phases import MOVEMENT, finish_moving, moving_label, moving_refusal
 from deathzap_tui.rules.ruleset import SIDES, other_side
 from deathzap_tui.rules.steps import TOTAL, Choice, Context, DiceRequest, Luck, Question
 
@@ -42,8 +43,8 @@ def next_phase(state: State) -> str:
 
 def next_label(state: State) -> str:
     """What the ``next`` intent does now, in words (its menu entry)."""
-    if state.step == "movement":
-        return f"{side_name(state.mover)} has finished moving"
+    if state.step == MOVEMENT:
+        return moving_label(state)
     if state.step == "shooting":
         return "End shooting: remove casualties"
     if state.step == "melee":
@@ -65,9 +66,9 @@ def advance_label(state: State) -> str:
 
 def next_refusal(state: State, by: str = "") -> str:
     """Why ``next`` may not be played now ("" if it may)."""
-    if state.step == "movement" and by and by != state.mover:
-        return (f"{side_name(state.mover)} is moving: only {side_name(state.mover)} can say "
-                "it has finished (CL §4)")
+    why = moving_refusal(state, by, "CL §4")
+    if why:
+        return why
     if state.step == "melee":
         unfought = melees(state)
         if unfought:
@@ -82,23 +83,19 @@ def advance(ctx: Context) -> Gen:
     if state.step == "":
         yield from _impetus(ctx)
         _enter(ctx, state.order[0])
-    elif state.step == "movement" and state.mover == state.impetus:
-        state.mover = other_side(state.impetus)
-        ctx.say(f"{side_name(state.impetus)} has finished moving: {side_name(state.mover)} "
-                "moves (CL §4).")
+    elif state.step == MOVEMENT:
+        if not finish_moving(ctx, state.impetus, "CL §4"):
+            _enter(ctx, next_phase(state))
     elif state.step == "morale":
         yield from morale_phase(ctx)
         state.step = ""
         ctx.say(f"End of turn {state.turn}.")
         yield from end_of_turn(ctx)
     else:
-        if state.step == "movement":
-            ctx.say(f"{side_name(state.mover)} has finished moving (CL §4).")
-        elif state.step == "shooting":
+        if state.step == "shooting":
             yield from combat.end_of_shooting(ctx)
             if (yield from check_victory(ctx)):
                 return
-        state.mover = ""
         _enter(ctx, next_phase(state))
 
 
@@ -106,7 +103,7 @@ def _enter(ctx: Context, phase: str) -> None:
     state: State = ctx.state
     state.step = phase
     head = f"Turn {state.turn}, {phase} phase"
-    if phase == "movement":
+    if phase == MOVEMENT:
         state.mover = state.impetus
         ctx.say(f"{head}: {side_name(state.mover)} has the impetus and moves first (CL §4).")
     elif phase == "shooting":

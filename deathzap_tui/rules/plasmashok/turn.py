@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deathzap_tui.rules.narration import Gen, side_name
+from deathzap_tui.rules.phases import MOVEMENT, finish_moving, moving_label, moving_refusal
 from deathzap_tui.rules.plasmashok import casualties, combat, melee, tables
 from deathzap_tui.rules.plasmashok.common import bracket_units, melees, names, uname
 from deathzap_tui.rules.plasmashok.morale import morale_phase, testing
@@ -121,8 +122,8 @@ def able(state: State, bracket: str) -> list[UnitState]:
 
 def next_label(state: State) -> str:
     """What the ``next`` intent does now, in words (its menu entry)."""
-    if state.step == "movement":
-        return f"{side_name(state.mover)} has finished moving"
+    if state.step == MOVEMENT:
+        return moving_label(state)
     if state.step in tables.BRACKET_PHASES:
         return (f"End the {state.bracket} bracket of {phase_name(state.step).lower()}: "
                 "remove casualties")
@@ -140,9 +141,9 @@ def next_refusal(state: State, by: str = "") -> str:
     """Why ``next`` may not be played now ("" if it may): in movement only the side
     moving says it has finished (PS §3); in melee every unit of the bracket that can
     fight must fight first (PS §6: every model in base contact attacks)."""
-    if state.step == "movement" and by and by != state.mover:
-        return (f"{side_name(state.mover)} is moving: only {side_name(state.mover)} can say "
-                "it has finished (PS §3)")
+    why = moving_refusal(state, by, "PS §3")
+    if why:
+        return why
     if state.step == "melee":
         waiting = able(state, state.bracket)
         if waiting:
@@ -156,15 +157,10 @@ def advance(ctx: Context) -> Gen:
     state: State = ctx.state
     if state.step == "":
         yield from _new_turn(ctx)
-    elif state.step == "movement" and state.mover == state.move_first:
-        state.mover = other_side(state.move_first)
-        ctx.say(f"{side_name(state.move_first)} has finished moving: "
-                f"{side_name(state.mover)} moves (PS §3).")
-    elif state.step == "movement":
-        ctx.say(f"{side_name(state.mover)} has finished moving (PS §3).")
-        state.mover = ""
-        _enter(ctx, "special")
-        yield from _go_on(ctx, "")
+    elif state.step == MOVEMENT:
+        if not finish_moving(ctx, state.move_first, "PS §3"):
+            _enter(ctx, "special")
+            yield from _go_on(ctx, "")
     elif state.step == "morale":
         yield from morale_phase(ctx)
         if check_victory(ctx):
@@ -189,7 +185,7 @@ def _new_turn(ctx: Context) -> Gen:
     ctx.say(f"Turn {state.turn}: roll off to see who moves first (PS §3).")
     winner = yield from roll_off(ctx, "the higher roll moves first this turn", "PS §3")
     state.move_first = state.mover = winner
-    state.step = "movement"
+    state.step = MOVEMENT
     ctx.say(f"Turn {state.turn}, movement phase: {side_name(winner)} moves first, then "
             f"{side_name(other_side(winner))}; units in base contact cannot move (PS §3).")
 
