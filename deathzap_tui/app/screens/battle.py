@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from deathzap_tui.app.screens.wizard import WizardScreen
     from deathzap_tui.session import Session
 
+_T = TypeVar("_T")
 
 GROUP_KEYS = {"advance": ADVANCE, "unit": UNIT, "setup": SETUP, "end": END}
 """The battle screen's actions that play an intent group (``o`` is OTHER: whatever
@@ -77,10 +78,11 @@ class BattleScreen(Screen[None]):
         Binding("c", "card", "Unit card"),  # of the selected row (up, down)
         Binding("n", "setup", "Set-up step"),
         Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
         Binding("m", "dice_mode", "Dice"),
         Binding("e", "end", "End game"),
-        Binding("o", "other", "Other actions"),
+        Binding("o", "other", "Other"),  # actions no other key covers
+        # At 80 columns the key bar has room up to here, and quit (keybar.PINNED).
+        Binding("r", "redo", "Redo"),
         Binding("l", "whole_log", "Log"),
         Binding("h", "hand", "Hand"),
         Binding("up", "select(-1)", "Previous unit", show=False),
@@ -263,8 +265,8 @@ class BattleScreen(Screen[None]):
             # The set-up key only appears during the set-up; the others keep their
             # place in the key bar, dimmed while they do not apply (issue 22).
             return False if action == "setup" else None
-        if action == "other":
-            return bool(self._others())
+        if action == "other":  # kept in its place, dimmed while it does not apply
+            return True if self._others() else None
         if action == "hand":  # only where there are secret lines (hidden.py)
             return self.hidden.available()
         if action == "undo":
@@ -393,30 +395,28 @@ class BattleScreen(Screen[None]):
     def spend(self, action: Any) -> None:
         """The wizard gave ``action`` up: what it showed stays spent, as at a table
         (``Session.cancel``), and the log says so."""
-        try:
-            spent = self.session.cancel(action)
-        except Refused as exc:
-            self._error(str(exc))
-            return
-        except (OSError, StoreError) as exc:
-            self._unsaved(exc)
-            return
-        if spent is not None:
+        done = self._attempt(lambda: self.session.cancel(action))
+        if done is not None and done[0] is not None:
             self._spent = True
             self.app.notify("Cancelled: what the action showed stays shown (see the log).",
                             markup=False, timeout=3)
             self.committed(action)
 
     def commit(self, action: Any) -> None:
+        if self._attempt(lambda: self.session.commit(action)) is not None:
+            self.committed(action)
+
+    def _attempt(self, call: Callable[[], _T]) -> tuple[_T] | None:
+        """``(call(),)`` for a session call that may be refused or fail to save; ``None``
+        when it was refused (the reason shown) or the save failed (the game stops:
+        :meth:`_unsaved`)."""
         try:
-            self.session.commit(action)
+            return (call(),)
         except Refused as exc:
             self._error(str(exc))
-            return
         except (OSError, StoreError) as exc:
             self._unsaved(exc)
-            return
-        self.committed(action)
+        return None
 
     def _unsaved(self, exc: Exception) -> None:
         """The save could not be written (disk full, file replaced...): the game stops
@@ -511,13 +511,7 @@ class BattleScreen(Screen[None]):
                          follow: Callable[[EventLog], None]) -> None:
         """Undo or redo; a refusal is shown, else ``follow`` updates each log (only the
         lines of the event undone or redone change) and the board is shown again."""
-        try:
-            undo_or_redo()
-        except Refused as exc:
-            self._error(str(exc))
-            return
-        except (OSError, StoreError) as exc:
-            self._unsaved(exc)
+        if self._attempt(undo_or_redo) is None:
             return
         for log in self.query(EventLog):
             follow(log)
