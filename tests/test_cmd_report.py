@@ -115,3 +115,29 @@ def test_json_and_markdown_cannot_be_asked_together(
         main(["report", "golden", "--json", "--markdown"])
     assert exit_.value.code == 2
     assert "not allowed with" in capsys.readouterr().err
+
+
+def test_a_log_that_does_not_replay_names_the_event(
+        saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The event is named by its number in the log, undone events counted (as
+    ``deathzap log`` and loading the save name it), not by its place among the events
+    in force."""
+    import tomllib
+
+    import tomli_w
+
+    session = golden_session("deathzap3")
+    data = tomllib.loads(session.path.read_text(encoding="utf-8"))
+    events = data["events"]
+    # Event 4 played, taken back and played again: the log's 6th event is the 4th in
+    # force. Breaking it breaks the replay there.
+    events[3:3] = [events[3], {"kind": "undo", "data": {}}]
+    events[5] = {**events[5], "data": {**events[5]["data"], "intent": {"type": "nope"}}}
+    session.path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    assert main(["report", session.path.stem]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"deathzap report: {session.path.stem}: the event log does not "
+                          "replay: event 6 (resolve): ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert main(["log", session.path.stem]) == 1
+    assert "the event log does not replay: event 6 (resolve): " in capsys.readouterr().err

@@ -13,8 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.rules.events import fold
-    from deathzap_tui.rules.steps import Refused
+    from deathzap_tui.rules.events import numbered
+    from deathzap_tui.rules.game import CorruptLog
     from deathzap_tui.saves import SaveError, read_unplayed
     from deathzap_tui.session import Session
 
@@ -26,19 +26,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.red.name} (red) vs {game.black.name} (black) — {game.ruleset.title}, "
           f"seed {game.seed}", flush=True)
     state = game.state
-    done = fold(enumerate(log), kind=lambda entry: entry[1].kind)[0]
-    replay = game.replay([event for _i, event in done])
-    for i, event in done:
-        try:
-            _event, res = next(replay)
-        except (Refused, ValueError, KeyError, TypeError) as exc:  # as Game's replay says
-            print(f"deathzap log: {args.save}: the event log does not replay: event "
-                  f"{i + 1} ({event.kind}): {exc}", file=sys.stderr)
-            return 1
-        for note in res.ctx.notes:
-            if note.to is None:  # a secret (a card drawn into a hand) is never printed
-                print(note.text)
-        state = res.ctx.state
+    done = numbered(log)
+    try:
+        for _event, res in game.replay([e for _i, e in done], [i for i, _e in done]):
+            for note in res.ctx.notes:
+                if note.to is None:  # a secret (a card drawn into a hand) is never printed
+                    print(note.text)
+            state = res.ctx.state
+    except CorruptLog as exc:  # names the event, as loading the save would
+        print(f"deathzap log: {args.save}: the event log does not replay: {exc}",
+              file=sys.stderr)
+        return 1
     view = game.ruleset.view(state)
     print()
     print(view.result or view.prompt)

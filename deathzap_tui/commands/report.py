@@ -30,9 +30,9 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from deathzap_tui.reporttext import as_markdown, as_text
-    from deathzap_tui.rules.events import effective
+    from deathzap_tui.rules.events import numbered
+    from deathzap_tui.rules.game import CorruptLog
     from deathzap_tui.rules.report import build_report
-    from deathzap_tui.rules.steps import Refused
     from deathzap_tui.saves import SaveError, read_unplayed
     from deathzap_tui.session import Session
 
@@ -40,11 +40,12 @@ def run(args: argparse.Namespace) -> int:
         # The report is one replay of the log: the game is not replayed first to
         # load it (issue 21).
         game, log = read_unplayed(Session.locate(args.save))
-        report = build_report(game, effective(log))
+        done = numbered(log)
+        report = build_report(game, [e for _i, e in done], [i for i, _e in done])
     except SaveError as exc:
         print(f"deathzap report: {exc}", file=sys.stderr)
         return 1
-    except (Refused, ValueError, KeyError, TypeError) as exc:  # as Game's replay says
+    except CorruptLog as exc:  # names the event, as loading the save would
         print(f"deathzap report: {args.save}: the event log does not replay: {exc}",
               file=sys.stderr)
         return 1

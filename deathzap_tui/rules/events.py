@@ -170,6 +170,12 @@ def effective(entries: Iterable[Event]) -> list[Event]:
     return fold(entries)[0]
 
 
+def numbered(log: Iterable[Event]) -> list[tuple[int, Event]]:
+    """The events in force once undo/redo are applied, oldest first, each with its
+    index in ``log`` (to name an event that does not replay)."""
+    return fold(enumerate(log), kind=lambda entry: entry[1].kind)[0]
+
+
 def redoable(entries: Iterable[Event]) -> list[Event]:
     """Events that a redo would bring back, next first."""
     return list(reversed(fold(entries)[1]))

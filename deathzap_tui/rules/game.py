@@ -272,13 +272,22 @@ class Game:
             if entry.notes is None:
                 entry.notes = res.ctx.notes
 
-    def replay(self, events: Sequence[Event]) -> Iterable[tuple[Event, Resolution]]:
+    def replay(self, events: Sequence[Event], numbers: Sequence[int] | None = None,
+               ) -> Iterable[tuple[Event, Resolution]]:
         """Re-run events from the start, yielding each with its finished resolution
         (whose ``ctx.notes`` narrate it). The resolutions share one state, which
-        moves on as the replay goes: read their notes, not their states."""
+        moves on as the replay goes: read their notes, not their states. An event
+        that does not replay raises :class:`CorruptLog` naming it by its index in
+        the log it came from (``numbers``, one per event; else its place in
+        ``events``), as loading a save names it."""
         state = self.start_state()
-        for event in events:
-            yield event, self._resolve(state, event, borrow=True)
+        for k, event in enumerate(events):
+            try:
+                res = self._resolve(state, event, borrow=True)
+            except (Refused, ValueError, KeyError, TypeError) as exc:
+                number = numbers[k] if numbers is not None else k
+                raise CorruptLog(f"event {number + 1} ({event.kind}): {exc}") from exc
+            yield event, res
 
     # --- changing -------------------------------------------------------------
     def begin(self, intent: Mapping[str, Any], by: str = "") -> Action:

@@ -95,11 +95,13 @@ class GameReport:
         }
 
 
-def build_report(game: Game, events: Sequence[Event] | None = None) -> GameReport:
+def build_report(game: Game, events: Sequence[Event] | None = None,
+                 numbers: Sequence[int] | None = None) -> GameReport:
     """The report of ``game`` as it stands (over or not), by one replay of its
     effective events (or of ``events``, the game's :meth:`~Game.events` taken
     earlier: the replay reads nothing else of the game that changes, so it may run in
-    another thread while the game goes on)."""
+    another thread while the game goes on). ``numbers``: each event's index in its
+    log, to name one that does not replay (:meth:`Game.replay`)."""
     ruleset = game.ruleset
     events = game.events() if events is None else list(events)
     kills: dict[str, int] = {}
@@ -111,7 +113,7 @@ def build_report(game: Game, events: Sequence[Event] | None = None) -> GameRepor
     score, turn = ruleset.tally(state)
     series = [ScorePoint(0, turn, score)]
     harms: list[Harm] = []
-    for n, (_, res) in enumerate(game.replay(events), 1):
+    for n, (_, res) in enumerate(game.replay(events, numbers), 1):
         for step, answer in zip(res.asked, res.answers, strict=True):
             if isinstance(step, DiceRequest) and isinstance(answer, Dice):
                 judged = judge(step, answer, n)
