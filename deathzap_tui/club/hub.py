@@ -85,7 +85,7 @@ from typing import Any, Protocol
 from deathzap_tui.forcefile import MAX_BYTES as MAX_FORCE_BYTES
 from deathzap_tui.net import protocol
 from deathzap_tui.net.limits import Rate
-from deathzap_tui.net.protocol import BadMessage, _int, plain
+from deathzap_tui.net.protocol import BadMessage, plain, schema_fields, whole
 
 VERSION = 1
 TOKEN_ENV = "DEATHZAP_CLUB_TOKEN"
@@ -141,23 +141,18 @@ def check_request(msg: dict[str, Any]) -> dict[str, Any]:
     """Validate a lobby's message against its schema; return it (normalised).
     :class:`~deathzap_tui.net.protocol.BadMessage` names what is wrong."""
     t = msg["t"]
-    fields = _FIELDS.get(t)
-    if fields is None:
-        raise BadMessage(f"unknown message type {t[:40]!r}")
-    extra = set(msg) - {"t", *fields}
-    if extra:
-        raise BadMessage(f"{t}: unexpected field {sorted(extra)[0][:40]!r}")
+    fields = schema_fields(msg, _FIELDS)
     missing = [f for f in fields if f not in msg and f not in _OPTIONAL]
     if missing:
         raise BadMessage(f"{t}: missing field {missing[0]!r}")
     if t == "hello":
-        _int(msg, "v")
+        whole(msg, "v")
         _text(msg, "token", 200)
         return msg
-    _int(msg, "id")
+    whole(msg, "id")
     for key in ("game", "challenge"):
         if key in fields:
-            _int(msg, key)
+            whole(msg, key)
     if t == "save_force":
         _text(msg, "toml", MAX_FORCE_BYTES)
     elif t == "challenge":

@@ -170,7 +170,9 @@ def plain(value: Any, where: str, depth: int = 0) -> Any:
     raise BadMessage(f"{where}: null is not allowed")
 
 
-def _int(msg: Mapping[str, Any], key: str) -> int:
+def whole(msg: Mapping[str, Any], key: str) -> int:
+    """``msg[key]``, a whole number from 0 to :data:`MAX_INT`; :class:`BadMessage`
+    naming the message type and field otherwise."""
     value = msg.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INT:
         raise BadMessage(f"{msg.get('t')}: {key!r} must be a non-negative integer")
@@ -192,26 +194,35 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def check_client(msg: dict[str, Any]) -> dict[str, Any]:
-    """Validate a client message against its schema; return it (normalised)."""
+def schema_fields(msg: Mapping[str, Any], schema: Mapping[str, tuple[str, ...]]
+                  ) -> tuple[str, ...]:
+    """The fields ``schema`` gives ``msg``'s type (its ``"t"``); :class:`BadMessage`
+    for a type the schema does not know or a field that type does not have."""
     t = msg["t"]
-    fields = _FIELDS.get(t)
+    fields = schema.get(t)
     if fields is None:
         raise BadMessage(f"unknown message type {t[:40]!r}")
     extra = set(msg) - {"t", *fields}
     if extra:
         raise BadMessage(f"{t}: unexpected field {sorted(extra)[0][:40]!r}")
+    return fields
+
+
+def check_client(msg: dict[str, Any]) -> dict[str, Any]:
+    """Validate a client message against its schema; return it (normalised)."""
+    t = msg["t"]
+    fields = schema_fields(msg, _FIELDS)
     if t == "hello":
-        _int(msg, "v")
+        whole(msg, "v")
         if msg.get("side") not in ROLES:
             raise BadMessage(f"hello: side must be one of {', '.join(ROLES)}")
         name = msg.get("name", "")
         if not isinstance(name, str) or len(name) > 60:
             raise BadMessage("hello: name must be a short text")
         return msg
-    _int(msg, "id")
+    whole(msg, "id")
     if "aid" in fields:
-        _int(msg, "aid")
+        whole(msg, "aid")
     if t == "begin":
         intent = msg.get("intent")
         if not isinstance(intent, dict) or not isinstance(intent.get("type"), str):
@@ -244,7 +255,7 @@ def check_answer_data(data: Any) -> Any:
         if data == {"roll": True}:
             return data
         if set(data) == {"successes"}:
-            _int(data, "successes")
+            whole(data, "successes")
             return data
         if set(data) <= {"faces", "generated"}:
             if data.get("generated", False) is not False:
