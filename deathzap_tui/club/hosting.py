@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deathzap_tui.club.across import Across
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.notify import Notifier
@@ -136,6 +137,8 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
+        self.across = Across(store)
+        """What a game's tables on other front-ends and this one's tell each other."""
 
     async def start(self) -> None:
         self._sweeping = asyncio.ensure_future(self._sweep())
@@ -349,6 +352,7 @@ class Club:
                               limits=self.referee_limits,
                               conflict=lambda side: self._conflict(hosted, side))
             await referee.start()
+            self.across.attach(game_id, table)
             summary = self._summarise(session.game, table, players)
             hosted = Hosted(game_id, players, table, referee, sock, self.clock(),
                             whose=summary.whose)
@@ -372,6 +376,7 @@ class Club:
         hosted = self.hosted.pop(game_id, None)
         if hosted is None:
             return
+        self.across.detach(game_id)
         if hosted.watching is not None and hosted.watching is not asyncio.current_task():
             hosted.watching.cancel()
         await hosted.referee.close()
@@ -391,7 +396,12 @@ class Club:
 
     # --- several front-ends (issue 24) -------------------------------------------
     def _changed_elsewhere(self, game_id: int, what: str) -> None:
-        """The store's notice: another front-end changed game ``game_id``."""
+        """The store's notice: another front-end changed game ``game_id``, or its
+        table there told this one's something (:mod:`.across`)."""
+        hosted = self.hosted.get(game_id)
+        if hosted is not None and self.across.heard(
+                game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
+            return
         if game_id in self.hosted:
             if not self._behind:
                 asyncio.get_running_loop().call_soon(self._catch_up_behind)
@@ -407,6 +417,9 @@ class Club:
         """Notices may have been missed (the store's connection was down): catch up
         every game hosted here, and read every lobby line again."""
         self._summaries = {k: v for k, v in self._summaries.items() if k in self.hosted}
+        for game_id, hosted in self.hosted.items():
+            self.across.resync(game_id, hosted.table)
+            hosted.referee.presence_changed()
         self._behind.update(self.hosted)
         self._catch_up_behind()
 

@@ -193,6 +193,11 @@ class SqlClubStore:
         if self.dialect.notify is not None:
             run(self.dialect.notify, f"{game_id} {what} {self.origin}")
 
+    def tell(self, game_id: int, what: str) -> None:
+        if self.dialect.notify is not None:
+            with self._tx() as run:
+                self._announce(run, game_id, what)
+
     def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
                log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
         """What other front-ends change, as :func:`.pgstore.follow` reports it (run

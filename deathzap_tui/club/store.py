@@ -225,8 +225,14 @@ class ClubStore(MemberStore, ForceStore, ChallengeStore, GameIndex, EventLog, Li
     def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
                log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
         """What other front-ends on the same database change (``changed(game, what)``,
-        ``what`` "event" or "action"; ``resync()`` when notices may have been missed),
+        ``what`` "event", "action" or a word :meth:`tell` sent; ``resync()`` when
+        notices may have been missed),
         as a coroutine to run until cancelled; ``None`` for a store one front-end
         serves alone (SQLite)."""
+
+    def tell(self, game_id: int, what: str) -> None:
+        """Tell the other front-ends something of game ``game_id`` that is not kept
+        (``what``, one word, reaches their ``changed``): who is at its table, an undo
+        request. Nothing for a store one front-end serves alone."""
 
     def close(self) -> None: ...

@@ -84,6 +84,14 @@ class Table:
         """The last request's answer (``kind``, ``by``, ``answer``: "agreed to" or
         "declined", and the log's length then), shown until the log moves on."""
         self.connected: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
+        self.elsewhere: dict[str, int] = {"red": 0, "black": 0, "watch": 0}
+        """Who is at this game's table on a club's other front-ends (issue 24), as
+        they said (:attr:`share`)."""
+        self.share: Callable[[str], None] | None = None
+        """Told ``"seat"`` (who is connected here changed), ``"ask"`` (a request made
+        here), ``"reply"`` (a request answered here: :attr:`answered`) and
+        ``"withdraw"`` (the asker left): a club's front-ends pass these on to the
+        others' tables of the game (:mod:`deathzap_tui.club.across`)."""
         self._aids = itertools.count(1)
         self.notice = ""
         """What became of the action kept in progress by the last referee of this
@@ -182,10 +190,11 @@ class Table:
             raise Refused(f"{self.request['by']} already asked to {self.request['kind']}")
         if not (self.session.can_undo if kind == "undo" else self.session.can_redo):
             raise Refused(f"nothing to {kind}")
-        if not self.connected[other_side(side)]:
+        if not self.presence()[other_side(side)]:
             raise Refused(f"{other_side(side)} is not at the table to agree; ask again "
                           "when they are back")
         self.request, self.answered = {"kind": kind, "by": side}, None
+        self._share("ask")
 
     def reply(self, side: str, accept: bool) -> tuple[dict[str, str], Event | None]:
         self._player(side)
@@ -199,11 +208,21 @@ class Table:
                 req["by"])
         self.answered = {**req, "answer": "agreed to" if accept else "declined",
                          "events": len(self.game.log)}
+        self._share("reply")
         return req, event
 
     # --- presence ----------------------------------------------------------------
+    def presence(self) -> dict[str, int]:
+        """Who is at the table: connected here and on a club's other front-ends."""
+        return {role: n + self.elsewhere.get(role, 0) for role, n in self.connected.items()}
+
+    def _share(self, what: str) -> None:
+        if self.share is not None:
+            self.share(what)
+
     def joined(self, role: str) -> None:
         self.connected[role] += 1
+        self._share("seat")
 
     def left(self, role: str) -> bool:
         """A client went away; drop its undo/redo request. True if it had one. Its
@@ -211,9 +230,11 @@ class Table:
         joins again (a dropped link, a closed terminal: issue 26)."""
         self.connected[role] -= 1
         self.mark_seen(role)
+        self._share("seat")
         if role not in SIDES or self.connected[role]:
             return False
         if self.request is not None and self.request["by"] == role:
+            self._share("withdraw")
             self.request = None
             return True
         return False
@@ -325,7 +346,7 @@ class Table:
             "can_undo": self.session.can_undo,
             "can_redo": self.session.can_redo,
             "over": self.session.over,
-            "presence": dict(self.connected),
+            "presence": self.presence(),
             "turn": self.turn(),
             "pending": self.pending_for(viewer),
             "request": dict(self.request) if self.request else None,
@@ -630,7 +651,7 @@ class Referee:
                 if dropped:
                     self._push()
                 else:
-                    self._presence_changed()
+                    self.presence_changed()
             writer.close()
 
     async def _hello(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -673,7 +694,7 @@ class Referee:
                      "names": self.table.force_names()})
         self._send_state(client, self.table.snapshot(client.viewer))
         self.log(f"{role} joined ({peer})")
-        self._presence_changed()
+        self.presence_changed()
         return client
 
     async def _loop(self, client: Client, reader: asyncio.StreamReader) -> None:
@@ -748,9 +769,7 @@ class Referee:
         elif t == "reply":
             req, event = table.reply(side, msg["accept"])
             word = "agreed to" if event else "declined"
-            for c in self.clients:
-                if c.role == req["by"]:
-                    c.send({"t": "notice", "message": f"{side} {word} your {req['kind']}"})
+            self.notice(req["by"], f"{side} {word} your {req['kind']}")
             return {}
         return {"pending": table.pending_for(client.viewer)}
 
@@ -785,11 +804,18 @@ class Referee:
         client.send({"t": "state", "seq": self.seq, **snapshot,
                      "narrative": {"keep": keep, "add": add}})
 
-    def _presence_changed(self) -> None:
+    def presence_changed(self) -> None:
+        """Who is at the table changed: everyone hears of it soon."""
         self._soon("presence", self.limits.presence_every, self._send_presence)
 
+    def notice(self, role: str, message: str) -> None:
+        """A one-line notice to every terminal of ``role``."""
+        for c in self.clients:
+            if c.role == role:
+                c.send({"t": "notice", "message": message})
+
     def _send_presence(self) -> None:
-        frame = protocol.encode({"t": "presence", "presence": dict(self.table.connected)})
+        frame = protocol.encode({"t": "presence", "presence": self.table.presence()})
         for c in self.clients:
             c.send_bytes(frame)
 

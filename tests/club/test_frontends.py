@@ -213,6 +213,59 @@ def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
     asyncio.run(main())
 
 
+async def told(seat: Seat, pred: Any) -> tuple[list[str], dict[str, Any]]:
+    """The notices ``seat`` is sent until a state that ``pred`` accepts follows one."""
+    said: list[str] = []
+    async with asyncio.timeout(10):
+        while True:
+            msg = await seat.next()
+            if msg["t"] == "notice":
+                said.append(msg["message"])
+            elif msg["t"] == "state" and said and pred(msg):
+                return said, msg
+
+
+def test_undo_and_redo_are_asked_and_answered_across_front_ends(pg: PgServer) -> None:
+    """Each player at their own front-end: the table shows the other as there, so an
+    undo may be asked of them; the request reaches their table, their answer the
+    asker's (the undo, an event, kept once); an asker who leaves withdraws it."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            side = whose(await sides.seats["red"].fresh())
+            opp = "black" if side == "red" else "red"
+            assert sides.home[side] is not sides.home[opp]
+            assert (await play_across(sides.seats, side))["t"] == "ok"
+            asker, other = sides.seats[side], sides.seats[opp]
+            await events_at(other, 1)
+            assert (await asker.fresh())["presence"][opp] == 1  # at the other front-end
+            reply = await asker.request("undo")
+            assert reply["t"] == "ok", reply
+            await other.until_state(lambda s: s["request"] == {"kind": "undo", "by": side})
+            assert (await other.request("reply", accept=True))["t"] == "ok"
+            said, state = await told(asker, lambda s: s["request"] is None)
+            assert said == [f"{opp} agreed to your undo"]
+            assert state["events"] == 2 and state["can_redo"]
+            assert state["answered"]["answer"] == "agreed to"
+            kept = open_store(a.store.url)
+            assert [e.kind for e in kept.game_store(sides.game).load().log][1:] == ["undo"]
+            kept.close()
+            assert (await asker.request("redo"))["t"] == "ok"
+            await other.until_state(lambda s: s["request"] == {"kind": "redo", "by": side})
+            assert (await other.request("reply", accept=False))["t"] == "ok"
+            said, state = await told(asker, lambda s: s["request"] is None)
+            assert said == [f"{opp} declined your redo"] and state["events"] == 2
+            assert (await asker.request("redo"))["t"] == "ok"
+            await other.until_state(lambda s: s["request"] is not None)
+            await asker.close()  # the asker leaves: the request goes with them
+            state = await other.until_state(lambda s: s["request"] is None)
+            assert state["presence"][side] == 0
+            refused = await other.request("redo")  # nobody there to agree now
+            assert refused["t"] == "error" and "not at the table" in refused["message"]
+
+    asyncio.run(main())
+
+
 @pytest.mark.slow
 def test_a_database_gone_mid_game_stops_play_saying_so_and_it_resumes_when_back(
         pg: PgServer) -> None:
