@@ -8,10 +8,11 @@ directly; other subcommands (``serve``...) live in modules of their own.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,10 +81,16 @@ def _fail(args: argparse.Namespace, message: object) -> int:
     return 1
 
 
-def _open(args: argparse.Namespace, *, upgrade: bool = False) -> Any:
+@contextlib.contextmanager
+def _opened(location: str | None, *, upgrade: bool = False) -> Iterator[Any]:
+    """The club store at ``location`` (``None``: the default), closed after the block."""
     from deathzap_tui.club.sqlstore import open_store
 
-    return open_store(args.store, upgrade=upgrade)
+    store = open_store(location, upgrade=upgrade)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def _day(seconds: int) -> str:
@@ -99,8 +106,8 @@ def run_members(args: argparse.Namespace) -> int:
     from deathzap_tui.gamestore import StoreError
 
     try:
-        club = _open(args)
-        members = club.members()
+        with _opened(args.store) as club:
+            members = club.members()
     except StoreError as exc:
         return _fail(args, exc)
     if not members:
@@ -113,7 +120,6 @@ def run_members(args: argparse.Namespace) -> int:
         for key in member.keys:
             print(f"  {key.type} {key.fingerprint}" + (f" {key.comment}" if key.comment
                                                       else ""))
-    club.close()
     return 0
 
 
@@ -131,13 +137,10 @@ def run_add(args: argparse.Namespace) -> int:
 
     try:
         keys = [PublicKey.parse(text) for text in args.key]
-        club = _open(args)
-        try:
+        with _opened(args.store) as club:
             club.add_member(args.name, keys[0])
             for key in keys[1:]:
                 club.add_key(args.name, key)
-        finally:
-            club.close()
     except StoreError as exc:
         return _fail(args, exc)
     print(f"added {args.name} ({', '.join(k.fingerprint for k in keys)})")
@@ -152,11 +155,8 @@ def run_remove(args: argparse.Namespace) -> int:
     from deathzap_tui.gamestore import StoreError
 
     try:
-        club = _open(args)
-        try:
+        with _opened(args.store) as club:
             club.remove_member(args.name)
-        finally:
-            club.close()
     except StoreError as exc:
         return _fail(args, exc)
     print(f"removed {args.name}")
@@ -177,8 +177,7 @@ def run_export(args: argparse.Namespace) -> int:
     from deathzap_tui.savestore import SaveFileStore
 
     try:
-        club = _open(args)
-        try:
+        with _opened(args.store) as club:
             source = club.game_store(args.game)
             game = source.load()
             if args.to:
@@ -189,8 +188,6 @@ def run_export(args: argparse.Namespace) -> int:
             else:
                 path = saves.unique_save_path(f"club-game-{args.game}")
             left = copy_game(game, source, SaveFileStore(path))
-        finally:
-            club.close()
     except (StoreError, OSError) as exc:
         return _fail(args, exc)
     print(f"exported game {args.game} to {path}")
@@ -221,14 +218,11 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         if name_key(args.red) == name_key(args.black):
             raise ClubError("--red and --black must be two different members")
-        club = _open(args)
-        try:
+        with _opened(args.store) as club:
             source = SaveFileStore(Session.locate(args.save))
             game = source.load()
             store = club.new_game(red=args.red, black=args.black, public=args.public)
             left = copy_game(game, source, store)
-        finally:
-            club.close()
     except (StoreError, OSError) as exc:
         return _fail(args, exc)
     print(f"imported {args.save} as game {store.game_id} ({args.red} red, {args.black} "
@@ -246,11 +240,10 @@ def run_migrate(args: argparse.Namespace) -> int:
     from deathzap_tui.gamestore import StoreError
 
     try:
-        club = _open(args, upgrade=True)
+        with _opened(args.store, upgrade=True) as club:
+            before, after = club.migrated
     except StoreError as exc:
         return _fail(args, exc)
-    before, after = club.migrated
-    club.close()
     if before == after:
         print(f"{club.label}: at schema version {after}, nothing to do")
     elif before == 0:
@@ -274,19 +267,12 @@ def args_copy(parser: argparse.ArgumentParser) -> None:
 
 def run_copy(args: argparse.Namespace) -> int:
     from deathzap_tui.club.copy import copy_club
-    from deathzap_tui.club.sqlstore import open_store
     from deathzap_tui.gamestore import StoreError
 
     try:
-        source = open_store(args.source if args.source is not None else args.store)
-        try:
-            target = open_store(args.to, upgrade=True)
-            try:
-                copied = copy_club(source, target, replace=args.replace)
-            finally:
-                target.close()
-        finally:
-            source.close()
+        with (_opened(args.source if args.source is not None else args.store) as source,
+              _opened(args.to, upgrade=True) as target):
+            copied = copy_club(source, target, replace=args.replace)
     except StoreError as exc:
         return _fail(args, exc)
     print(f"copied {source.label} to {target.label}: {copied.summary()}")
