@@ -65,6 +65,9 @@ from deathzap_tui.session import Session, new_deal_seed
 Push = Callable[[dict[str, Any]], None]
 SHIPPED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 PLAYER_TERMINALS = 3
+SEAT_LEASES = 4
+"""Sweeps a front-end's seats at a game count for without being said again (it says
+them at each of its own sweeps): then it is taken for gone."""
 """Sessions of one member that may have the same game open at once (each shows the
 one table, so they stay consistent)."""
 
@@ -137,7 +140,7 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
-        self.across = Across(store)
+        self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
         """What a game's tables on other front-ends and this one's tell each other."""
 
     async def start(self) -> None:
@@ -387,6 +390,7 @@ class Club:
             await asyncio.sleep(self.limits.sweep_every)
             now = self.clock()
             for game_id, hosted in list(self.hosted.items()):
+                self.across.refresh(game_id, hosted.table, hosted.referee)
                 if not any(hosted.table.connected.values()) \
                         and now - hosted.opened >= self.limits.unload_after:
                     await self._unload(game_id)

@@ -28,6 +28,7 @@ from server_helpers import (
     whose,
 )
 
+from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.sqlstore import open_store
 
@@ -48,9 +49,10 @@ def listeners(club: Running) -> int:
 
 
 @contextlib.asynccontextmanager
-async def two_front_ends(url: str) -> AsyncIterator[tuple[Running, Running]]:
-    """Front-ends A and B on the database ``url``, each hearing the other's notices."""
-    async with running(url) as a, running(url) as b:  # type: ignore[arg-type]
+async def two_front_ends(url: str, **kw: Any) -> AsyncIterator[tuple[Running, Running]]:
+    """Front-ends A and B on the database ``url``, each hearing the other's notices
+    (``kw``: for :class:`Running`)."""
+    async with running(url, **kw) as a, running(url, **kw) as b:  # type: ignore[arg-type]
         a.member("alice", 1), a.member("bob", 2)
         for _ in range(200):
             if listeners(a) >= 2:
@@ -262,6 +264,30 @@ def test_undo_and_redo_are_asked_and_answered_across_front_ends(pg: PgServer) ->
             assert state["presence"][side] == 0
             refused = await other.request("redo")  # nobody there to agree now
             assert refused["t"] == "error" and "not at the table" in refused["message"]
+
+    asyncio.run(main())
+
+
+def test_a_front_end_gone_without_a_word_no_longer_seats_anyone(pg: PgServer) -> None:
+    """Seats are a lease each front-end renews at its sweeps: one killed (here a
+    front-end that only ever said one notice) is taken for gone, and a request made
+    there with it; a live front-end's seats stay."""
+    async def main() -> None:
+        limits = ClubLimits(sweep_every=0.1)
+        async with two_front_ends(pg.database(own=True), limits=limits) as (a, b):
+            sides = await Sides(a, b).sit()
+            x = sides.home["red"]
+            table = x.club.hosted[sides.game].table
+            sides.other(x).store.tell(sides.game, "seat:gone:0,1,0")
+            sides.other(x).store.tell(sides.game, "ask:undo:black:gone")
+            await sides.seats["red"].until_state(
+                lambda s: s["request"] == {"kind": "undo", "by": "black"})
+            assert table.presence()["black"] == 2
+            state = await sides.seats["red"].until_state(lambda s: s["request"] is None)
+            assert state["presence"]["black"] == 1  # the one at the live front-end
+            for _ in range(10):  # several leases later, still there
+                await asyncio.sleep(0.1)
+            assert table.presence()["black"] == 1 and table.request is None
 
     asyncio.run(main())
 
