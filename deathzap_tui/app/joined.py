@@ -7,7 +7,9 @@ with what a shared table adds:
 - every change the referee pushes (the other player's move, their answers, presence,
   whose turn it is, an undo request, a dropped connection) re-renders the battle
   screen and any open wizard: the session's notifier thread posts one
-  :class:`RemoteChanged` message (coalesced) and the app re-reads the facade;
+  :class:`RemoteChanged` message (coalesced) and the app re-reads the facade, once
+  per burst of pushes (:data:`BURST`); a battle screen hidden by another screen is
+  brought up to date when it shows again;
 - a status line says who is connected, whose move it is and the connection;
 - the wizard shows "waiting for black: saves" while another player must answer,
   offers confirm only to the player who began the action, cancels the action at the
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -35,6 +38,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from deathzap_tui.app import describe as d
@@ -55,6 +59,16 @@ FOREIGN = object()
 
 class RemoteChanged(Message):
     """The referee pushed something new (posted from the notifier thread)."""
+
+
+BURST = 0.04
+"""Seconds within which pushes are drawn as one (:meth:`JoinedApp.on_remote_changed`):
+a push after a quiet spell is drawn at once; one right behind it waits until this
+long after that drawing and is drawn with everything else that arrived meanwhile.
+The steps of an action answered at other terminals (a player's hands on another
+session, a bot) come a few milliseconds apart: without this each would re-render the
+screens, opening and closing a wizard for a question already answered, the most
+costly redraw there is (a screen switch restyles and repaints the whole terminal)."""
 
 
 def status_text(session: Any) -> Text:
@@ -287,6 +301,8 @@ class JoinedBattleScreen(BattleScreen):
         self._live: list[str] = []
         """The lines of the action in progress at the end of the logs (:meth:`_follow_live`)."""
         self._status: Text | None = None
+        self._stale = False
+        """Pushes came while another screen hid this one (:meth:`remote_changed`)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="net-status")
@@ -297,7 +313,24 @@ class JoinedBattleScreen(BattleScreen):
         self._follow_live()
         self.show_status()
 
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.remote_changed()
+
+    def _seen(self) -> bool:
+        """On the terminal: the top screen, or under dialogs only."""
+        stack = self.app.screen_stack
+        return self in stack and all(isinstance(s, ModalScreen)
+                                     for s in stack[stack.index(self) + 1:])
+
     def remote_changed(self) -> None:
+        """Show what the table pushed. Behind another whole screen (the wizard, a
+        unit card) none of it is seen: it is shown when this screen is again, once
+        for all the pushes meanwhile (the wizard of a move gets several). But the end
+        of the game is shown at once, over whatever is open."""
+        self._stale = not self._seen() and not self.session.over
+        if self._stale:
+            return
         self._follow_narrative()
         self._follow_live()
         self.refresh_board()
@@ -390,6 +423,10 @@ class JoinedApp(DeathzapApp):
         self.joined = True
         self.side = side
         self._posted = threading.Event()
+        self._drawn_at = -BURST
+        """When the pushes were last drawn (``time.monotonic``)."""
+        self._held: Timer | None = None
+        """The drawing of pushes held back to join a burst (:data:`BURST`)."""
         self._notices_shown = 0
         self._request_open: RequestScreen | None = None
         if session is not None:
@@ -417,6 +454,20 @@ class JoinedApp(DeathzapApp):
     # --- the app thread's side -----------------------------------------------------
     def on_remote_changed(self, message: RemoteChanged) -> None:
         self._posted.clear()  # later changes post again; this handler reads them all
+        if self._held is not None:
+            return  # drawn with the burst it joins
+        wait = self._drawn_at + BURST - time.monotonic()
+        if wait > 0:
+            self._held = self.set_timer(wait, self._draw_held)
+            return
+        self._draw_pushes()
+
+    def _draw_held(self) -> None:
+        self._held = None
+        self._draw_pushes()
+
+    def _draw_pushes(self) -> None:
+        self._drawn_at = time.monotonic()
         self.remote_changed()
 
     def remote_changed(self) -> None:

@@ -1,0 +1,113 @@
+"""A joined terminal draws a burst of pushes once (issue 23, scale): the first push
+after a quiet spell at once, the rest of the burst together at its end."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from joined_helpers import run, until
+
+from deathzap_tui.rules.steps import ROLL, DiceRequest
+
+pytest.importorskip("textual")
+
+
+def counting(app) -> list[float]:
+    """When ``app`` draws what was pushed (each call of its ``remote_changed``)."""
+    drawn: list[float] = []
+    real = app.remote_changed
+
+    def remote_changed() -> None:
+        drawn.append(time.monotonic())
+        real()
+
+    app.remote_changed = remote_changed
+    return drawn
+
+
+async def quiet(pilot, app) -> None:
+    """Let the pushes of joining be drawn and a quiet spell pass."""
+    from deathzap_tui.app import joined
+
+    await until(pilot, lambda: isinstance(app.screen, joined.JoinedBattleScreen)
+                and app.screen.is_mounted)
+    await pilot.pause(joined.BURST * 1.5)
+    await until(pilot, lambda: app._held is None)
+
+
+@run
+async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monkeypatch) -> None:
+    from deathzap_tui.app import joined
+
+    monkeypatch.setattr(joined, "BURST", 1.0)
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        drawn = counting(app)
+
+        def burst() -> None:  # five pushes, each well after the last was drawn
+            action = red.begin({"type": "hit", "side": "red"})
+            for answer in ("open", ROLL):
+                time.sleep(0.05)
+                action.resolution.answer(answer)
+
+        await asyncio.to_thread(burst)
+        # black is asked for saves now: the wizard opens once, for that, at the
+        # burst's end, and never for what was answered meanwhile
+        await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+        assert isinstance(app.screen.resolution.step, DiceRequest)
+        assert len(drawn) == 2  # the first push at once, the rest together
+        assert drawn[1] - drawn[0] >= joined.BURST - 0.01
+
+
+@run
+async def test_a_push_after_a_quiet_spell_is_drawn_at_once(host, clients, monkeypatch) -> None:
+    from deathzap_tui.app import joined
+
+    monkeypatch.setattr(joined, "BURST", 3.0)
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        drawn = counting(app)
+        sent = time.monotonic()
+        await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
+        await until(pilot, lambda: drawn)
+        assert drawn[0] - sent < joined.BURST  # not held for a burst
+        assert app._held is None
+
+
+@run
+async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
+        host, clients) -> None:
+    from deathzap_tui.app import joined
+    from deathzap_tui.app.screens.unitcard import UnitCardScreen
+
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        battle = app.screen
+        boards = []
+        real = battle.refresh_board
+        battle.refresh_board = lambda: (boards.append(1), real())
+        battle.action_card()
+        await until(pilot, lambda: isinstance(app.screen, UnitCardScreen))
+
+        def move() -> None:  # two pushes, far enough apart to be drawn apart
+            action = red.begin({"type": "hit", "side": "red"})
+            time.sleep(joined.BURST * 2)
+            action.resolution.answer("open")
+
+        await asyncio.to_thread(move)
+        await until(pilot, lambda: app._held is None and not app._posted.is_set()
+                    and battle._stale)
+        assert boards == [] and battle._live == []  # nothing drawn where it is not seen
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is battle and battle._live)
+        assert boards == [1]  # once, for both pushes
+        assert battle._live[0].startswith("… RED: hit, in progress")
+        assert not battle._stale
