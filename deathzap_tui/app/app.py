@@ -77,7 +77,7 @@ class DeathzapApp(App[None]):
         screen (play by turn: what happened since this player last looked)."""
         super().__init__()
         self.launch = launch or Launch()
-        self.session: Session | None = session
+        self.session: GameSession[Any] | None = session  # local, or a RemoteSession (joined)
         self.dice_mode = dice_mode or "physical"
         self._dice_given = dice_mode is not None
         self.lock: SaveLock | None = lock
