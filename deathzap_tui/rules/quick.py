@@ -15,7 +15,7 @@ picked; there is no other to split fire with).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,7 +24,6 @@ from deathzap_tui.rules.steps import (
     Answer,
     Choice,
     Context,
-    Maker,
     Question,
     Refused,
     Resolution,
@@ -45,12 +44,26 @@ OUTSIDE = "outside a game"
 (:func:`deathzap_tui.rules.victory.declare` says nothing when a side is wiped out)."""
 
 
-def resolution(state: Any, make: Maker) -> Resolution:
-    """The quick resolution of ``make`` on ``state``, marked :data:`OUTSIDE`."""
+Test = Callable[[Context, Any], Gen]
+"""A test the acting unit takes on its own: ``test(ctx, acting)``."""
+Versus = Callable[[Context, Any, Any], Gen]
+"""What the acting unit does to the other: ``versus(ctx, acting, other)``."""
+
+
+def resolution(state: Any, kind: str, versus: Versus,
+               tests: Mapping[str, Test] | None = None) -> Resolution:
+    """The quick resolution of ``kind`` on ``state``, marked :data:`OUTSIDE`: the
+    acting unit's own test ``tests[kind]`` where ``kind`` is one, else ``versus``
+    the other unit."""
 
     def outside(ctx: Context) -> Gen:
         ctx.facts[OUTSIDE] = True
-        yield from make(ctx)
+        acting = ctx.state.unit(ACTING)
+        test = (tests or {}).get(kind)
+        if test is not None:
+            yield from test(ctx, acting)
+        else:
+            yield from versus(ctx, acting, ctx.state.unit(OTHER))
 
     return Resolution(state, outside)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from deathzap_tui.rules import quick
 from deathzap_tui.rules.classic import combat, morale
-from deathzap_tui.rules.classic.state import State, new_state
+from deathzap_tui.rules.classic.state import new_state
 from deathzap_tui.rules.narration import YES_NO, Gen
 from deathzap_tui.rules.steps import Context, Question, Refused, Resolution, refuse_if
 
@@ -53,16 +53,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         raise Refused(f"{acting.name} has one figure: none would be left to test after a "
                       "casualty (CL §5)")
 
-    def make(ctx: Context) -> Gen:
-        st: State = ctx.state
-        unit = st.unit(quick.ACTING)
-        if kind == "morale":
-            yield from _morale_only(ctx, unit)
-            return
-        if kind == "suppression":
-            yield from _suppression_only(ctx, unit)
-            return
-        other = st.unit(quick.OTHER)
+    def versus(ctx: Context, unit: Any, other: Any) -> Gen:
         yield from standing(ctx, unit, other, kind)
         if kind == "shoot":
             yield from quick.preset(combat.shoot(ctx, unit.id), KNOWN)
@@ -70,7 +61,8 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         else:
             yield from combat.fight(ctx, unit.id)
 
-    return quick.resolution(state, make)
+    return quick.resolution(state, kind, versus,
+                            {"morale": _morale_only, "suppression": _suppression_only})
 
 
 def _panicked(unit: Any) -> tuple[Question, quick.Setter]:

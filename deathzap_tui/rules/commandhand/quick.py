@@ -13,7 +13,7 @@ from typing import Any
 
 from deathzap_tui.rules import quick
 from deathzap_tui.rules.commandhand import combat
-from deathzap_tui.rules.commandhand.state import State, new_state
+from deathzap_tui.rules.commandhand.state import new_state
 from deathzap_tui.rules.narration import Gen
 from deathzap_tui.rules.steps import Context, Question, Resolution
 
@@ -42,15 +42,13 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         state.unit(quick.ACTING).engaged = [quick.OTHER]
         state.unit(quick.OTHER).engaged = [quick.ACTING]
 
-    def make(ctx: Context) -> Gen:
-        st: State = ctx.state
-        unit, other = st.unit(quick.ACTING), st.unit(quick.OTHER)
+    def versus(ctx: Context, unit: Any, other: Any) -> Gen:
         yield from standing(ctx, unit, other)
         attack = combat.melee(ctx, unit, charging=False) if kind == "melee" else \
             combat.shoot(ctx, unit, aimed=kind == "aimed")
         yield from quick.preset(attack, KNOWN)
 
-    return quick.resolution(state, make)
+    return quick.resolution(state, kind, versus)
 
 
 def standing(ctx: Context, acting: Any, target: Any) -> Gen:

@@ -16,7 +16,7 @@ from typing import Any
 
 from deathzap_tui.rules import quick
 from deathzap_tui.rules.deathzap3 import combat
-from deathzap_tui.rules.deathzap3.state import State, new_state
+from deathzap_tui.rules.deathzap3.state import new_state
 from deathzap_tui.rules.narration import YES_NO, Gen
 from deathzap_tui.rules.steps import Context, Question, Resolution
 
@@ -44,17 +44,12 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         state.units["red"][0].engaged = [quick.OTHER]
         state.units["black"][0].engaged = [quick.ACTING]
 
-    def make(ctx: Context) -> Gen:
-        st: State = ctx.state
-        unit = st.unit(quick.ACTING)
-        if kind == "morale":
-            yield from _morale_only(ctx, unit)
-            return
-        yield from standing(ctx, unit, st.unit(quick.OTHER), kind)
+    def versus(ctx: Context, unit: Any, other: Any) -> Gen:
+        yield from standing(ctx, unit, other, kind)
         fight = combat.shoot(ctx, unit) if kind == "shoot" else combat.melee(ctx, unit)
         yield from quick.preset(fight, KNOWN)
 
-    return quick.resolution(state, make)
+    return quick.resolution(state, kind, versus, {"morale": _morale_only})
 
 
 def standing(ctx: Context, acting: Any, target: Any, kind: str) -> Gen:

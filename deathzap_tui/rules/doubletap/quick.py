@@ -18,7 +18,7 @@ from deathzap_tui.rules import quick
 from deathzap_tui.rules.doubletap import actions, quality, specials, tables
 from deathzap_tui.rules.doubletap.attacks import Plan, take_morale
 from deathzap_tui.rules.doubletap.reactions import ranged
-from deathzap_tui.rules.doubletap.state import State, new_state
+from deathzap_tui.rules.doubletap.state import new_state
 from deathzap_tui.rules.narration import YES_NO, Gen
 from deathzap_tui.rules.steps import (
     Answer,
@@ -67,21 +67,12 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
     if kind == "shoot" and not ranged(acting):
         raise Refused(f"{acting.name} has no ranged weapon (DT §4)")
 
-    def make(ctx: Context) -> Gen:
-        st: State = ctx.state
-        unit = st.unit(quick.ACTING)
-        if kind == "quality":
-            yield from _quality(ctx, unit)
-            return
-        if kind == "morale":
-            yield from _morale(ctx, unit)
-            return
-        other = st.unit(quick.OTHER)
+    def versus(ctx: Context, unit: Any, other: Any) -> Gen:
         yield from standing(ctx, unit, other)
         yield from quick.preset(actions.perform(ctx, unit.id, ACTIONS[kind]),
                                 _known(kind, unit))
 
-    return quick.resolution(state, make)
+    return quick.resolution(state, kind, versus, {"quality": _quality, "morale": _morale})
 
 
 def _known(kind: str, unit: Any) -> quick.Known:

@@ -48,13 +48,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
     if kind in REFUSALS:
         refuse_if(REFUSALS[kind](state, quick.ACTING))
 
-    def make(ctx: Context) -> Gen:
-        st: State = ctx.state
-        unit = st.unit(quick.ACTING)
-        if kind == "morale":
-            yield from _morale_only(ctx, unit)
-            return
-        other = st.unit(quick.OTHER)
+    def versus(ctx: Context, unit: Any, other: Any) -> Gen:
         yield from standing(ctx, unit, other)
         if kind == "melee":
             yield from _melee(ctx, unit, other)
@@ -63,7 +57,7 @@ def quick_resolution(kind: str, attacker: tuple[Any, int],
         yield from quick.preset(attack, KNOWN)
         yield from casualties.end_of_bracket(ctx)
 
-    return quick.resolution(state, make)
+    return quick.resolution(state, kind, versus, {"morale": _morale_only})
 
 
 def _melee(ctx: Context, unit: Any, other: Any) -> Gen:
