@@ -148,7 +148,7 @@ def save_game(game: Game, path: Path) -> None:
     if in_progress:
         data[JOURNAL_KEY] = True
         os.close(open_regular(journal, os.O_WRONLY | os.O_CREAT))
-    write_atomic(path, tomli_w.dumps(data))
+    write_atomic(path, snapshot_text(data))
     with contextlib.suppress(FileNotFoundError):
         os.unlink(cache_path(path))  # made from the old files: stale now
     if in_progress:
@@ -161,6 +161,30 @@ def save_game(game: Game, path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(journal)
     fsync_dir(path.parent)
+
+
+def snapshot_text(data: Mapping[str, Any]) -> str:
+    """A save's table as the snapshot's TOML, its events one JSON record a line in a
+    literal string (``events = '''[ ... ]'''``): read at C speed, where TOML's
+    tables of a 5,000-event game took a tenth of a second to parse (issue 21). An
+    apostrophe or DEL inside the JSON (only ever in its strings) is written as its
+    ``\\u`` escape, so the TOML string can neither end early nor hold a character
+    TOML refuses. A snapshot whose ``events`` are TOML tables (older saves) reads the
+    same (:func:`parse_snapshot`)."""
+    events = data.get("events")
+    if not isinstance(events, list):
+        return tomli_w.dumps(data)
+    records = ",\n".join(json.dumps(e, ensure_ascii=False, separators=(",", ":"))
+                          for e in events)
+    text = (f"[\n{records}\n]" if events else "[]").translate(_LITERAL_ESCAPES)
+    plain = {k: v for k, v in data.items() if k != "events" and not isinstance(v, dict)}
+    tables = {k: v for k, v in data.items() if isinstance(v, dict)}  # after every key
+    return (tomli_w.dumps(plain) + f"events = '''\n{text}'''\n\n"
+            + tomli_w.dumps(tables))
+
+
+_LITERAL_ESCAPES = str.maketrans({"'": "\\u0027", "\x7f": "\\u007f"})
+"""What :func:`snapshot_text` writes as JSON escapes inside a TOML literal string."""
 
 
 def append_event(path: Path, index: int, event: Event,
@@ -316,6 +340,11 @@ def parse_snapshot(path: Path, snapshot: bytes, journal: bytes) -> dict[str, Any
     except (RecursionError, ValueError) as exc:
         raise SaveError(f"{path}: unreadable ({type(exc).__name__})") from None
     events = data.get("events")
+    if isinstance(events, str):  # one JSON record a line (snapshot_text)
+        try:
+            events = data["events"] = json.loads(events)
+        except (ValueError, RecursionError) as exc:
+            raise SaveError(f"{path}: events: not JSON records ({exc})") from None
     if (data.get(JOURNAL_KEY) is True and not journal
             and not os.path.lexists(journal_path(path))):
         have = len(events) if isinstance(events, list) else 0

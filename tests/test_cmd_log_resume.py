@@ -188,15 +188,13 @@ def test_log_prints_as_it_replays(saves_dir: Path, capsys: pytest.CaptureFixture
 
 def test_log_of_a_log_that_does_not_replay_says_which_event(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import tomllib
-
-    import tomli_w
+    from deathzap_tui.saves import read_save_data, snapshot_text
 
     session = played("broken", decks=1)
     assert session.path is not None
-    data = tomllib.loads(session.path.read_text(encoding="utf-8"))
+    data = read_save_data(session.path)
     data["events"][3]["data"]["intent"] = {"type": "no-such-thing"}
-    session.path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    session.path.write_text(snapshot_text(data), encoding="utf-8")
     assert main(["log", "broken"]) == 1
     captured = capsys.readouterr()
     assert "the event log does not replay: event 4 (resolve)" in captured.err

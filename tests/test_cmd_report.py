@@ -122,18 +122,16 @@ def test_a_log_that_does_not_replay_names_the_event(
     """The event is named by its number in the log, undone events counted (as
     ``deathzap log`` and loading the save name it), not by its place among the events
     in force."""
-    import tomllib
-
-    import tomli_w
+    from deathzap_tui.saves import read_save_data, snapshot_text
 
     session = golden_session("deathzap3")
-    data = tomllib.loads(session.path.read_text(encoding="utf-8"))
+    data = read_save_data(session.path)
     events = data["events"]
     # Event 4 played, taken back and played again: the log's 6th event is the 4th in
     # force. Breaking it breaks the replay there.
     events[3:3] = [events[3], {"kind": "undo", "data": {}}]
     events[5] = {**events[5], "data": {**events[5]["data"], "intent": {"type": "nope"}}}
-    session.path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    session.path.write_text(snapshot_text(data), encoding="utf-8")
     assert main(["report", session.path.stem]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"deathzap report: {session.path.stem}: the event log does not "
