@@ -117,6 +117,16 @@ def figures_left(unit: Any, key: str, rule: str, word: str = "figures") -> Quest
 Setter = Callable[[Any], None]
 
 
+def shields_left(unit: Any, rule: str) -> tuple[Question | None, Setter]:
+    """The ask how many of ``unit``'s shields are left, and its setter (no question
+    for a unit without shields)."""
+    top = unit.max_shields
+    question = Question("quick.target.shields", f"How many shields has {unit.name} left "
+                        f"(of {top})?", minimum=0, maximum=top, rule=rule, side=unit.side,
+                        default=top) if top else None
+    return question, lambda n: setattr(unit, "shields", n)
+
+
 def as_they_stand(asks: Sequence[tuple[Question | None, Setter]]) -> Gen:
     """What has already happened to the units at the table. One key says both are at
     full strength; otherwise each question of ``asks`` is put and its setter given

@@ -15,7 +15,7 @@ from deathzap_tui.rules import quick
 from deathzap_tui.rules.commandhand import combat
 from deathzap_tui.rules.commandhand.state import new_state
 from deathzap_tui.rules.narration import Gen
-from deathzap_tui.rules.steps import Context, Question, Resolution
+from deathzap_tui.rules.steps import Context, Resolution
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("shoot", "Shooting attack (Walk and shoot)"),
@@ -56,11 +56,7 @@ def standing(ctx: Context, acting: Any, target: Any) -> Gen:
     yield from quick.as_they_stand([
         (quick.figures_left(acting, "quick.acting.figures", "CH §4"),
          lambda n: quick.keep_first(acting, n)),
-        (Question("quick.target.shields", f"How many shields has {target.name} left (of "
-                  f"{target.max_shields})?", minimum=0, maximum=target.max_shields,
-                  rule="CH §4", side=target.side, default=target.max_shields)
-         if target.max_shields else None,
-         lambda n: setattr(target, "shields", n)),
+        quick.shields_left(target, "CH §4"),
         (quick.figures_left(target, "quick.target.figures", "CH §4"),
          lambda n: quick.keep_first(target, n)),
     ])

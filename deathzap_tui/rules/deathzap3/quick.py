@@ -65,11 +65,7 @@ def standing(ctx: Context, acting: Any, target: Any, kind: str) -> Gen:
                   "hits only on a 6)?", YES_NO, rule="DZ3 §9", side=acting.side,
                   default="no") if acting.vehicle else None,
          lambda a: setattr(acting, crippled, a == "yes")),
-        (Question("quick.target.shields", f"How many shields has {target.name} left (of "
-                  f"{target.max_shields})?", minimum=0, maximum=target.max_shields,
-                  rule="DZ3 §6", side=target.side, default=target.max_shields)
-         if target.max_shields else None,
-         lambda n: setattr(target, "shields", n)),
+        quick.shields_left(target, "DZ3 §6"),
         (quick.figures_left(target, "quick.target.figures", "DZ3 §6"),
          lambda n: quick.keep_first(target, n)),
     ]
