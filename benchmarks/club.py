@@ -27,6 +27,13 @@ other: the move reaches the opponent through the store's LISTEN/NOTIFY), half wi
 one; p50/p95 are given for each. Then the store's event-append throughput: events
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
+
+Memory per session, and what a pre-imported template would save (``--fork-memory
+N``): N joined apps at one toy referee, each on its own pty as the SSH server runs
+them (``setsid``, the pty its controlling terminal), started as today (a fresh
+interpreter each) and then forked from a process that imported the app first (a
+zygote: copy-on-write shares what it loaded); RSS, PSS and private memory per app
+once they idle.
 """
 
 from __future__ import annotations
@@ -130,16 +137,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def memory(pid: int) -> tuple[float, float]:
-    """RSS and PSS in MB."""
-    rss = pss = 0.0
+def memory(pid: int, *, private: bool = False) -> tuple[float, ...]:
+    """RSS and PSS in MB; and the private memory (shared with no other process)."""
+    rss = pss = own = 0.0
     with contextlib.suppress(OSError):
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             if line.startswith("Rss:"):
                 rss = int(line.split()[1]) / 1024
             elif line.startswith("Pss:"):
                 pss = int(line.split()[1]) / 1024
-    return rss, pss
+            elif line.startswith("Private_"):
+                own += int(line.split()[1]) / 1024
+    return (rss, pss, own) if private else (rss, pss)
 
 
 def apps(server: int) -> list[int]:
@@ -445,6 +454,103 @@ def appends(store_spec: str, count: int) -> None:
               f"{took * 1000 / each:.1f} ms per append per writer)")
 
 
+def fork_memory(count: int, idle: float = 10.0) -> None:
+    """Memory per joined app started as today and forked from a pre-imported process
+    (see the module's docstring), ``count`` apps each way."""
+    import fcntl
+    import gc
+    import importlib
+    import pty
+    import selectors
+    import signal
+    import termios
+    import threading
+    import tty
+
+    from referee_harness import HostThread
+
+    from deathzap_tui.net.limits import Limits
+    from deathzap_tui.session import Session
+
+    def app(sock: Path, side: str, fresh: bool) -> None:
+        """In the child: the app on the pty that is stdin/stdout/stderr."""
+        argv = ["join", "--socket", str(sock), "--as", side]
+        if fresh:
+            os.execv(sys.executable, [sys.executable, "-c", JOIN, str(TOY), *argv])
+        from deathzap_tui.cli import main as cli_main
+
+        os._exit(cli_main(argv) or 0)
+
+    def measure(fresh: bool) -> str:
+        tmp = Path(tempfile.mkdtemp(prefix="dzf-"))
+        os.environ["DEATHZAP_SAVES_DIR"] = str(tmp)
+        sock = tmp / "ref.sock"
+        kids: list[tuple[int, int, int]] = []
+        for i in range(count):  # forked before any thread starts
+            master, slave = pty.openpty()
+            tty.setraw(slave)
+            fcntl.ioctl(master, termios.TIOCSWINSZ, bytes([24, 0, 80, 0, 0, 0, 0, 0]))
+            go_r, go_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(go_w)
+                os.close(master)
+                os.read(go_r, 1)  # the referee is up
+                os.setsid()
+                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+                for fd in (0, 1, 2):
+                    os.dup2(slave, fd)
+                os.environ["TERM"] = "xterm-256color"
+                app(sock, ("red", "black")[i % 2], fresh)
+            os.close(go_r)
+            os.close(slave)
+            kids.append((pid, master, go_w))
+        red, black = toynet.write_forces(tmp)
+        host = HostThread(Session.new(red, black, seed=11, save_path="duel"), sock,
+                          limits=Limits(player_terminals=count)).start()
+        screens = selectors.DefaultSelector()
+        for _pid, master, go_w in kids:
+            screens.register(master, selectors.EVENT_READ)
+            os.write(go_w, b"!")
+            os.close(go_w)
+
+        def drain() -> None:  # the terminals read what the apps draw
+            while screens.get_map():
+                for key, _ in screens.select(0.5):
+                    try:
+                        if not os.read(key.fd, 65536):
+                            screens.unregister(key.fd)
+                    except OSError:
+                        screens.unregister(key.fd)
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        time.sleep(idle)
+        joined = sum(host.table.connected[s] for s in ("red", "black"))
+        rows = [memory(pid, private=True) for pid, _m, _w in kids]
+        for pid, _m, _w in kids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        for pid, _m, _w in kids:
+            os.waitpid(pid, 0)
+        reader.join(5)
+        for _pid, master, _w in kids:
+            os.close(master)
+        host.stop()
+        rss, pss, own = (statistics.mean(r[k] for r in rows) for k in range(3))
+        return (f"RSS {rss:.1f} MB, PSS {pss:.1f} MB, private {own:.1f} MB per app "
+                f"({joined} of {count} joined)")
+
+    toynet.install()
+    print(f"{count} joined apps on ptys at one referee, idle {idle:g} s:")
+    print(f"  started as today (a fresh interpreter each): {measure(True)}")
+    for module in ("textual.widgets", "deathzap_tui.cli", "deathzap_tui.app.joined"):
+        importlib.import_module(module)  # what a session's app loads first
+    gc.collect()
+    gc.freeze()  # the collector need not touch (and copy) the template's objects
+    print(f"  forked from a process that imported the app: {measure(False)}")
+
+
 LIMITS = """\
 What limits the sessions: each SSH session runs its own app process (Python,
 Textual and the app: the RSS above, most of it not shared), and every change
@@ -454,11 +560,13 @@ second (the CPU per move above, over the cores free). To halve the memory: one
 process serving many sessions' screens (Textual cannot
 run several apps on one Linux driver in one process, so this needs the app to
 drive its terminal through the SSH channel, e.g. Textual's web driver protocol
-over the channel), or fork each session's app from a pre-imported template process
-(copy-on-write shares the imported modules: most of the RSS), or lighter screens
-for watchers. To halve the CPU: repaint a screen once per move rather than at each
-of its steps (coalesce the pushes of one action), and only the widgets that
-changed."""
+over the channel), or lighter screens for watchers. Forking each session's app
+from a pre-imported template process saves about a third, not half (see
+--fork-memory: copy-on-write shares the imported modules, but each app's own
+widgets, styles and heap stay private). The CPU goes mostly to the screen
+switches of a move (its wizard opens and closes at both terminals: a restyle
+and a full repaint each); a joined app already draws a burst of pushes once and
+leaves a battle screen hidden by the wizard alone until it shows again."""
 
 
 def main() -> None:
@@ -479,12 +587,18 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=2000,
                         help="events appended to measure the store's throughput "
                         "(default 2000; 0: skip)")
+    parser.add_argument("--fork-memory", type=int, default=0, metavar="N",
+                        help="only measure the memory of N joined apps started as today "
+                        "and forked from a pre-imported process")
     parser.add_argument("--serve", nargs=4, metavar=("STORE", "RUNDIR", "FRONT", "FRONTS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
                           int(args.serve[3])))
+        return
+    if args.fork_memory:
+        fork_memory(args.fork_memory)
         return
     private = None
     store = args.store
