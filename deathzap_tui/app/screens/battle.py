@@ -484,10 +484,18 @@ class BattleScreen(Screen[None]):
         self.hidden.open()
 
     def action_whole_log(self) -> None:
+        """The game's narrative: of a long game, the last :data:`NARRATED_TAIL` events
+        (narrated at hand, even just after a resume), ``e`` for the rest (issue 21). A
+        joined terminal's session has every line already: it shows them all."""
         from deathzap_tui.app.screens.help import TextScreen
+        from deathzap_tui.rules.game import NARRATED_TAIL
 
-        self.app.push_screen(TextScreen("The game so far", self.session.narrative(),
-                                        bottom=True))
+        if getattr(self.session.game, "in_force", 0) > NARRATED_TAIL:
+            page = TextScreen("The game so far", self.session.narrative(last=NARRATED_TAIL),
+                              bottom=True, earlier=self.session.narrative)
+        else:
+            page = TextScreen("The game so far", self.session.narrative(), bottom=True)
+        self.app.push_screen(page)
 
     def action_score_page(self) -> None:
         """The score and the objectives on a page of their own: the panel beside the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -66,24 +67,54 @@ class HelpScreen(Screen[None]):
         self.query_one("#help-body", VerticalScroll).scroll_home(animate=False)
 
 
-class TextScreen(Screen[None]):
-    """Plain lines in a scrolling page (the whole game log)."""
+EARLIER = "… earlier lines: press e"
+"""The first line of a page that shows only its last lines (``earlier`` given)."""
 
-    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "app.pop_screen", "Close")]
+
+class TextScreen(Screen[None]):
+    """Plain lines in a scrolling page (the whole game log).
+
+    ``earlier``: the page shows only the last of its lines (a long game's last events,
+    whose narration is at hand) and ``e`` asks this for all of them (issue 21: the
+    whole narrative of a resumed game is narrated by replaying it, only on demand)."""
+
+    BINDINGS: ClassVar[list[Any]] = [Binding("escape", "app.pop_screen", "Close"),
+                                     Binding("e", "earlier", "Earlier")]
     DEFAULT_CSS = """
     TextScreen #text-body { height: 1fr; padding: 0 1; }
     """
 
-    def __init__(self, title: str, lines: list[str], *, bottom: bool = False) -> None:
+    def __init__(self, title: str, lines: list[str], *, bottom: bool = False,
+                 earlier: Callable[[], list[str]] | None = None) -> None:
         super().__init__()
         self.page_title, self.lines, self.bottom = title, lines, bottom
+        self.earlier = earlier
 
     def compose(self) -> ComposeResult:
         yield Static(Text(clean(self.page_title, oneline=True)), classes="screen-title")
         with VerticalScroll(id="text-body"):
-            yield Static(Text("\n".join(clean(line) for line in self.lines) or "(empty)"))
+            yield Static(self._text(), id="text-lines")
         yield KeyBar()
+
+    def _text(self) -> Text:
+        lines = [EARLIER] * (self.earlier is not None) + [clean(x) for x in self.lines]
+        return Text("\n".join(lines) or "(empty)")
 
     def on_mount(self) -> None:
         if self.bottom:
             self.query_one("#text-body", VerticalScroll).scroll_end(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.earlier is not None if action == "earlier" else True
+
+    def action_earlier(self) -> None:
+        """All the lines, the view kept on those it showed."""
+        if self.earlier is None:
+            return
+        self.lines, self.earlier = self.earlier(), None
+        body = self.query_one("#text-body", VerticalScroll)
+        before = body.virtual_size.height - body.scroll_y
+        self.query_one("#text-lines", Static).update(self._text())
+        self.refresh_bindings()
+        self.call_after_refresh(
+            lambda: body.scroll_to(y=body.virtual_size.height - before, animate=False))
