@@ -25,6 +25,7 @@ the churn's seconds), all on loopback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import statistics
@@ -33,6 +34,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,27 +58,50 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
-def toy_host(saves: Path, name: str) -> subprocess.Popen[str]:
-    """A real referee process hosting a new toy game in ``saves``, listening."""
-    toynet.install()
-    os.environ["DEATHZAP_SAVES_DIR"] = str(saves)
-    red_f, black_f = toynet.write_forces(saves)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(TOY), "host", "--red",
-                             str(red_f), "--black", str(black_f), "--seed", "1",
-                             "--save", name], cwd=ROOT, env=env,
+@dataclass
+class Table:
+    """Red and black joined to a referee process's game on ``sock`` (a player joining
+    again replaces its session here, so that the new one is closed at the end)."""
+
+    sock: Path
+    red: RemoteSession
+    black: RemoteSession
+
+
+@contextlib.contextmanager
+def hosted(command: list[str], saves: Path, name: str) -> Iterator[Table]:
+    """Red and black joined to a real referee process (``command``: ``deathzap host``
+    with its forces and options) hosting the new game ``name`` in ``saves``; on leaving
+    they close and the referee stops."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "DEATHZAP_SAVES_DIR": str(saves)}
+    proc = subprocess.Popen([*command, "--save", name], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout.readline().startswith("hosting")
-    return proc
+    try:
+        assert proc.stdout.readline().startswith("hosting")
+        sock = saves / f"{name}.sock"
+        table = Table(sock, RemoteSession.connect(sock, "red"),
+                      RemoteSession.connect(sock, "black"))
+        try:
+            yield table
+        finally:
+            table.red.close()
+            table.black.close()
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
+def toy_table(saves: Path, name: str) -> contextlib.AbstractContextManager[Table]:
+    """:func:`hosted` on a new toy game in ``saves``."""
+    toynet.install()
+    red_f, black_f = toynet.write_forces(saves)
+    return hosted([sys.executable, "-c", LAUNCH, str(TOY), "host", "--red", str(red_f),
+                   "--black", str(black_f), "--seed", "1"], saves, name)
 
 
 def main(n: int = 100) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        saves = Path(tmp)
-        proc = toy_host(saves, "bench")
-        sock = saves / "bench.sock"
-        red = RemoteSession.connect(sock, "red")
-        black = RemoteSession.connect(sock, "black")
+    with tempfile.TemporaryDirectory() as tmp, toy_table(Path(tmp), "bench") as table:
+        red, black = table.red, table.black
         arrived: dict[int, float] = {}
         got = threading.Condition()
 
@@ -86,31 +112,25 @@ def main(n: int = 100) -> None:
 
         black.subscribe(on_change)
         to_other, whole = [], []
-        try:
-            for i in range(n):
-                me, other = (red, black) if i % 2 == 0 else (black, red)
-                if other is red:  # time only red's intents -> black; black's keep turns going
-                    a = me.begin({"type": "hit", "side": me.side})
-                    a.resolution.answer("open")
-                    a.resolution.answer(Dice(faces=(1, 1)))
-                    me.commit(a)
-                    red.wait_for(lambda s, k=i + 1: s.events >= k)
-                    continue
-                t0 = time.perf_counter()
+        for i in range(n):
+            me, other = (red, black) if i % 2 == 0 else (black, red)
+            if other is red:  # time only red's intents -> black; black's keep turns going
                 a = me.begin({"type": "hit", "side": me.side})
                 a.resolution.answer("open")
-                a.resolution.answer(Dice(faces=(1, 1)))  # no hits: the game goes on
-                t1 = time.perf_counter()
+                a.resolution.answer(Dice(faces=(1, 1)))
                 me.commit(a)
-                with got:
-                    got.wait_for(lambda k=i + 1: k in arrived, 5)
-                to_other.append((arrived[i + 1] - t1) * 1000)
-                whole.append((arrived[i + 1] - t0) * 1000)
-        finally:
-            red.close()
-            black.close()
-            proc.terminate()
-            proc.wait(5)
+                red.wait_for(lambda s, k=i + 1: s.events >= k)
+                continue
+            t0 = time.perf_counter()
+            a = me.begin({"type": "hit", "side": me.side})
+            a.resolution.answer("open")
+            a.resolution.answer(Dice(faces=(1, 1)))  # no hits: the game goes on
+            t1 = time.perf_counter()
+            me.commit(a)
+            with got:
+                got.wait_for(lambda k=i + 1: k in arrived, 5)
+            to_other.append((arrived[i + 1] - t1) * 1000)
+            whole.append((arrived[i + 1] - t0) * 1000)
     print(f"{len(to_other)} intents red -> black over a Unix socket, referee saving with fsync")
     for name, xs in (("commit -> other client has it", to_other),
                      ("whole intent (begin, 2 answers, commit) -> other", whole)):
@@ -127,18 +147,10 @@ def render_bench(n: int = 30) -> None:
 
     from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
 
-    with tempfile.TemporaryDirectory() as tmp:
-        saves = Path(tmp)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "DEATHZAP_SAVES_DIR": str(saves)}
-        proc = subprocess.Popen([sys.executable, "-m", "deathzap_tui", "host", "--red",
-                                 str(dz3play.DEMOS[0]), "--black", str(dz3play.DEMOS[1]),
-                                 "--seed", "7", "--save", "rbench", "--quick"], cwd=ROOT,
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                text=True)
-        assert proc.stdout.readline().startswith("hosting")
-        sock = saves / "rbench.sock"
-        red = RemoteSession.connect(sock, "red")
-        black = RemoteSession.connect(sock, "black")
+    command = [sys.executable, "-m", "deathzap_tui", "host", "--red", str(dz3play.DEMOS[0]),
+               "--black", str(dz3play.DEMOS[1]), "--seed", "7", "--quick"]
+    with tempfile.TemporaryDirectory() as tmp, hosted(command, Path(tmp), "rbench") as table:
+        red, black = table.red, table.black
         committed: dict[int, float] = {}
         applied: dict[int, float] = {}
         painted: dict[int, float] = {}
@@ -182,13 +194,7 @@ def render_bench(n: int = 30) -> None:
                             break
                         await pilot.pause(0.005)
 
-        try:
-            asyncio.run(drive())
-        finally:
-            red.close()
-            black.close()
-            proc.terminate()
-            proc.wait(5)
+        asyncio.run(drive())
     to_paint = [(painted[k] - t) * 1000 for k, t in committed.items() if k in painted]
     to_apply = [(applied[k] - t) * 1000 for k, t in committed.items() if k in applied]
     print(f"{len(to_paint)} DZ3 intents black -> red's joined app (headless Pilot, 120x36)")
@@ -292,42 +298,32 @@ def rejoin(sock: Path, side: str) -> tuple[RemoteSession, float, int]:
 
 def churn_bench(seconds: float = 6.0, churners: int = 2) -> None:
     """The players' round trips before, during and after a churn of watchers."""
-    with tempfile.TemporaryDirectory() as tmp:
-        saves = Path(tmp)
-        proc = toy_host(saves, "churn")
-        sock = saves / "churn.sock"
-        red = RemoteSession.connect(sock, "red")
-        black = RemoteSession.connect(sock, "black")
+    with tempfile.TemporaryDirectory() as tmp, toy_table(Path(tmp), "churn") as table:
         phases: dict[str, Phase] = {}
         rejoins: list[str] = []
 
         def play(name: str, until: float) -> None:
             phase = phases.setdefault(name, Phase())
             while time.perf_counter() < until:
+                red, black = table.red, table.black
                 me, other = (red, black) if red.turn["side"] == "red" else (black, red)
                 play_timed(me, other, phase)
 
-        try:
-            play("quiet, before", time.perf_counter() + 2)
-            started = time.perf_counter()
-            procs = [subprocess.Popen([sys.executable, __file__, "--churner", str(sock),
-                                       str(seconds)], stdout=subprocess.PIPE, text=True)
-                     for _ in range(churners)]
-            time.sleep(0.5)  # let the churn get going
-            play("during the churn", started + seconds / 2)
-            for _ in range(3):  # black's terminal closes and joins again
-                black.close()
-                black, took, tries = rejoin(sock, "black")
-                rejoins.append(f"{took:.0f} ms" + (f" ({tries} tries)" if tries > 1 else ""))
-            play("during the churn", started + seconds)
-            counts = [tuple(map(int, p.communicate(30)[0].split())) for p in procs]
-            churned = time.perf_counter() - started
-            play("after it stopped", time.perf_counter() + 2)
-        finally:
-            red.close()
-            black.close()
-            proc.terminate()
-            proc.wait(5)
+        play("quiet, before", time.perf_counter() + 2)
+        started = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, __file__, "--churner", str(table.sock),
+                                   str(seconds)], stdout=subprocess.PIPE, text=True)
+                 for _ in range(churners)]
+        time.sleep(0.5)  # let the churn get going
+        play("during the churn", started + seconds / 2)
+        for _ in range(3):  # black's terminal closes and joins again
+            table.black.close()
+            table.black, took, tries = rejoin(table.sock, "black")
+            rejoins.append(f"{took:.0f} ms" + (f" ({tries} tries)" if tries > 1 else ""))
+        play("during the churn", started + seconds)
+        counts = [tuple(map(int, p.communicate(30)[0].split())) for p in procs]
+        churned = time.perf_counter() - started
+        play("after it stopped", time.perf_counter() + 2)
     made = sum(c[0] for c in counts)
     failed = sum(c[1] for c in counts)
     print(f"{churners} processes churning watcher connections for {churned:.1f} s: "
