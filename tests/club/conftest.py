@@ -3,6 +3,7 @@ on the test run's own PostgreSQL server (pgserver.py), never a mocked database."
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,3 +57,15 @@ def home(request: pytest.FixtureRequest, tmp_path: Path,
          monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
     return HOMES[request.param](tmp_path, lambda: _database(request))
+
+
+@pytest.fixture
+def toy_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy ruleset (tests/net/toynet.py) is known to the test using this only (never
+    to other test modules sharing a worker process)."""
+    from server_helpers import toynet
+
+    from deathzap_tui.rules import registry
+
+    monkeypatch.setitem(sys.modules, "toynet", toynet)
+    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")

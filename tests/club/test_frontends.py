@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,7 +23,6 @@ from server_helpers import (
     play_turn,
     running,
     step_from_data,
-    toynet,
     whose,
 )
 
@@ -32,13 +30,7 @@ from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.sqlstore import open_store
 
-
-@pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    from deathzap_tui.rules import registry
-
-    monkeypatch.setitem(sys.modules, "toynet", toynet)
-    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 
 def listeners(club: Running) -> int:

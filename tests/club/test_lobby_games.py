@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,12 +25,7 @@ from deathzap_tui.club.lobby import ClubBattleScreen, LobbyApp
 SIZE = (80, 24)
 
 
-@pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch, saves_dir: Path) -> None:
-    from deathzap_tui.rules import registry
-
-    monkeypatch.setitem(sys.modules, "toynet", toynet)
-    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+pytestmark = pytest.mark.usefixtures("toy_ruleset", "saves_dir")
 
 
 async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20.0) -> None:

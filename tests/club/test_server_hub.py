@@ -25,13 +25,7 @@ from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubClient, HubError
 from deathzap_tui.club.members import PublicKey
 
-
-@pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    from deathzap_tui.rules import registry
-
-    monkeypatch.setitem(sys.modules, "toynet", toynet)
-    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 
 async def event(client: HubClient, what: str, timeout: float = 5.0) -> dict:

@@ -43,12 +43,7 @@ def probe(hub: Path):
     return lambda member: [sys.executable, str(PROBE), "--hub", str(hub), "--member", member]
 
 
-@pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    from deathzap_tui.rules import registry
-
-    monkeypatch.setitem(sys.modules, "toynet", toynet)
-    monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
+pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 
 @pytest.fixture(scope="module")
