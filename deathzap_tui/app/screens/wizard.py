@@ -275,6 +275,8 @@ class WizardScreen(OneFrameScreen[Any]):
         ``cancel``: dice rolled stay rolled, a turned card stays turned); ``None``:
         nothing is recorded (a quick resolve, a table whose referee does it)."""
         self._asking_to_quit = False
+        self._states: dict[str, bool] | None = None
+        """The state classes a redraw sets at its end (:meth:`_state`)."""
         self.asked: list[Step] = []
         self.chosen_unit: str | None = None
         self.pick: _Pick | None = None
@@ -287,7 +289,6 @@ class WizardScreen(OneFrameScreen[Any]):
             self.asked = list(getattr(self.resolution, "asked", ()))
             self._keep()
         if self.is_mounted:
-            self.set_class(False, "-done")
             odds = self.query_one(OddsPanel)
             if odds.detail:
                 odds.toggle_detail()
@@ -384,7 +385,30 @@ class WizardScreen(OneFrameScreen[Any]):
         here, in this handler, and Textual draws them together when the screen next
         goes idle. Focus moves with ``set_focus`` now (``widget.focus()`` waits for
         a hop through the app's queue, and its Focus/Blur repaints could arrive just
-        after that frame and cost another)."""
+        after that frame and cost another). The screen's state classes change once,
+        at the end (:meth:`_state`)."""
+        self._states = {}
+        try:
+            self._draw()
+        finally:
+            states, self._states = self._states, None
+            self._state(**states)
+
+    def _state(self, **states: bool) -> None:
+        """Set the screen's state classes (``done=True``: ``-done``; ``picking``,
+        ``fresh``) in one change, or during :meth:`_redraw` at its end: every change
+        of the screen's classes styles each of its widgets again, as costly as the
+        rest of a step, and opening the unit chooser after an action changed three."""
+        if self._states is not None:
+            self._states.update(states)
+            return
+        classes = set(self.classes)
+        new = (classes - {f"-{name}" for name in states}) | {
+            f"-{name}" for name, on in states.items() if on}
+        if new != classes:
+            self.set_classes(new)
+
+    def _draw(self) -> None:
         step = self.resolution.step if self.resolution is not None else None
         if self._redraw_other(step):
             return
@@ -403,8 +427,9 @@ class WizardScreen(OneFrameScreen[Any]):
         self._feedback("")
         self._render_history()
         sync_odds(self)
-        self.set_class(self.resolution is None, "-picking")
+        self._state(picking=self.resolution is None)
         if self.resolution is None:
+            self._state(done=False)
             pick = self.pick or _Pick("Nothing can be done now", [])
             repaint(who, "")
             repaint(headline, Text(pick.title, style="bold"))
@@ -416,7 +441,7 @@ class WizardScreen(OneFrameScreen[Any]):
             self.set_focus(choices)
             self._sync_bindings()
             return
-        self.set_class(step is None, "-done")
+        self._state(done=step is None)
         if step is None:
             repaint(who, "")
             repaint(headline, Text("Resolved. Confirm to record it." if self.records else
@@ -527,7 +552,7 @@ class WizardScreen(OneFrameScreen[Any]):
         nothing happened yet (issue 22)."""
         history = self.query_one("#wiz-history", TailLog)
         history.display = bool(lines)
-        self.set_class(not lines, "-fresh")
+        self._state(fresh=not lines)
         history.set_lines(lines)
 
     def _feedback(self, message: str, *, error: bool = False) -> None:
