@@ -154,6 +154,16 @@ class Seat:
             await self.writer.wait_closed()
 
 
+async def seated(game: int, *lobbies: HubClient) -> dict[str, Seat]:
+    """Each lobby's member at the game's referee (as their own terminal would be), by
+    side."""
+    seats = {}
+    for lobby in lobbies:
+        opened = await lobby.request("open", game=game)
+        seats[opened["side"]] = await Seat.join(opened["socket"], opened["side"])
+    return seats
+
+
 def whose(state: dict[str, Any]) -> str:
     return state["turn"]["side"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Seat, challenge_and_accept, play_turn, running, toynet, whose
+from server_helpers import challenge_and_accept, play_turn, running, seated, toynet, whose
 
 from deathzap_tui.app.screens.dialogs import AskScreen
 from deathzap_tui.app.screens.editor import EditorScreen
@@ -45,15 +45,6 @@ def status(app: LobbyApp) -> str:
     return str(app.lobby.query_one("#lobby-status").render())
 
 
-async def seated(club: Any, game: int, *clients: Any) -> dict[str, Seat]:
-    """Each client's member at the game's referee (as their own terminal would be)."""
-    seats = {}
-    for client in clients:
-        opened = await client.request("open", game=game)
-        seats[opened["side"]] = await Seat.join(opened["socket"], opened["side"])
-    return seats
-
-
 def test_opening_after_moves_unseen_shows_the_marker_then_since_you_last_looked(
         tmp_path: Path) -> None:
     """Two turns played while bob had last looked at none of them: his lobby marks
@@ -63,7 +54,7 @@ def test_opening_after_moves_unseen_shows_the_marker_then_since_you_last_looked(
             club.member("alice", 1), club.member("bob", 2)
             alice, bob = await club.lobby("alice"), await club.lobby("bob")
             game = await challenge_and_accept(club, alice, bob)
-            seats = await seated(club, game, alice, bob)
+            seats = await seated(game, alice, bob)
             for _ in range(2):
                 await play_turn(seats, whose(await seats["red"].fresh()))
             for seat in seats.values():
@@ -98,7 +89,7 @@ def test_a_finished_game_opens_on_its_report(tmp_path: Path) -> None:
             club.member("alice", 1), club.member("bob", 2)
             alice, bob = await club.lobby("alice"), await club.lobby("bob")
             game = await challenge_and_accept(club, alice, bob)
-            seats = await seated(club, game, alice, bob)
+            seats = await seated(game, alice, bob)
             for _ in range(200):
                 state = await seats["red"].fresh()
                 if state["over"]:

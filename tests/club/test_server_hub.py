@@ -17,6 +17,7 @@ from server_helpers import (
     key_line,
     play_turn,
     running,
+    seated,
     toynet,
     whose,
 )
@@ -82,9 +83,7 @@ def test_challenge_accept_lobby_and_live_events(tmp_path: Path) -> None:
             first_side = (a_row if a_row["yours"] else b_row)["side"]
             assert (await event(first, "your-move"))["game"] == game
 
-            opened = {c.member: await c.request("open", game=game) for c in (alice, bob)}
-            seats = {o["side"]: await Seat.join(o["socket"], o["side"])
-                     for o in opened.values()}
+            seats = await seated(game, alice, bob)
             await play_turn(seats, first_side)
             assert (await event(second, "moved"))["game"] == game
             assert (await event(second, "your-move"))["game"] == game
@@ -214,9 +213,7 @@ def test_a_hanging_notify_command_never_delays_a_move(tmp_path: Path) -> None:
             alice, bob = await club.lobby("alice"), await club.lobby("bob")
             game = await challenge_and_accept(club, alice, bob)
             # The challenge and the first your-move are being notified: both hang.
-            opened = {c.member: await c.request("open", game=game) for c in (alice, bob)}
-            seats = {o["side"]: await Seat.join(o["socket"], o["side"])
-                     for o in opened.values()}
+            seats = await seated(game, alice, bob)
             for _ in range(3):
                 side = whose(await seats["red"].fresh())
                 started = time.monotonic()
@@ -237,9 +234,7 @@ def test_a_store_that_cannot_be_written_stops_the_game_and_loses_nothing(
             club.member("alice", 1), club.member("bob", 2)
             alice, bob = await club.lobby("alice"), await club.lobby("bob")
             game = await challenge_and_accept(club, alice, bob)
-            opened = {c.member: await c.request("open", game=game) for c in (alice, bob)}
-            seats = {o["side"]: await Seat.join(o["socket"], o["side"])
-                     for o in opened.values()}
+            seats = await seated(game, alice, bob)
             side = whose(next(iter(seats.values())).state)
             await play_turn(seats, side)
             kept = club.store.game_info(game).events
@@ -313,9 +308,7 @@ def test_game_over_reaches_both_players_and_the_finished_list(tmp_path: Path) ->
             club.member("alice", 1), club.member("bob", 2)
             alice, bob = await club.lobby("alice"), await club.lobby("bob")
             game = await challenge_and_accept(club, alice, bob)
-            opened = {c.member: await c.request("open", game=game) for c in (alice, bob)}
-            seats = {o["side"]: await Seat.join(o["socket"], o["side"])
-                     for o in opened.values()}
+            seats = await seated(game, alice, bob)
             for _ in range(200):
                 state = await seats["red"].fresh()
                 if state["over"]:
