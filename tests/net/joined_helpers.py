@@ -33,6 +33,23 @@ async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20
         await pilot.pause(0.02)
 
 
+async def hit_to_its_dice(pilot: Any, app: Any) -> Any:
+    """Begin the toy duel's hit in ``app`` (a joined app, its player to move), answer
+    its cover question (open) and stop at its dice: the wizard."""
+    from deathzap_tui.app.joined import JoinedWizardScreen
+    from deathzap_tui.rules.steps import DiceRequest, Question
+
+    await pilot.press("o")  # the duel's hit is one of the other actions
+    await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
+    wizard = app.screen
+    if wizard.resolution is None:
+        await pilot.press("1")
+    await until(pilot, lambda: isinstance(wizard.resolution.step, Question))
+    await pilot.press("1")  # open
+    await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
+    return wizard
+
+
 async def answer_while(pilot: Any, app: Any, move: Callable[[], object], label: str,
                        by: str = "black") -> int:
     """Run ``move`` (``by``'s whole action through the API, in a thread) while this

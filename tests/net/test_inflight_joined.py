@@ -9,10 +9,10 @@ import socket
 from typing import Any
 
 import pytest
-from joined_helpers import run, until
+from joined_helpers import hit_to_its_dice, run, until
 
 from deathzap_tui.net.wire import Waiting
-from deathzap_tui.rules.steps import ROLL, DiceRequest, Question, Refused
+from deathzap_tui.rules.steps import ROLL, DiceRequest, Refused
 
 pytest.importorskip("textual")
 
@@ -51,19 +51,12 @@ async def test_a_new_terminal_opens_the_wizard_where_the_last_one_left_it(
 
 @run
 async def test_the_wizard_stays_on_its_action_over_a_dropped_link(host, clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+    from deathzap_tui.app.joined import JoinedApp
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(red, side="red")
     async with app.run_test(size=(110, 34)) as pilot:
-        await pilot.press("o")  # the duel's hit is one of the other actions
-        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
-        wizard = app.screen
-        if wizard.resolution is None:
-            await pilot.press("1")
-        await until(pilot, lambda: isinstance(wizard.resolution.step, Question))
-        await pilot.press("1")  # open
-        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
+        wizard = await hit_to_its_dice(pilot, app)
         action = wizard.token
         red._loop.call_soon_threadsafe(  # the link breaks under it
             lambda: red._writer.transport.get_extra_info("socket").shutdown(socket.SHUT_RDWR))

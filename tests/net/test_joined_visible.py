@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import toynet
-from joined_helpers import run, screen_text, until
+from joined_helpers import hit_to_its_dice, run, screen_text, until
 
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import ROLL, Choice, Dice, DiceRequest, Question, Refused
@@ -118,19 +118,12 @@ async def test_the_acting_terminal_shows_the_other_players_dice_in_its_history(
         host, clients) -> None:
     """Red's wizard, waiting for black's saves, then shows black's dice with what
     they were for, not "BLACK answered"."""
-    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+    from deathzap_tui.app.joined import JoinedApp
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(red, side="red")
     async with app.run_test(size=(110, 34)) as pilot:
-        await pilot.press("o")  # the duel's hit is one of the other actions
-        await until(pilot, lambda: isinstance(app.screen, JoinedWizardScreen))
-        wizard = app.screen
-        if wizard.resolution is None:
-            await pilot.press("1")
-        await until(pilot, lambda: isinstance(wizard.resolution.step, Question))
-        await pilot.press("1")  # open
-        await until(pilot, lambda: isinstance(wizard.resolution.step, DiceRequest))
+        wizard = await hit_to_its_dice(pilot, app)
         await pilot.press(*"66", "enter")
         await until(pilot, lambda: isinstance(wizard.resolution.step, Waiting))
         assert black.wait_for(lambda s: (a := s.pending_action()) is not None
