@@ -261,6 +261,12 @@ class Note:
     text: str
     to: str | None = None
 
+    def __reduce__(self) -> tuple[type[Note], tuple[int, str, str | None]]:
+        """Pickled as its fields: a save's cache holds the notes of hundreds of events,
+        read back at every resume in a third of the time a default pickle takes
+        (issue 21)."""
+        return Note, (self.after, self.text, self.to)
+
 
 @dataclass(frozen=True)
 class Harm:
