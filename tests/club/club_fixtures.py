@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 from dz3_fixtures import play_random_action
 
-from deathzap_tui.club.sqlstore import SqlClubStore, open_store
+from deathzap_tui.club.sqlstore import ClubGameStore, SqlClubStore, open_store
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.gamestore import GameStore
 from deathzap_tui.rules.game import Game
@@ -50,6 +50,26 @@ def new_game(seed: int = 11) -> Game:
     black = load_force(FORCES / "gutter-saints.toml")
     return Game(red.ruleset, red.force, black.force, red.ruleset.options({}), seed,
                 deal_seed=7)
+
+
+def with_two_members(spec: str | Path) -> SqlClubStore:
+    """The club store ``spec`` (made if new) with two members: alice and bob, keys 1
+    and 2."""
+    from deathzap_tui.club.members import PublicKey
+
+    club = open_store(spec)
+    club.add_member("alice", PublicKey.parse(key_text(1)))
+    club.add_member("bob", PublicKey.parse(key_text(2)))
+    return club
+
+
+def club_session(club: SqlClubStore) -> tuple[Session, ClubGameStore]:
+    """A new game between alice and bob (:func:`with_two_members`) in ``club``: its
+    session and its store."""
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    return Session(game, None, store=store), store
 
 
 def play(session: Session, actions: int, seed: int = 11) -> None:
@@ -82,11 +102,7 @@ def _files(tmp_path: Path, database: Database) -> Home:
 def _club(kind: str, spec: str) -> Home:
     """Games between alice and bob in the club store ``spec``; each second writer on
     its own connection."""
-    from deathzap_tui.club.members import PublicKey
-
-    first = open_store(spec)
-    first.add_member("alice", PublicKey.parse(key_text(1)))
-    first.add_member("bob", PublicKey.parse(key_text(2)))
+    first = with_two_members(spec)
     return Home(kind, lambda: first.new_game(red="alice", black="bob"),
                 lambda store: open_store(spec).game_store(store.game_id))  # type: ignore[attr-defined]
 

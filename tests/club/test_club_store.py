@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from club_fixtures import FORCES, key_text, new_game, play, run_sql
+from club_fixtures import FORCES, club_session, key_text, new_game, play, run_sql, with_two_members
 
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store
@@ -195,13 +195,8 @@ def test_a_store_that_cannot_be_written_says_so(tmp_path: Path,
 
     monkeypatch.setattr(sqlstore, "BUSY_MS", 50)
     path = tmp_path / "club.sqlite"
-    club = open_store(path)
-    club.add_member("alice", PublicKey.parse(key_text(1)))
-    club.add_member("bob", PublicKey.parse(key_text(2)))
-    store = club.new_game(red="alice", black="bob")
-    game = new_game()
-    store.create(game)
-    session = Session(game, None, store=store)
+    club = with_two_members(path)
+    session, store = club_session(club)
     blocker = sqlite3.connect(path, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
     try:

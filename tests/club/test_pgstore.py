@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from club_fixtures import FORCES, key_text, new_game, play
+from club_fixtures import FORCES, club_session, key_text, new_game, play, with_two_members
 from pgserver import PgServer, free_port
 from test_club_cli import deathzap, ok, refused
 
@@ -167,9 +167,7 @@ def test_another_front_end_hears_each_event_and_action_in_flight(pg: PgServer) -
     """Two stores on one database (two front-ends): what one writes, the other hears
     of (LISTEN/NOTIFY), and never of its own writes."""
     url = pg.database(own=True)
-    one = open_store(url)
-    one.add_member("alice", PublicKey.parse(key_text(1)))
-    one.add_member("bob", PublicKey.parse(key_text(2)))
+    one = with_two_members(url)
     two = open_store(url)
     heard: list[tuple[str, int, str]] = []
 
@@ -208,13 +206,8 @@ def test_a_store_whose_server_went_away_says_so_and_works_again_when_it_is_back(
     """Nothing acknowledged is lost: what was kept before the server stopped is there
     when it is back, and the same connection object is made again."""
     url = pg.database()
-    club = open_store(url)
-    club.add_member("alice", PublicKey.parse(key_text(1)))
-    club.add_member("bob", PublicKey.parse(key_text(2)))
-    store = club.new_game(red="alice", black="bob")
-    game = new_game()
-    store.create(game)
-    session = Session(game, None, store=store)
+    club = with_two_members(url)
+    session, store = club_session(club)
     play(session, 3)
     pg.pause()
     try:
