@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from joined_helpers import run, until
@@ -14,13 +16,14 @@ from deathzap_tui.rules.steps import ROLL, DiceRequest
 pytest.importorskip("textual")
 
 
-def counting(app) -> list[float]:
-    """When ``app`` draws what was pushed (each call of its ``remote_changed``)."""
-    drawn: list[float] = []
+def counting(app, note: Callable[[], Any] = time.monotonic) -> list[Any]:
+    """``note()`` each time ``app`` draws what was pushed (its ``remote_changed``):
+    by default when."""
+    drawn: list[Any] = []
     real = app.remote_changed
 
     def remote_changed() -> None:
-        drawn.append(time.monotonic())
+        drawn.append(note())
         real()
 
     app.remote_changed = remote_changed
@@ -102,9 +105,13 @@ async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
             time.sleep(joined.BURST * 2)
             action.resolution.answer("open")
 
+        drawn = counting(app, lambda: black.seq)  # the pushes each drawing saw
         await asyncio.to_thread(move)
-        await until(pilot, lambda: app._held is None and not app._posted.is_set()
-                    and battle._stale)
+        assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                              and len(a.resolution.answers) == 1)
+        seq = black.seq
+        await until(pilot, lambda: drawn and drawn[-1] >= seq)  # the answer's push drawn
+        assert battle._stale
         assert boards == [] and battle._live == []  # nothing drawn where it is not seen
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is battle and battle._live)
