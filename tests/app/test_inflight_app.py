@@ -205,22 +205,29 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("ruleset_id", registry.ids())
-@aiotest
-async def test_kill_9_mid_action_and_resume_in_every_ruleset(ruleset_id: str) -> None:
+def killed_in_wizard(script: str, ruleset_id: str, wizard: str) -> dict[str, Any]:
+    """Run ``script`` (an app stopping in ``wizard`` of a new ``ruleset_id`` game) in
+    a process of its own and kill -9 it there: the step, answers and history it
+    printed."""
     here = Path(__file__).resolve().parent
     proc = subprocess.Popen(
-        [sys.executable, "-c", KILLED, ruleset_id, str(here), str(here.parent / "rules")],
+        [sys.executable, "-c", script, ruleset_id, str(here), str(here.parent / "rules")],
         stdout=subprocess.PIPE, env=dict(os.environ))
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert line, "the app never got to the wizard"
-        before = json.loads(line)
+        assert line, f"the app never got to {wizard}"
+        return dict(json.loads(line))
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+@aiotest
+async def test_kill_9_mid_action_and_resume_in_every_ruleset(ruleset_id: str) -> None:
+    before = killed_in_wizard(KILLED, ruleset_id, "the wizard")
     step, answers, history = await resumed_wizard("g")
     assert step.key == before["step"]
     assert answers == before["answers"]  # typed answers and the same generated dice
@@ -261,18 +268,7 @@ asyncio.run(main())
 async def test_kill_9_mid_set_up_and_resume_in_every_ruleset(ruleset_id: str) -> None:
     """Issue 26: the set-up's answers are kept as they are given, not on quitting: a
     kill -9 after the first answer of the pre-game wizard resumes at the same step."""
-    here = Path(__file__).resolve().parent
-    proc = subprocess.Popen(
-        [sys.executable, "-c", KILLED_SET_UP, ruleset_id, str(here), str(here.parent / "rules")],
-        stdout=subprocess.PIPE, env=dict(os.environ))
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line, "the app never got to the set-up's wizard"
-        before = json.loads(line)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
+    before = killed_in_wizard(KILLED_SET_UP, ruleset_id, "the set-up's wizard")
     assert before["answers"], "the first answer was not taken"
     step, answers, history = await resumed_wizard("g")
     assert step.key == before["step"]
