@@ -27,7 +27,11 @@ too; one step in four is a pair anyway). Medians (ms) of:
   report SAVE`` in a new process, start-up included (goal < 1 s);
 - log first / log cold: ``deathzap log SAVE`` in a new process, to its first narrative
   line and to its end (goal: the first at once, all < 500 ms);
-- narrative: the whole game's lines, as the log screen asks for them.
+- folded report / folded log: the same two commands (to their end) on the game as
+  a finished game keeps it, every event in the snapshot (``saves.save_game``);
+- narrative: the whole game's lines of the game as played (every event's notes
+  kept); l page: the lines the battle screen's ``l`` shows first, just after a resume
+  (the last ``NARRATED_TAIL`` events'; ``e`` asks for the rest, replayed then).
 
 ``--cpu``: the in-process figures in this process's CPU time rather than wall time
 (a shared machine's other work inflates wall time; the commands in a new process are
@@ -63,6 +67,7 @@ from deathzap_tui.app.screens.battle import LOG_EVENTS  # noqa: E402
 from deathzap_tui.net.playbyturn import finish, open_for  # noqa: E402
 from deathzap_tui.net.referee import Table, Told  # noqa: E402
 from deathzap_tui.rules import registry  # noqa: E402
+from deathzap_tui.rules.game import NARRATED_TAIL  # noqa: E402
 from deathzap_tui.rules.problems import InvalidInput  # noqa: E402
 from deathzap_tui.rules.ruleset import END  # noqa: E402
 from deathzap_tui.rules.steps import ROLL, DiceRequest, Refused  # noqa: E402
@@ -170,7 +175,7 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
     print(f"\n{ruleset.title}: a long game (median ms)")
     print(f"{'events':>7} {'in force':>8} {'resume':>7} {'x100':>5} {'full':>7} "
           f"{'report':>7} {'report cold':>11} {'log first':>9} {'log cold':>8} "
-          f"{'narrative':>9}")
+          f"{'folded report':>13} {'folded log':>10} {'narrative':>9} {'l page':>6}")
     base = None
     for size in sizes:
         while len(session.game.log) < size:
@@ -189,12 +194,20 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
         report = timed(session.report, 3)
         reports = [cold(["report", name, "--json"]) for _ in range(3)]
         logs = [cold(["log", name]) for _ in range(3)]
+        folded = f"{name}-folded"
+        saves.save_game(session.game, saves.save_path(folded))
+        folded_reports = [cold(["report", folded, "--json"])[1] for _ in range(3)]
+        folded_logs = [cold(["log", folded])[1] for _ in range(3)]
         narrative = timed(session.narrative, repeat)
+        resumed = [Session.resume(path) for _ in range(repeat)]
+        page = timed(lambda r=resumed: r.pop().narrative(last=NARRATED_TAIL), repeat)
         print(f"{len(session.game.log):>7} {session.game.in_force:>8} {resume:7.1f} "
               f"{resume / base:5.2f} {full:7.1f} {report:7.1f} "
               f"{statistics.median(r[1] for r in reports):11.0f} "
               f"{statistics.median(f for f, _ in logs):9.0f} "
-              f"{statistics.median(t for _, t in logs):8.0f} {narrative:9.2f}")
+              f"{statistics.median(t for _, t in logs):8.0f} "
+              f"{statistics.median(folded_reports):13.0f} "
+              f"{statistics.median(folded_logs):10.0f} {narrative:9.2f} {page:6.2f}")
 
 
 def main() -> None:
