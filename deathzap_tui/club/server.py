@@ -298,7 +298,7 @@ class _ClubAuth(sshd._Auth):
 # --- the command ------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from deathzap_tui.commands.host import at_least
+    from deathzap_tui.commands.host import add_login_limits, at_least
 
     parser.add_argument("--port", type=int, default=2222, help="TCP port (default 2222)")
     parser.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
@@ -322,24 +322,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=ClubLimits.new_games_per_hour, metavar="N",
                         help="challenges a member may make in an hour (default "
                         f"{ClubLimits.new_games_per_hour})")
-    parser.add_argument("--max-unauthenticated", type=at_least(1), default=8, metavar="N",
-                        help="connections not yet logged in at once (default 8); one more "
-                        "drops the one waiting longest")
-    parser.add_argument("--login-timeout", type=float, default=10.0, metavar="SECONDS",
-                        help="seconds a connection has to log in (default 10)")
+    add_login_limits(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from deathzap_tui.club.notify import Notifier, parse_command
     from deathzap_tui.club.sqlstore import open_store
-    from deathzap_tui.commands.host import serve_until_stopped
+    from deathzap_tui.commands.host import login_limits_problem, serve_until_stopped
 
     def fail(message: object) -> int:
         print(f"deathzap club serve: {message}", file=sys.stderr)
         return 1
 
-    if not 0 < args.login_timeout <= 600:
-        return fail("--login-timeout must be above 0 and at most 600 seconds")
+    if problem := login_limits_problem(args):
+        return fail(problem)
     if not 0 < args.notify_timeout <= 3600:
         return fail("--notify-timeout must be above 0 and at most 3600 seconds")
     try:

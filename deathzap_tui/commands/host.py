@@ -52,6 +52,23 @@ def add_watcher_limit(parser: argparse.ArgumentParser) -> None:
                         "always has its own place besides")
 
 
+def add_login_limits(parser: argparse.ArgumentParser) -> None:
+    """The limits an SSH front door (serve-ssh, club serve) puts on connections not yet
+    logged in; :func:`login_limits_problem` checks them."""
+    parser.add_argument("--max-unauthenticated", type=at_least(1), default=8, metavar="N",
+                        help="connections not yet logged in at once (default 8); one more "
+                        "drops the one waiting longest")
+    parser.add_argument("--login-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="seconds a connection has to log in (default 10)")
+
+
+def login_limits_problem(args: argparse.Namespace) -> str:
+    """What is wrong with :func:`add_login_limits`' arguments ("" if nothing)."""
+    if not 0 < args.login_timeout <= 600:
+        return "--login-timeout must be above 0 and at most 600 seconds"
+    return ""
+
+
 def at_least(low: int) -> Callable[[str], int]:
     """An argparse type: a whole number no smaller than ``low``."""
     def parse(text: str) -> int:

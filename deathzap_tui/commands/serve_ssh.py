@@ -11,7 +11,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from deathzap_tui.commands.host import add_dice_rule, add_watcher_limit, at_least
+from deathzap_tui.commands.host import (
+    add_dice_rule,
+    add_login_limits,
+    add_watcher_limit,
+    at_least,
+    login_limits_problem,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,11 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-connections", type=at_least(0), default=8, metavar="N",
                         help="watchers' SSH connections at once (default 8); each player's "
                         "key always gets in")
-    parser.add_argument("--max-unauthenticated", type=at_least(1), default=8, metavar="N",
-                        help="connections not yet logged in at once (default 8); one more "
-                        "drops the one waiting longest")
-    parser.add_argument("--login-timeout", type=float, default=10.0, metavar="SECONDS",
-                        help="seconds a connection has to log in (default 10)")
+    add_login_limits(parser)
     add_watcher_limit(parser)
     add_dice_rule(parser)
 
@@ -43,9 +45,8 @@ def run(args: argparse.Namespace) -> int:
     from deathzap_tui.net.referee import Referee, Table
     from deathzap_tui.paths import saves_dir
 
-    if not 0 < args.login_timeout <= 600:
-        print("deathzap serve-ssh: --login-timeout must be above 0 and at most 600 seconds",
-              file=sys.stderr)
+    if problem := login_limits_problem(args):
+        print(f"deathzap serve-ssh: {problem}", file=sys.stderr)
         return 1
     try:
         keys = sshd.load_keys(Path(args.keys))
