@@ -90,6 +90,14 @@ async def running(store_path: Path, **kw: Any) -> AsyncIterator[Running]:
         shutil.rmtree(club.rundir, ignore_errors=True)
 
 
+async def a_game(club: Running) -> tuple[HubClient, HubClient, int]:
+    """alice and bob join ``club``, each with a lobby; alice challenges bob, who
+    accepts: the two lobbies and the game's number."""
+    club.member("alice", 1), club.member("bob", 2)
+    alice, bob = await club.lobby("alice"), await club.lobby("bob")
+    return alice, bob, await challenge_and_accept(club, alice, bob)
+
+
 async def challenge_and_accept(club: Running, red: HubClient, black: HubClient,
                                **kw: Any) -> int:
     """``red``'s member challenges ``black``'s, who accepts: the game's number."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import challenge_and_accept, play_turn, running, seated, toynet, whose
+from server_helpers import a_game, challenge_and_accept, play_turn, running, seated, toynet, whose
 
 from deathzap_tui.app.screens.dialogs import AskScreen
 from deathzap_tui.app.screens.editor import EditorScreen
@@ -51,9 +51,7 @@ def test_opening_after_moves_unseen_shows_the_marker_then_since_you_last_looked(
     the game (●2), and opening it shows "since you last looked" over the board."""
     async def main() -> None:
         async with running(tmp_path / "club.sqlite") as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             seats = await seated(game, alice, bob)
             for _ in range(2):
                 await play_turn(seats, whose(await seats["red"].fresh()))
@@ -86,9 +84,7 @@ def test_opening_after_moves_unseen_shows_the_marker_then_since_you_last_looked(
 def test_a_finished_game_opens_on_its_report(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "club.sqlite") as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             seats = await seated(game, alice, bob)
             for _ in range(200):
                 state = await seats["red"].fresh()

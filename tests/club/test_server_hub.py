@@ -13,6 +13,7 @@ from server_helpers import (
     BLACK_FORCE,
     RED_FORCE,
     Seat,
+    a_game,
     challenge_and_accept,
     key_line,
     play_turn,
@@ -175,9 +176,7 @@ def test_challenges_refused_with_reasons(tmp_path: Path) -> None:
 def test_since_you_last_looked_and_unread(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "club.sqlite") as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             lobbies = {"alice": alice, "bob": bob}
             opened = {m: await c.request("open", game=game) for m, c in lobbies.items()}
             seats = {o["side"]: await Seat.join(o["socket"], o["side"])
@@ -209,9 +208,7 @@ def test_a_hanging_notify_command_never_delays_a_move(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "club.sqlite", notify=notify_script(tmp_path, hang=True),
                            notify_timeout=1.0) as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             # The challenge and the first your-move are being notified: both hang.
             seats = await seated(game, alice, bob)
             for _ in range(3):
@@ -231,9 +228,7 @@ def test_a_store_that_cannot_be_written_stops_the_game_and_loses_nothing(
         tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "club.sqlite") as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             seats = await seated(game, alice, bob)
             side = whose(next(iter(seats.values())).state)
             await play_turn(seats, side)
@@ -282,9 +277,7 @@ def test_bad_tokens_and_messages_are_refused(tmp_path: Path) -> None:
 def test_one_game_open_in_two_sessions_of_a_member_stays_consistent(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "club.sqlite") as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             mine = await alice.request("open", game=game)
             theirs = await bob.request("open", game=game)
             one = await Seat.join(mine["socket"], mine["side"])
@@ -305,9 +298,7 @@ def test_game_over_reaches_both_players_and_the_finished_list(tmp_path: Path) ->
     async def main() -> None:
         async with running(tmp_path / "club.sqlite",
                            notify=notify_script(tmp_path)) as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, bob, game = await a_game(club)
             seats = await seated(game, alice, bob)
             for _ in range(200):
                 state = await seats["red"].fresh()
@@ -334,9 +325,7 @@ def test_a_game_nobody_is_at_is_unloaded_and_loads_again(tmp_path: Path) -> None
     async def main() -> None:
         limits = ClubLimits(unload_after=0.2, sweep_every=0.05)
         async with running(tmp_path / "club.sqlite", limits=limits) as club:
-            club.member("alice", 1), club.member("bob", 2)
-            alice, bob = await club.lobby("alice"), await club.lobby("bob")
-            game = await challenge_and_accept(club, alice, bob)
+            alice, _bob, game = await a_game(club)
             opened = await alice.request("open", game=game)
             seat = await Seat.join(opened["socket"], opened["side"])
             await asyncio.sleep(0.5)
