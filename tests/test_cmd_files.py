@@ -177,52 +177,11 @@ def test_odds_from_force_files_refuse_more_than_the_target_has(
     assert out.stderr == f"deathzap odds: {flag} 10000000: {limit}\n"
 
 
-def test_resume_exits_non_zero_without_saved_when_the_save_fails(
-        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Hot seat: the journal replaced by a link under the app, then an action
-    committed. The app stopped on the error, and ``resume`` still said ``saved:``
-    and exited 0. (The real app, run headless: no terminal in a test.)"""
+def commit_over_a_linked_journal(monkeypatch: pytest.MonkeyPatch, victim: Path) -> None:
+    """The app, when run, runs headless: its pilot replaces the save's journal by a
+    link to ``victim``, then commits the first action from the battle screen."""
     from deathzap_tui.app.app import DeathzapApp
-    from deathzap_tui.cli import main
 
-    session = game_in_progress()
-    victim = victim_file(tmp_path)
-    run = DeathzapApp.run
-
-    async def player(pilot: Any) -> None:
-        await pilot.pause()
-        journal = saves.journal_path(session.path)
-        journal.unlink()
-        journal.symlink_to(victim)
-        app = pilot.app
-        action = app.session.begin(app.session.intents()[0].intent)
-        while not action.resolution.done:
-            step = action.resolution.step
-            action.resolution.answer(ROLL if isinstance(step, DiceRequest) else step.default)
-        app.call_later(app.screen.commit, action)
-        await pilot.pause()
-
-    monkeypatch.setattr(DeathzapApp, "run",
-                        lambda self: run(self, headless=True, auto_pilot=player))
-    assert main(["resume", "g1"]) == 1
-    out, err = capsys.readouterr()
-    assert "saved:" not in out and "a symbolic link" in err
-    assert victim.read_text() == "keep me\n"
-
-
-@pytest.mark.parametrize("command", ["play", "resume"])
-def test_a_save_that_cannot_be_written_stops_the_app_cleanly(
-        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str], command: str) -> None:
-    """Hot seat, the journal replaced by a link under the app, then an action
-    committed from the battle screen: the app stops with one line naming the save and
-    the reason, exits 1, and nobody says ``saved:``. (It ended in a traceback from the
-    battle screen, and ``play`` said ``saved:``.)"""
-    from deathzap_tui.app.app import DeathzapApp
-    from deathzap_tui.cli import main
-
-    victim = victim_file(tmp_path)
     run = DeathzapApp.run
 
     async def player(pilot: Any) -> None:
@@ -240,6 +199,37 @@ def test_a_save_that_cannot_be_written_stops_the_app_cleanly(
 
     monkeypatch.setattr(DeathzapApp, "run",
                         lambda self: run(self, headless=True, auto_pilot=player))
+
+
+def test_resume_exits_non_zero_without_saved_when_the_save_fails(
+        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Hot seat: the journal replaced by a link under the app, then an action
+    committed. The app stopped on the error, and ``resume`` still said ``saved:``
+    and exited 0. (The real app, run headless: no terminal in a test.)"""
+    from deathzap_tui.cli import main
+
+    game_in_progress()
+    victim = victim_file(tmp_path)
+    commit_over_a_linked_journal(monkeypatch, victim)
+    assert main(["resume", "g1"]) == 1
+    out, err = capsys.readouterr()
+    assert "saved:" not in out and "a symbolic link" in err
+    assert victim.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("command", ["play", "resume"])
+def test_a_save_that_cannot_be_written_stops_the_app_cleanly(
+        saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Hot seat, the journal replaced by a link under the app, then an action
+    committed from the battle screen: the app stops with one line naming the save and
+    the reason, exits 1, and nobody says ``saved:``. (It ended in a traceback from the
+    battle screen, and ``play`` said ``saved:``.)"""
+    from deathzap_tui.cli import main
+
+    victim = victim_file(tmp_path)
+    commit_over_a_linked_journal(monkeypatch, victim)
     if command == "play":
         args = ["play", "--red", str(RED), "--black", str(BLACK), "--quick",
                 "--save", "g2", "--seed", "3"]
