@@ -6,12 +6,14 @@ SIGKILL mid-action, restarted, resumed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from server_helpers import (
     LAUNCH,
     NET,
     RED_FORCE,
+    Running,
     Seat,
     begin,
     finish,
@@ -91,22 +94,27 @@ async def session(port: int, key: asyncssh.SSHKey) -> tuple[Any, Screen]:
     return conn, Screen(proc)
 
 
-async def serve_in_process(tmp_path: Path, keys, **kw: Any):
-    club = running(tmp_path / "club.sqlite")
-    entered = await club.__aenter__()
-    entered.store.add_member("alice", PublicKey.parse(line_of(keys["alice"])))
-    entered.store.add_member("bob", PublicKey.parse(line_of(keys["bob"])))
-    server = ClubSSHServer(entered.club, entered.hub, sshd.host_key(tmp_path / "hk"),
-                           command=probe(entered.hub.path), port=0,
-                           log=entered.lines.append, **kw)
-    await server.start()
-    return club, entered, server
+@contextlib.asynccontextmanager
+async def serve_in_process(tmp_path: Path, keys,
+                           **kw: Any) -> AsyncIterator[tuple[Running, ClubSSHServer]]:
+    """A club with alice and bob, and its SSH server (``kw``: its options) serving the
+    probe lobby, in this process; closed on leaving."""
+    async with running(tmp_path / "club.sqlite") as club:
+        club.store.add_member("alice", PublicKey.parse(line_of(keys["alice"])))
+        club.store.add_member("bob", PublicKey.parse(line_of(keys["bob"])))
+        server = ClubSSHServer(club.club, club.hub, sshd.host_key(tmp_path / "hk"),
+                               command=probe(club.hub.path), port=0,
+                               log=club.lines.append, **kw)
+        await server.start()
+        try:
+            yield club, server
+        finally:
+            await server.close()
 
 
 def test_a_members_key_gets_their_lobby_with_the_server_saying_who(tmp_path, keys) -> None:
     async def main() -> None:
-        club, _entered, server = await serve_in_process(tmp_path, keys)
-        try:
+        async with serve_in_process(tmp_path, keys) as (_club, server):
             conn, screen = await session(server.port, keys["bob"])
             await screen.until("member=bob hub=bob")
             lobby = await screen.ask(t="lobby")
@@ -114,18 +122,14 @@ def test_a_members_key_gets_their_lobby_with_the_server_saying_who(tmp_path, key
             conn.close()
             with pytest.raises(asyncssh.PermissionDenied):
                 await connect(server.port, keys["stranger"])
-        finally:
-            await server.close()
-            await club.__aexit__(None, None, None)
 
     asyncio.run(main())
 
 
 def test_open_registration_asks_once_for_a_name(tmp_path, keys) -> None:
     async def main() -> None:
-        club, _entered, server = await serve_in_process(tmp_path, keys,
-                                                        open_registration=True)
-        try:
+        async with serve_in_process(tmp_path, keys,
+                                                        open_registration=True) as (_club, server):
             conn, screen = await session(server.port, keys["dora"])
             await screen.until("Name: ")
             screen.proc.stdin.write(b"x\r")
@@ -140,9 +144,6 @@ def test_open_registration_asks_once_for_a_name(tmp_path, keys) -> None:
             await screen.until(r"member=Dora\[31m hub=Dora\[31m")
             assert "Name:" not in screen.text
             conn.close()
-        finally:
-            await server.close()
-            await club.__aexit__(None, None, None)
 
     asyncio.run(main())
 
@@ -153,16 +154,12 @@ def test_a_members_file_lets_in_only_its_keys(tmp_path, keys) -> None:
 
     async def main() -> None:
         listed = load_members(members)
-        club, _entered, server = await serve_in_process(
-            tmp_path, keys, members={key.blob: name for name, key in listed})
-        try:
+        async with serve_in_process(
+            tmp_path, keys, members={key.blob: name for name, key in listed}) as (_club, server):
             with pytest.raises(asyncssh.PermissionDenied):  # in the store, not listed
                 await connect(server.port, keys["alice"])
             with pytest.raises(asyncssh.PermissionDenied):
                 await connect(server.port, keys["stranger"])
-        finally:
-            await server.close()
-            await club.__aexit__(None, None, None)
 
     asyncio.run(main())
     bad = tmp_path / "bad.toml"
@@ -173,29 +170,25 @@ def test_a_members_file_lets_in_only_its_keys(tmp_path, keys) -> None:
 
 def test_commands_and_sessions_without_a_terminal_get_one_line(tmp_path, keys) -> None:
     async def main() -> None:
-        club, entered, server = await serve_in_process(tmp_path, keys, sessions_per_key=1)
-        try:
-            async with connect(server.port, keys["alice"]) as conn:
-                result = await asyncio.wait_for(conn.run(), 10)
-                assert result.exit_status == 1
-                assert result.stdout.count("\n") == 1 and "needs a terminal" in result.stdout
-                result = await asyncio.wait_for(conn.run("cat /etc/passwd", term_type="xterm"),
-                                                10)
-                assert result.exit_status == 1 and result.stdout.count("\n") == 1
-                assert "runs no commands" in result.stdout and "root:" not in result.stdout
-                with pytest.raises(asyncssh.ChannelOpenError):
-                    await conn.open_unix_connection(str(entered.hub.path))
-                first = await conn.create_process(term_type="xterm", encoding=None)
-                await Screen(first).until("member=alice")
-                second = await conn.run(term_type="xterm")
-                assert second.exit_status == 1 and "1 sessions open already" in second.stdout
-                async with connect(server.port, keys["alice"]) as again:  # a reconnect
-                    extra = await connect(server.port, keys["alice"])  # one too many
-                    await asyncio.wait_for(extra.wait_closed(), 10)
-                    assert (await again.run()).exit_status == 1  # the reconnect is served
-        finally:
-            await server.close()
-            await club.__aexit__(None, None, None)
+        async with (serve_in_process(tmp_path, keys, sessions_per_key=1) as (entered, server),
+                    connect(server.port, keys["alice"]) as conn):
+            result = await asyncio.wait_for(conn.run(), 10)
+            assert result.exit_status == 1
+            assert result.stdout.count("\n") == 1 and "needs a terminal" in result.stdout
+            result = await asyncio.wait_for(conn.run("cat /etc/passwd", term_type="xterm"),
+                                            10)
+            assert result.exit_status == 1 and result.stdout.count("\n") == 1
+            assert "runs no commands" in result.stdout and "root:" not in result.stdout
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_unix_connection(str(entered.hub.path))
+            first = await conn.create_process(term_type="xterm", encoding=None)
+            await Screen(first).until("member=alice")
+            second = await conn.run(term_type="xterm")
+            assert second.exit_status == 1 and "1 sessions open already" in second.stdout
+            async with connect(server.port, keys["alice"]) as again:  # a reconnect
+                extra = await connect(server.port, keys["alice"])  # one too many
+                await asyncio.wait_for(extra.wait_closed(), 10)
+                assert (await again.run()).exit_status == 1  # the reconnect is served
 
     asyncio.run(main())
 
@@ -205,33 +198,31 @@ def test_sessions_per_key_count_across_front_ends(tmp_path, keys) -> None:
     sessions in all, not on each; a front-end started again forgets what its earlier
     run left counted."""
     async def main() -> None:
-        club, entered, a = await serve_in_process(tmp_path, keys, sessions_per_key=1)
-        b = ClubSSHServer(entered.club, entered.hub, sshd.host_key(tmp_path / "hk"),
-                          command=probe(entered.hub.path), port=0, sessions_per_key=1,
-                          log=entered.lines.append)
-        await b.start()
-        try:
-            async with connect(a.port, keys["alice"]) as on_a, \
-                    connect(b.port, keys["alice"]) as on_b:
-                first = await on_a.create_process(term_type="xterm", encoding=None)
-                await Screen(first).until("member=alice")
-                second = await asyncio.wait_for(on_b.run(term_type="xterm"), 10)
-                assert second.exit_status == 1 and "1 sessions open already" in second.stdout
-                first.stdin.write(b"quit\r")
-                await asyncio.wait_for(first.wait(), 10)
-                third = await on_b.create_process(term_type="xterm", encoding=None)
-                await Screen(third).until("member=alice")  # the one on A is over
-                third.close()
-            fingerprint = PublicKey.parse(line_of(keys["bob"])).fingerprint
-            entered.store.open_session(fingerprint, b.front_end)  # left by B killed -9
-            await b.close()
-            b.port = int(b.front_end.rpartition(":")[2])
-            await b.start()  # B again, on its port: bob's count is cleared
-            assert entered.store.count_sessions(fingerprint) == 0
-        finally:
-            await b.close()
-            await a.close()
-            await club.__aexit__(None, None, None)
+        async with serve_in_process(tmp_path, keys, sessions_per_key=1) as (entered, a):
+            b = ClubSSHServer(entered.club, entered.hub, sshd.host_key(tmp_path / "hk"),
+                              command=probe(entered.hub.path), port=0, sessions_per_key=1,
+                              log=entered.lines.append)
+            await b.start()
+            try:
+                async with connect(a.port, keys["alice"]) as on_a, \
+                        connect(b.port, keys["alice"]) as on_b:
+                    first = await on_a.create_process(term_type="xterm", encoding=None)
+                    await Screen(first).until("member=alice")
+                    second = await asyncio.wait_for(on_b.run(term_type="xterm"), 10)
+                    assert second.exit_status == 1 and "1 sessions open already" in second.stdout
+                    first.stdin.write(b"quit\r")
+                    await asyncio.wait_for(first.wait(), 10)
+                    third = await on_b.create_process(term_type="xterm", encoding=None)
+                    await Screen(third).until("member=alice")  # the one on A is over
+                    third.close()
+                fingerprint = PublicKey.parse(line_of(keys["bob"])).fingerprint
+                entered.store.open_session(fingerprint, b.front_end)  # left by B killed -9
+                await b.close()
+                b.port = int(b.front_end.rpartition(":")[2])
+                await b.start()  # B again, on its port: bob's count is cleared
+                assert entered.store.count_sessions(fingerprint) == 0
+            finally:
+                await b.close()
 
     asyncio.run(main())
 
