@@ -6,12 +6,10 @@ at its own real referee."""
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 
 from club_fixtures import key_text
 from dz3play import play_one
+from joined_helpers import screen_text, until
 
 from deathzap_tui.club.hosting import Club
 from deathzap_tui.club.hub import HubServer
@@ -97,19 +96,6 @@ def club_thread(tmp_path: Path, saves_dir: Path) -> Iterator[ClubThread]:
     running = ClubThread(tmp_path, ("alice", "bob", "carol"))
     yield running
     running.close()
-
-
-def screen_text(app: Any) -> str:
-    svg = app.export_screenshot()
-    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
-                   ).replace("\xa0", " ")
-
-
-async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting for the lobby"
-        await pilot.pause(0.03)
 
 
 def lobby_rows(app: LobbyApp, section: str) -> list[dict[str, Any]]:

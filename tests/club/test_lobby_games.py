@@ -6,14 +6,10 @@ not before), declining, and a force built in the editor that ``check`` refuses."
 from __future__ import annotations
 
 import asyncio
-import html
-import re
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from joined_helpers import screen_text, until
 from server_helpers import a_game, challenge_and_accept, play_turn, running, seated, toynet, whose
 
 from deathzap_tui.app.screens.dialogs import AskScreen
@@ -26,19 +22,6 @@ SIZE = (80, 24)
 
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset", "saves_dir")
-
-
-async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting for the lobby"
-        await pilot.pause(0.03)
-
-
-def screen_text(app: Any) -> str:
-    svg = app.export_screenshot()
-    return "".join(html.unescape(t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)
-                   ).replace("\xa0", " ")
 
 
 def status(app: LobbyApp) -> str:
