@@ -114,23 +114,29 @@ def _column(lines: list[str], headers: set[str]) -> str:
     return "\n".join(line[start:end] for line in lines[1:])
 
 
+@pytest.mark.parametrize("ruleset", list(BUSY))
 @aiotest
-async def test_the_key_bar_shows_whole_keys_and_keeps_the_palette(workdir) -> None:
-    """It ended in "^q" with no word (issue 22): keys that do not fit give way whole,
-    from the end (the app's quit, help and palette come last)."""
-    app = battle_app(busy_session("classic", workdir))
+async def test_the_key_bar_shows_whole_keys_and_ends_with_quit(ruleset, workdir) -> None:
+    """It ended in "^q" with no word (issue 22): at 80 columns the keys close up, keys
+    that do not fit give way whole from the end (the app's help and palette first),
+    and quit always ends the bar with its word; e and o keep their places."""
+    app = battle_app(busy_session(ruleset, workdir))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         bar = app.screen.query_one(KeyBar)
         shown = bar.render().plain
-        items = [f" {key} {word} " for key, word, *_ in bar._items]
-        kept = [item for item in items if item in shown]
-        assert "".join(kept) == shown and len(shown) <= 80, "whole keys, each with its word"
-        assert kept == items[:len(kept)] and len(kept) < len(items), "the last gave way"
-        assert "c Unit card" in shown and not re.search(r"\^q\s*$", shown)
+        items = [f"{key} {word}" for key, word, *_ in bar._items]
+        kept = [item for item in items if f" {item} " in f"{shown} "]
+        assert " " + " ".join(kept) + " " == shown and len(shown) <= 80, \
+            "whole keys, each with its word"
+        assert kept[-1] == "^q Quit" and kept[:-1] == items[:len(kept) - 1], \
+            "the last gave way, quit stays"
+        for key in ("c Unit card", "e End game", "o Other"):
+            assert key in kept
         await pilot.resize_terminal(160, 40)
         await pilot.pause()
-        assert bar.render().plain == "".join(items), "all of them where they fit"
+        assert bar.render().plain == "".join(f" {item} " for item in items), \
+            "all of them, roomy, where they fit"
 
 
 @aiotest

@@ -85,6 +85,7 @@ class BattleScreen(Screen[None]):
         Binding("r", "redo", "Redo"),
         Binding("l", "whole_log", "Log"),
         Binding("h", "hand", "Hand"),
+        Binding("s", "score_page", "Score page", show=False),  # the panel's "more: s"
         Binding("up", "select(-1)", "Previous unit", show=False),
         Binding("down", "select(1)", "Next unit", show=False),
     ]
@@ -168,6 +169,7 @@ class BattleScreen(Screen[None]):
             self._last_label = label
             self.query_one("#save-name", Static).update(label)
         self.hidden.refresh(view)
+        self.follow_cards(view)
         self.advance_label = clean(view.advance_label, oneline=True)
         self._sync_bindings()
         if view.over and not self.game_over_shown:
@@ -211,6 +213,18 @@ class BattleScreen(Screen[None]):
         if rows:
             self.app.push_screen(UnitCardScreen(view.columns, rows,
                                                 unit_id or self.selected_unit(view)))
+
+    def follow_cards(self, view: BoardView | None = None) -> None:
+        """Unit cards open over this board show their units as ``view`` (the
+        session's now, by default) has them (issue 22: a card showed the unit as it
+        was when opened)."""
+        from deathzap_tui.app.screens.unitcard import UnitCardScreen
+
+        cards = [s for s in self.app.screen_stack if isinstance(s, UnitCardScreen)]
+        if cards:
+            view = view or self.session.view()
+            for card in cards:
+                card.follow(view.columns, self.board_rows(view))
 
     def show_tables(self, view: BoardView) -> None:
         """Both sides' unit tables, the selected row marked."""
@@ -256,7 +270,7 @@ class BattleScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.watching:  # only looking: the log, the rules and the units' cards
-            return action in ("whole_log", "card", "select")
+            return action in ("whole_log", "card", "select", "score_page")
         if self.view is None:
             return True
         if action in GROUP_KEYS:

@@ -90,6 +90,23 @@ class UnitCardScreen(Screen[None]):
         self.query_one("#card-text", Static).update(render_card(self.columns, self.row))
         self.query_one("#card-body", VerticalScroll).scroll_home(animate=False)
 
+    def follow(self, columns: Sequence[str], rows: Sequence[UnitRow]) -> None:
+        """The board changed while the card is open (a move at another terminal of a
+        joined table, a watched save): show the same unit as it is now, or the first
+        if it has left the board. Repaints only when the card's unit changed."""
+        unit_id = self.row.id
+        before = (self.columns, self.row)
+        self.columns, self.rows = tuple(columns), tuple(rows)
+        if not self.rows:
+            return
+        self.index = next((i for i, r in enumerate(self.rows) if r.id == unit_id), 0)
+        if (self.columns, self.row) != before and self.is_mounted:
+            body = self.query_one("#card-body", VerticalScroll)
+            at = body.scroll_y
+            self.show_row()
+            if self.row.id == unit_id:  # the same card: the reader keeps their place
+                body.scroll_to(y=at, animate=False)
+
     def action_step(self, step: int) -> None:
         self.index = (self.index + step) % len(self.rows)
         self.show_row()

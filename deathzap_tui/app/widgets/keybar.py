@@ -15,6 +15,14 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
+Item = tuple[str, str, str, bool, object, str]
+"""A key of the bar: (key, description, action or "" when disabled, enabled, node,
+its binding's action)."""
+
+PINNED = frozenset({"quit"})
+"""The actions whose keys never give way to a narrow bar (issue 22: it ended in
+``^q`` with no word)."""
+
 
 class KeyBar(Widget):
     DEFAULT_CSS = """
@@ -28,8 +36,7 @@ class KeyBar(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._items: list[tuple[str, str, str, bool, object]] = []
-        """(key, description, action or "" when disabled, enabled, node)."""
+        self._items: list[Item] = []
         self._text = Text()
         """Every key, whatever the width (the bar shows those that fit)."""
         self._spans: list[tuple[int, int, str, object]] = []
@@ -58,23 +65,30 @@ class KeyBar(Widget):
         if shown == self._shown:
             return
         self._shown = shown
-        self._items = [(key, description, action if enabled else "", enabled, node)
+        self._items = [(key, description, action if enabled else "", enabled, node, action)
                        for key, description, action, enabled, node in items]
         if palette:
-            self._items.append(("^p", "palette", "command_palette", True, self.app))
+            self._items.append(("^p", "palette", "command_palette", True, self.app,
+                                "command_palette"))
         self._text = _compose(self._items)[0]
         self.refresh()
 
     def render(self) -> Text:
         """The keys that fit the bar's width, each with its word (issue 22: never a key
-        cut from it). When they do not all fit, the last ones give way, whether they
+        cut from it). When they do not all fit, the keys close up (one space between
+        them, as Textual's compact footer), then the last ones give way, whether they
         apply now or not, so that a key keeps its place from one moment to the next:
-        the app's own keys (quit, help, the palette) first, then the screen's last."""
+        the app's own keys (help, the palette) first, then the screen's last. Quit
+        never gives way (:data:`PINNED`): it ends the bar, with its word."""
         width = self.size.width or 10**6
         items = list(self._items)
-        while items and sum(cell_len(f" {k} {d} ") for k, d, *_ in items) > width:
-            items.pop()
-        text, self._spans = _compose(items)
+        compact = _cells(items, compact=False) > width
+        while _cells(items, compact) > width:
+            movable = [n for n, item in enumerate(items) if item[5] not in PINNED]
+            if not movable:
+                break
+            del items[movable[-1]]
+        text, self._spans = _compose(items, compact)
         return text
 
     async def on_click(self, event: events.Click) -> None:
@@ -84,14 +98,22 @@ class KeyBar(Widget):
                 return
 
 
-def _compose(items: list[tuple[str, str, str, bool, object]]
+def _cells(items: list[Item], compact: bool) -> int:
+    """The cells :func:`_compose` takes for ``items``."""
+    pad = 1 if compact else 2
+    return sum(cell_len(f"{k} {d}") + pad for k, d, *_ in items) + (1 if compact and items else 0)
+
+
+def _compose(items: list[Item], compact: bool = False
              ) -> tuple[Text, list[tuple[int, int, str, object]]]:
-    """The bar's line for ``items`` and where each item is (for clicks)."""
+    """The bar's line for ``items`` and where each item is (for clicks): each key
+    and its word padded by a space each side, or ``compact``, one space between."""
     text = Text(no_wrap=True, overflow="crop")
     spans = []
-    for key, description, action, enabled, node in items:
+    for n, (key, description, action, enabled, node, _binding) in enumerate(items):
         start = text.cell_len
-        text.append(f" {key} ", style="bold yellow" if enabled else "dim")
+        lead = "" if compact and n else " "
+        text.append(f"{lead}{key} ", style="bold yellow" if enabled else "dim")
         text.append(f"{description} ", style="" if enabled else "dim")
         spans.append((start, text.cell_len, action, node))
     return text, spans

@@ -48,6 +48,9 @@ class Layout:
     wraps: tuple[bool, ...]
     """Per shown column: its text wraps (the name wraps only when squeezed)."""
     legend: str
+    hint: str = ""
+    """The legend in brief, for the table's title when it has no line of its own
+    ("Sh shields · card: Skill")."""
 
 
 def wrap(text: str, width: int) -> list[str]:
@@ -154,9 +157,13 @@ def _layout(columns: Sequence[str], hints: Sequence[Column],
         widths = least
     legend = [f"{hints[i].short} {hints[i].meaning}" for i in shown
               if short and hints[i].short and hints[i].meaning]
+    hint = list(legend)
     if dropped:
-        legend.append("on the unit card: " + ", ".join(columns[i] for i in sorted(dropped)))
-    return Layout(shown, tuple(widths), tuple(headers), tuple(wraps), " · ".join(legend))
+        names = ", ".join(columns[i] for i in sorted(dropped))
+        legend.append(f"on the unit card: {names}")
+        hint.append(f"card: {names}")
+    return Layout(shown, tuple(widths), tuple(headers), tuple(wraps), " · ".join(legend),
+                  " · ".join(hint))
 
 
 def _row_lines(cells: Sequence[str], layout: Layout) -> list[list[str]]:
@@ -269,11 +276,34 @@ def render_units(columns: Sequence[str], rows: Sequence[UnitRow], avail: int,
         gone = sum(r.gone for r in hidden)
         more = f"+{len(hidden)} more" + (f" ({gone} destroyed or fled)" if gone else "")
         lines.append(Text(more, style="italic", no_wrap=True, overflow="ellipsis", end=""))
-    elif layout.legend:
-        legend = wrap(layout.legend, avail)
-        if height is None or len(lines) + len(legend) <= height:
-            lines.extend(Text(line, style="dim italic", end="") for line in legend)
+    elif _legend_fits(layout, sum(heights[i] for i in visible), avail, height):
+        lines.extend(Text(line, style="dim italic", end="")
+                     for line in wrap(layout.legend, avail))
     return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
+
+
+def _legend_fits(layout: Layout, rows_lines: int, avail: int, height: int | None) -> bool:
+    """There is a legend and room for it under the header and ``rows_lines``."""
+    return bool(layout.legend) and (
+        height is None or 1 + rows_lines + len(wrap(layout.legend, avail)) <= height)
+
+
+def legend_hint(columns: Sequence[str], hints: Sequence[Column], rows: Sequence[UnitRow],
+                avail: int, height: int | None) -> str:
+    """The legend in brief (:attr:`Layout.hint`) when :func:`render_units` has no line
+    for it at ``avail`` x ``height`` (issue 22: Deathzap 3's busy board at 80x24 sent
+    Skill and Where to the card without naming them); "" when the legend is shown or
+    there is none."""
+    if not columns:
+        return ""
+    headers = [clean(c, oneline=True) for c in columns]
+    layout, _body, heights = choose(headers, hints, rows, avail, height)
+    room = 10**6 if height is None else max(1, height - 1)
+    visible = shown_rows(rows, heights, room)
+    if not layout.hint or (len(visible) == len(rows) and _legend_fits(
+            layout, sum(heights), avail, height)):
+        return ""
+    return layout.hint
 
 
 class UnitTable(Widget):
@@ -292,6 +322,9 @@ class UnitTable(Widget):
         self._hints: Sequence[Column] = ()
         self._rows: Sequence[UnitRow] = ()
         self._title = ""
+        self._short_title = ""
+        """The title without the force's name, for a hint that leaves no room for it."""
+        self._hint = ""
         self._selected = ""
 
     def show(self, columns: Sequence[str], rows: Sequence[UnitRow], force_name: str,
@@ -300,18 +333,19 @@ class UnitTable(Widget):
         """``score`` is followed by ``score_label`` (``BoardView.score_label``);
         ``hints`` are ``BoardView.column_hints``; ``selected`` the unit id shown
         reversed (the battle screen's selected row)."""
-        title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}"
-        if score is not None:
-            title += f" — {score} {clean(score_label, oneline=True)}"
+        scored = "" if score is None else f" — {score} {clean(score_label, oneline=True)}"
+        title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}{scored}"
+        self._short_title = side_label(self.side) + scored
         shown = (title, columns, rows, tuple(hints), selected)
         if shown == (self._title, self._columns, self._rows, tuple(self._hints),
                      self._selected):
             return  # unchanged: no repaint
-        if title != self._title:
-            self.border_title = Text(title, style=SIDE_STYLE.get(self.side, "bold"))
         width = self.content_region.width
         before = units_height(self._columns, self._hints, self._rows, width)
-        self._title, self._columns, self._rows = title, columns, rows
+        if title != self._title:
+            self._title = title
+            self._show_title()
+        self._columns, self._rows = columns, rows
         self._hints, self._selected = hints, selected
         # A layout pass only when the table needs another number of lines.
         self.refresh(layout=not width or units_height(columns, hints, rows, width) != before)
@@ -323,5 +357,23 @@ class UnitTable(Widget):
         if not self._columns:
             return Text()
         region = self.content_region
+        hint = legend_hint(self._columns, self._hints, self._rows, region.width, region.height)
+        if hint != self._hint:
+            self._hint = hint
+            self._show_title()
         return render_units(self._columns, self._rows, region.width, region.height,
                             self._hints, self._selected)
+
+    def _show_title(self) -> None:
+        """The side, force and score, then the legend in brief when the table has no
+        line for it (``· card: Skill, Where``); the force's name gives way to the hint
+        when both do not fit, the hint when neither does (the border keeps 3 cells
+        each side of its title)."""
+        hint = f" · {self._hint}" if self._hint else ""
+        room = self.size.width - 6
+        title = next((t for t in (self._title, self._short_title)
+                      if hint and cell_len(t + hint) <= room), None)
+        text = Text(title or self._title, style=SIDE_STYLE.get(self.side, "bold"))
+        if title:
+            text.append(hint, style="italic")
+        self.border_title = text

@@ -87,9 +87,42 @@ def weapon_line(weapon: tables.Weapon) -> str:
     return f"{weapon.name}: {weapon.attacks} attacks, {reach}{bands}"
 
 
+def this_turn(state: State, unit: UnitState) -> tuple[str, ...]:
+    """What the state can tell of the unit in this turn. Double Tap keeps no record of
+    a unit's actions (any unit may act again while its side has points, DT §3;
+    reactions are counted per enemy action, DT-R3): whose turn it is, whether this
+    unit may act or react now, and the markers that last until it acts or the turn
+    ends (DT §5, §7)."""
+    if state.stage != "battle" or state.over or not unit.in_play:
+        return ()
+    ours = unit.side == state.player
+    lines = [f"Round {state.round}, {side_name(state.player)}'s turn"
+             + (f": {points_word(state.points[unit.side])} left for any unit (DT §3)"
+                if ours else "")]
+    if ours:
+        lines.append("may act now" if may_act(state, unit) else "cannot act now")
+    elif unit.stunned:
+        lines.append("cannot react while stunned (DT §5)")
+    else:
+        lines.append("may react once to each enemy action (DT §6, DT-R3)")
+    if unit.stunned:
+        lines.append("stunned: its next action is spent recovering (DT §5)")
+    if unit.poisoned:
+        lines.append("poisoned: tests on its next activation, 3+ cures it (DT §7)")
+    if unit.flashed_until:
+        lines.append(f"flashed: -2 to its quality rolls until the end of "
+                     f"{side_name(unit.flashed_until)}'s turn (DT §7)")
+    if unit.hacked:
+        lines.append("hacked: -1 to its next attack or block roll (DT §7)")
+    if unit.spotted_by:
+        lines.append(f"spotted: {side_name(unit.spotted_by)}'s next unit to shoot at it "
+                     "gets +1 to hit (DT §7)")
+    return tuple(lines)
+
+
 def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
-    """Its weapons (DT §4) and special rules (DT §7) in full, its points and state
-    (DT keeps no record of a unit's actions: any unit may act again, DT §3)."""
+    """Its weapons (DT §4) and special rules (DT §7) in full, its points and state,
+    and what the state tells of this turn (:func:`this_turn`)."""
     weapons = [weapon_line(tables.WEAPONS[w]) for w in unit.figures[0].weapons]
     if unit.has("grenade"):
         weapons.append("Grenade: used" if unit.grenade_used else "Grenade: not used yet")
@@ -99,6 +132,7 @@ def unit_card(state: State, unit: UnitState) -> tuple[CardSection, ...]:
         ("Weapons", weapons),
         ("Special rules", rules),
         ("Status", (status(state, unit) or "ready", f"{unit.points} points (DT-R4)")),
+        ("This turn", this_turn(state, unit)),
     )
 
 
