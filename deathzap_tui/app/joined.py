@@ -326,10 +326,12 @@ class JoinedBattleScreen(BattleScreen):
     def remote_changed(self) -> None:
         """Show what the table pushed. Behind another whole screen (the wizard, a
         unit card) none of it is seen: it is shown when this screen is again, once
-        for all the pushes meanwhile (the wizard of a move gets several). But the end
-        of the game is shown at once, over whatever is open."""
+        for all the pushes meanwhile (the wizard of a move gets several); an open
+        unit card follows its unit (issue 22). But the end of the game is shown at
+        once, over whatever is open."""
         self._stale = not self._seen() and not self.session.over
         if self._stale:
+            self.follow_cards()
             return
         self._follow_narrative()
         self._follow_live()
