@@ -241,7 +241,7 @@ class JoinedWizardScreen(WizardScreen):
         who = step.side if step is not None else getattr(self.token, "by", "")
         what = clean(step.text, oneline=True) if step is not None else "confirm"
         title = " — ".join(p for p in (self.wizard_title, self.intent_label) if p)
-        self.query_one("#wiz-title", Static).update(Text(title), layout=False)
+        repaint(self.query_one("#wiz-title", Static), Text(title))
         self.set_class(False, "-done", "-picking")
         self._feedback("")
         self._render_history()

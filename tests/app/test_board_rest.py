@@ -201,3 +201,29 @@ async def test_the_whole_score_is_one_key_away(workdir) -> None:
         words = " ".join(" ".join(screen_lines(app)).split())
         for line in view.objectives:
             assert " ".join(line.split()) in words
+
+
+@aiotest
+async def test_classics_first_melee_is_titled_whole_at_120x40(workdir) -> None:
+    """At 120x40 Classic's first melee lost the end of its wizard's title (the names
+    of the units in the melee): the title wraps onto a second line instead."""
+    from deathzap_tui.app.screens.wizard import WizardScreen
+
+    session = busy_session("classic", workdir)
+
+    def fights():
+        return [o for o in session.intents() if o.intent.get("type") == "fight"]
+
+    _play_until(session, lambda: bool(fights()))
+    fight = max(fights(), key=lambda o: len(o.label))
+    app = battle_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.screen.run_intent(fight)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, WizardScreen)
+        region = app.screen.query_one("#wiz-title").region
+        lines = screen_lines(app)[region.y:region.bottom]
+        words = " ".join(" ".join(line[region.x:region.right] for line in lines).split())
+        assert words.endswith(" ".join(fight.label.split())), words

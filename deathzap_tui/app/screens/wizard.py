@@ -417,7 +417,8 @@ class WizardScreen(OneFrameScreen[Any]):
             title = f"{title} — {self.intent_label}" if title else self.intent_label
         elif self.context:
             title = f"{title} — {self.context}" if title else self.context
-        self.query_one("#wiz-title", Static).update(Text(title), layout=False)
+        # Whole, on a second line if long (issue 22: a Classic melee's names were cut).
+        repaint(self.query_one("#wiz-title", Static), Text(title))
         choices = self.query_one("#wiz-choices", ChoiceList)
         inp = self.query_one("#wiz-input", Input)
         confirm = self.query_one("#wiz-confirm", ConfirmBar)
