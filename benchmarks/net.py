@@ -164,22 +164,22 @@ def render_bench(n: int = 30) -> None:
 
         black.commit = timed_commit  # type: ignore[method-assign]
         app = JoinedApp(red, side="red", dice_mode="generated")
-        display = app._display
+        display = JoinedApp._display  # on the class: Textual reads it there, not per app
         change = JoinedBattleScreen.remote_changed
 
         def on_change(screen):
             change(screen)
             applied.setdefault(red.events, time.perf_counter())
 
-        def on_display(screen, renderable):
-            display(screen, renderable)
+        def on_display(self, screen, renderable):
+            display(self, screen, renderable)
             if renderable is not None:
                 now = time.perf_counter()
                 for k in applied:
                     painted.setdefault(k, now)
 
         JoinedBattleScreen.remote_changed = on_change  # type: ignore[method-assign]
-        app._display = on_display  # type: ignore[method-assign]
+        JoinedApp._display = on_display  # type: ignore[method-assign]
 
         async def drive() -> None:
             async with app.run_test(size=(120, 36)) as pilot:
@@ -200,6 +200,9 @@ def render_bench(n: int = 30) -> None:
     print(f"{len(to_paint)} DZ3 intents black -> red's joined app (headless Pilot, 120x36)")
     for name, xs in (("commit -> red's app has re-read the session", to_apply),
                      ("commit -> red's app has composed the new frame", to_paint)):
+        if not xs:  # e.g. every move's frame came with red's own wizard, not the board
+            print(f"  {name}: no sample")
+            continue
         print(f"  {name}: median {statistics.median(xs):.1f} ms, p95 {pct(xs, 95):.1f} ms, "
               f"max {max(xs):.1f} ms")
 
