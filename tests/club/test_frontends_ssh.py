@@ -15,12 +15,13 @@ from pgserver import PgServer
 from server_helpers import Seat, whose
 from test_frontends import events_at, finish_across, pending_at, play_across
 from test_pgstore import SECRET
-from test_server_ssh import keys, line_of, session, start_server, toy
+from test_server_ssh import keys, line_of, session, start_server
 
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.sqlstore import open_store
 
-__all__ = ["keys", "toy"]  # fixtures used here
+__all__ = ["keys"]  # fixtures used here
+pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 
 @pytest.mark.slow
