@@ -322,8 +322,9 @@ class UnitTable(Widget):
         self._hints: Sequence[Column] = ()
         self._rows: Sequence[UnitRow] = ()
         self._title = ""
-        self._short_title = ""
-        """The title without the force's name, for a hint that leaves no room for it."""
+        self._short_titles: tuple[str, ...] = ()
+        """Shorter titles for a hint that leaves no room for the whole one: without the
+        score (the score panel shows it), then without the force's name."""
         self._hint = ""
         self._selected = ""
 
@@ -335,7 +336,8 @@ class UnitTable(Widget):
         reversed (the battle screen's selected row)."""
         scored = "" if score is None else f" — {score} {clean(score_label, oneline=True)}"
         title = f"{side_label(self.side)} — {clean(force_name, oneline=True)}{scored}"
-        self._short_title = side_label(self.side) + scored
+        named = f"{side_label(self.side)} — {clean(force_name, oneline=True)}"
+        self._short_titles = (named, side_label(self.side) + scored)
         shown = (title, columns, rows, tuple(hints), selected)
         if shown == (self._title, self._columns, self._rows, tuple(self._hints),
                      self._selected):
@@ -366,12 +368,12 @@ class UnitTable(Widget):
 
     def _show_title(self) -> None:
         """The side, force and score, then the legend in brief when the table has no
-        line for it (``· card: Skill, Where``); the force's name gives way to the hint
-        when both do not fit, the hint when neither does (the border keeps 3 cells
-        each side of its title)."""
+        line for it (``· card: Skill, Where``); when both do not fit the score gives way
+        to the hint (the score panel shows it), then the force's name; the hint when
+        nothing does (the border keeps 3 cells each side of its title)."""
         hint = f" · {self._hint}" if self._hint else ""
         room = self.size.width - 6
-        title = next((t for t in (self._title, self._short_title)
+        title = next((t for t in (self._title, *self._short_titles)
                       if hint and cell_len(t + hint) <= room), None)
         text = Text(title or self._title, style=SIDE_STYLE.get(self.side, "bold"))
         if title:
