@@ -62,8 +62,12 @@ async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monk
         # burst's end, and never for what was answered meanwhile
         await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
         assert isinstance(app.screen.resolution.step, DiceRequest)
-        assert len(drawn) == 2  # the first push at once, the rest together
-        assert drawn[1] - drawn[0] >= joined.BURST - 0.01
+        # The first push at once, the rest together a burst later; or, when the app
+        # was still busy as the rest came in, all of them in one draw. Never a draw
+        # per push.
+        assert len(drawn) in (1, 2), drawn
+        if len(drawn) == 2:
+            assert drawn[1] - drawn[0] >= joined.BURST - 0.01
 
 
 @run
@@ -113,8 +117,12 @@ async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
         await until(pilot, lambda: drawn and drawn[-1] >= seq)  # the answer's push drawn
         assert battle._stale
         assert boards == [] and battle._live == []  # nothing drawn where it is not seen
+        await until(pilot, lambda: app._held is None)  # no burst left to draw later
+        later = len(drawn)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is battle and battle._live)
-        assert boards == [1]  # once, for both pushes
+        # Once for both pushes it missed, plus once for each push drawn since it
+        # shows again (the table may push again meanwhile).
+        assert len(boards) == 1 + len(drawn) - later, (boards, drawn[later:])
         assert battle._live[0].startswith("… RED: hit, in progress")
         assert not battle._stale
