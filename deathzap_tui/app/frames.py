@@ -34,6 +34,14 @@ row is shown for the first time. For a widget that does not scroll (:class:`Stea
 mixed in, :class:`SteadyStatic`) the virtual size is only recorded: the layout that
 sized it has placed everything already.
 
+**Styles computed again on every push.** Pushing a screen styles it and all its
+widgets again (``ScreenResume(refresh_styles=True)``), though each widget was styled when
+mounted and again whenever a class or pseudo-class of it or an ancestor changed since:
+the wizard, kept installed, was restyled whole on every ``a``. Once a screen has been
+restyled whole (its first push), only a change outside it leaves its styles behind (a
+theme, the app's classes or focus, reloaded CSS): :class:`SteadyStyles` skips the
+restyle when none happened since.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -43,6 +51,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from textual import events
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Static, Tree
@@ -67,8 +76,34 @@ class OneFrameScreen(Screen[ResultT]):
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView as _ScrollView
     from textual.widget import Widget as _Widget
+
+    _Screen = Screen[object]
 else:
-    _ScrollView = _Widget = object
+    _ScrollView = _Widget = _Screen = object
+
+
+class SteadyStyles(_Screen):
+    """Mixed into a screen (first among its bases): pushing it restyles it only when
+    something outside it that styles read changed since it was last styled (see the
+    module's docstring)."""
+
+    _styled_for: tuple[object, ...] | None = None
+    """What the screen was last restyled whole under (:meth:`_style_stamp`); ``None``
+    until its first push: styles that follow the focus (``:focus-within``) are right
+    only once the mounted screen has been restyled whole."""
+
+    def _style_stamp(self) -> tuple[object, ...]:
+        # Private: the app's CSS generation (themes, CSS reloads bump it).
+        app = self.app
+        return app._css_update_count, frozenset(app.classes), frozenset(app.pseudo_classes)
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's own handler (Textual dispatches each class's in turn,
+        # most derived first), which restyles the screen if ``refresh_styles``.
+        stamp = self._style_stamp()
+        if stamp == self._styled_for:
+            event.refresh_styles = False
+        self._styled_for = stamp
 
 
 class SteadyScrollbars(_ScrollView):

@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from deathzap_tui.app.describe import side_label
 from deathzap_tui.app.flow import in_group
+from deathzap_tui.app.frames import SteadyStyles
 from deathzap_tui.app.hidden import HiddenHands, board_options, shared, terminal_side
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.clock import ClockWidget
@@ -68,7 +69,7 @@ than it can show); the whole game is on the log screen (``l``). A resumed game n
 narrate its older events to start (issue 11)."""
 
 
-class BattleScreen(Screen[None]):
+class BattleScreen(SteadyStyles, Screen[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[Any]] = [
         Binding("d", "advance", "Draw card"),  # shown as view.advance_label

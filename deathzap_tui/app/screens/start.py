@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from deathzap_tui.app.forcelist import forces_for, pair_for, ruleset_of
 from deathzap_tui.app.text import clean
+from deathzap_tui.app.widgets.dropdown import Dropdown
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar
 from deathzap_tui.paths import forces_dir
@@ -60,7 +61,7 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
                       classes="row-label")
         label.tooltip = clean(spec.help)
         if spec.choices:
-            field: Widget = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
+            field: Widget = Dropdown([(Text(clean(c, oneline=True)), c) for c in spec.choices],
                                    value=spec.default, allow_blank=False,
                                    id=f"opt-{spec.key}", classes="row-field", compact=True)
         else:
@@ -150,7 +151,7 @@ class StartScreen(Screen[None]):
                 ids = registry.ids()
                 with Horizontal(classes="row"):
                     yield Label("Ruleset", classes="row-label")
-                    yield Select([(Text(i), i) for i in ids], value=self.ruleset_id,
+                    yield Dropdown([(Text(i), i) for i in ids], value=self.ruleset_id,
                                  allow_blank=False, id="ruleset", compact=True,
                                  classes="row-field")
                 listed = forces_for(self.files, self.ruleset_id)
@@ -160,7 +161,7 @@ class StartScreen(Screen[None]):
                                     classes="row-label")
                         # A force of another ruleset (given on the command line) stays
                         # in the path field, unpicked: starting says what is wrong.
-                        yield Select([(Text(p.stem), str(p)) for p in listed],
+                        yield Dropdown([(Text(p.stem), str(p)) for p in listed],
                                      prompt="pick from forces/", id=f"{side}-pick",
                                      value=str(path) if path in listed else Select.NULL,
                                      compact=True, classes="row-field")
@@ -175,7 +176,7 @@ class StartScreen(Screen[None]):
                                 classes="row-field")
                 with Horizontal(classes="row"):
                     yield Label("Dice", classes="row-label")
-                    yield Select([(Text("physical (typed in)"), "physical"),
+                    yield Dropdown([(Text("physical (typed in)"), "physical"),
                                   (Text("generated (the app rolls)"), "generated")],
                                  value=self.app.dice_mode, allow_blank=False,  # type: ignore
                                  id="dice", compact=True, classes="row-field")
@@ -192,8 +193,10 @@ class StartScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        # The forces are described in the first frame (reading two small files costs
+        # less than drawing the screen twice); the saves, however many, come after it.
+        self._describe_forces()
         self._load_saves()
-        self.call_after_refresh(self._describe_forces)
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -225,15 +228,24 @@ class StartScreen(Screen[None]):
         self.option_specs, widgets = option_widgets(ruleset_id)
         return widgets
 
+    @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
+        """List the saves, in a thread: each is read to say whose game it is, which
+        the first frame must not wait for (issue 21)."""
         from deathzap_tui import saves
 
+        try:
+            found = saves.list_saves()
+        except OSError:
+            found = []
+        self.app.call_from_thread(self._show_saves, found)
+
+    def _show_saves(self, found: list[Any]) -> None:
+        if not self.is_mounted:  # the screen was left meanwhile
+            return
         opts = self.query_one("#saves", OptionList)
         opts.clear_options()
-        try:
-            self.saves = saves.list_saves()
-        except OSError:
-            self.saves = []
+        self.saves = found
         self.save_states = {}
         if not self.saves:
             opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))

@@ -27,7 +27,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from deathzap_tui.app import describe as d
-from deathzap_tui.app.frames import OneFrameScreen
+from deathzap_tui.app.frames import OneFrameScreen, SteadyStyles
 from deathzap_tui.app.text import clean
 from deathzap_tui.app.widgets.inputs import SteadyInput
 from deathzap_tui.app.widgets.keybar import KeyBar, sync_key_bars
@@ -202,7 +202,7 @@ class ChoiceList(OptionList):
             self.screen.unarmed_enter()  # type: ignore[attr-defined]
 
 
-class WizardScreen(OneFrameScreen[Any]):
+class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-tiny"), (24, "-short"), (32, "-tall")]
     """-tiny (under 24 rows): the step box takes what the history and odds leave."""
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
