@@ -19,12 +19,12 @@ sys.path.insert(0, str(NET))
 
 import toynet  # noqa: E402
 
-from deathzap_tui.app.describe import auto_answer  # noqa: E402
 from deathzap_tui.club.hosting import Club, ClubLimits  # noqa: E402
 from deathzap_tui.club.hub import HubClient, HubServer  # noqa: E402
 from deathzap_tui.club.members import PublicKey  # noqa: E402
 from deathzap_tui.club.notify import Notifier  # noqa: E402
 from deathzap_tui.club.sqlstore import open_store  # noqa: E402
+from deathzap_tui.headless.describe import auto_answer  # noqa: E402
 from deathzap_tui.net import protocol  # noqa: E402
 from deathzap_tui.net.wire import answer_out, step_from_data  # noqa: E402
 
