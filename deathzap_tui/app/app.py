@@ -15,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan
 
 if TYPE_CHECKING:
@@ -46,9 +47,7 @@ def palette_provider() -> type:
 
 
 class DeathzapApp(App[None]):
-    CSS_PATH: ClassVar[list[Any]] = [
-        "common/common.tcss", "start/start.tcss", "battle/battle.tcss", "wizard/wizard.tcss"]
-    """All the styles, loaded up front (one parse at start-up)."""
+    CSS_PATH: ClassVar[list[Any]] = STYLES
     TITLE = "deathzap"
     COMMANDS = App.COMMANDS | {palette_provider}
     BINDINGS: ClassVar[list[Any]] = [
