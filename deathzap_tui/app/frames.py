@@ -37,10 +37,12 @@ sized it has placed everything already.
 **Styles computed again on every push.** Pushing a screen styles it and all its
 widgets again (``ScreenResume(refresh_styles=True)``), though each widget was styled when
 mounted and again whenever a class or pseudo-class of it or an ancestor changed since:
-the wizard, kept installed, was restyled whole on every ``a``. Once a screen has been
-restyled whole (its first push), only a change outside it leaves its styles behind (a
-theme, the app's classes or focus, reloaded CSS): :class:`SteadyStyles` skips the
-restyle when none happened since.
+the start screen's form was styled twice before its first frame, the wizard (kept
+installed) restyled whole on every ``a``. Only a change outside the screen leaves its
+styles behind (a theme, the app's classes or focus, reloaded CSS): :class:`SteadyStyles`
+skips the restyle when none happened since the screen was last styled. (A style that
+follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
+Textual restyles only those on a focus change.)
 
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
@@ -88,14 +90,16 @@ class SteadyStyles(_Screen):
     module's docstring)."""
 
     _styled_for: tuple[object, ...] | None = None
-    """What the screen was last restyled whole under (:meth:`_style_stamp`); ``None``
-    until its first push: styles that follow the focus (``:focus-within``) are right
-    only once the mounted screen has been restyled whole."""
+    """What the screen's styles were last computed under (:meth:`_style_stamp`)."""
 
     def _style_stamp(self) -> tuple[object, ...]:
         # Private: the app's CSS generation (themes, CSS reloads bump it).
         app = self.app
         return app._css_update_count, frozenset(app.classes), frozenset(app.pseudo_classes)
+
+    def _on_mount(self) -> None:
+        # Every widget was styled as it was mounted, this screen last.
+        self._styled_for = self._style_stamp()
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler (Textual dispatches each class's in turn,

@@ -20,6 +20,7 @@ from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.frames import SteadyStyles
 from deathzap_tui.headless.forcelist import forces_for, pair_for, ruleset_of
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
@@ -118,7 +119,7 @@ def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Te
     return text
 
 
-class StartScreen(Screen[None]):
+class StartScreen(SteadyStyles, Screen[None]):
     AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
@@ -332,12 +333,17 @@ class StartScreen(Screen[None]):
         return True
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        # A Select announces its first value too, and a value set here: only a change
+        # from what the form shows rebuilds or reads anything.
         sid = event.select.id or ""
         if sid.endswith("-pick") and isinstance(event.value, str):
             side = sid.removesuffix("-pick")
-            self.query_one(f"#{side}-path", Input).value = shown_path(Path(event.value))
-            self._describe(side)
-        elif sid == "ruleset" and isinstance(event.value, str):
+            path = self.query_one(f"#{side}-path", Input)
+            if path.value != shown_path(Path(event.value)):
+                path.value = shown_path(Path(event.value))
+                self._describe(side)
+        elif sid == "ruleset" and isinstance(event.value, str) \
+                and event.value != self.ruleset_id:
             self._build_options(event.value)
             self._offer_forces(event.value)
         elif sid == "dice" and isinstance(event.value, str):
