@@ -82,7 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
+    # No arguments: the start screen at once, without the subcommands' parsers (each
+    # imports its command's module): issue 21, the start screen as quick as can be.
+    args = build_parser().parse_args(argv) if argv else argparse.Namespace(command=None)
     try:
         status = int(_module(args.command or "start").run(args) or 0)
         sys.stdout.flush()

@@ -20,6 +20,8 @@ updated). The overrides of Textual that make these one frame are in
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +31,7 @@ from test_odds_panel import to_first_hit_roll
 from test_wizard_keys import ToyApp, loose
 from textual.app import App
 
+from deathzap_tui.app.wizard import wizard
 from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.rules.steps import DiceRequest
 
@@ -179,3 +182,17 @@ async def test_a_frame_waits_for_requests_still_on_their_way(demo_paths, monkeyp
         for _ in range(3):
             await pilot.pause(0.05)
         assert counter.frames == before + 1
+
+
+def test_a_change_of_state_restyles_every_widget_the_states_style() -> None:
+    """A change of the wizard's state classes restyles only ``STATE_STYLED`` (issue
+    21): every rule of wizard.tcss that reads a state class styles one of them."""
+    sheet = (Path(wizard.__file__).parent / "wizard.tcss").read_text(encoding="utf-8")
+    sheet = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
+    styled = {s.strip() for s in wizard.STATE_STYLED.split(",")}
+    targets = set()
+    for selectors in re.findall(r"([^{}]+)\{", sheet):
+        for selector in selectors.split(","):
+            if re.search(r"\.-(picking|fresh|done)\b", selector):
+                targets.add(selector.split()[-1])
+    assert targets and targets <= styled, targets - styled
