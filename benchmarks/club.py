@@ -79,7 +79,8 @@ def pct(values: list[float], p: float) -> float:
 
 # --- the server process ------------------------------------------------------------
 
-async def serve(store_path: str, rundir: Path, front: int, fronts: int) -> None:
+async def serve(store_path: str, rundir: Path, front: int, fronts: int,
+                zygote: bool) -> None:
     """Host the games of the store that have a player on front-end ``front`` (of
     ``fronts``, :func:`front_of`), as a lobby opening them would; print the port and
     each game's socket."""
@@ -110,7 +111,7 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int) -> None:
     hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
     await hub.start()
     server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
-                           max_unauthenticated=64, log=lambda text: None)
+                           max_unauthenticated=64, zygote=zygote, log=lambda text: None)
     await server.start()
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
     await asyncio.Event().wait()
@@ -151,9 +152,27 @@ def memory(pid: int, *, private: bool = False) -> tuple[float, ...]:
     return (rss, pss, own) if private else (rss, pss)
 
 
+def is_zygote(pid: int) -> bool:
+    try:
+        return b"deathzap_tui.club.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def zygotes(server: int) -> list[int]:
+    """The server's zygote (:mod:`deathzap_tui.club.zygote`), if it runs one."""
+    return [pid for pid in children(server) if is_zygote(pid)]
+
+
 def apps(server: int) -> list[int]:
-    """The sessions' app processes (children of the server)."""
-    return children(server)
+    """The sessions' app processes: the server's children, or its zygote's."""
+    return [app for pid in children(server)
+            for app in (children(pid) if is_zygote(pid) else [pid])]
+
+
+def zygote_line(server: int) -> str:
+    return "".join(f", zygote {rss:.1f} MB RSS / {pss:.1f} MB PSS (shared by its children)"
+                   for rss, pss in map(memory, zygotes(server)))
 
 
 def mem_line(pids: list[int]) -> str:
@@ -195,13 +214,17 @@ class Screen:
         return self.last
 
 
-async def open_screen(port: int, key: asyncssh.SSHKey) -> Screen:
+async def open_screen(port: int, key: asyncssh.SSHKey, starts: list[float]) -> Screen:
+    """A session; the time from asking for its terminal (logged in) to the first
+    bytes its app draws goes into ``starts``."""
     conn = await asyncssh.connect("127.0.0.1", port, username="p", client_keys=[key],
                                   known_hosts=None, agent_path=None)
+    asked = time.monotonic()
     proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24),
                                      encoding=None)
     screen = Screen(proc)
     await asyncio.wait_for(screen.arrived.wait(), 60)
+    starts.append(screen.last - asked)
     return screen
 
 
@@ -338,7 +361,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             rundir.mkdir(mode=0o700)
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
-                 str(fronts)],
+                 str(fronts), "no" if args.no_zygote else "yes"],
                 stdout=subprocess.PIPE, text=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
@@ -352,21 +375,28 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             print(f"{sessions} SSH sessions in {len(games)} games on loopback; a move "
                   f"per game every {args.every:g} s for {args.seconds:g} s "
                   f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
-                  f"front-end{'s' if fronts > 1 else ''})")
+                  f"front-end{'s' if fronts > 1 else ''}; sessions' apps "
+                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'})")
             started = time.monotonic()
             screens: list[Screen] = []
+            starts: list[float] = []
             for i in range(0, sessions, args.batch):  # start a few at a time
                 screens += await asyncio.gather(*(
                     open_screen(ports[front_of(n // 2, ("red", "black")[n % 2], fronts)],
-                                keys[n]) for n in range(i, min(i + args.batch, sessions))))
-            print(f"  all sessions up in {time.monotonic() - started:.1f} s")
+                                keys[n], starts)
+                    for n in range(i, min(i + args.batch, sessions))))
+            ms = [t * 1000 for t in starts]
+            print(f"  all sessions up in {time.monotonic() - started:.1f} s ({args.batch} at "
+                  f"a time); a session's start (terminal asked -> its app's first bytes): "
+                  f"p50 {pct(ms, 50):.0f} ms, p95 {pct(ms, 95):.0f} ms")
             await asyncio.sleep(3)
             if why := ended(screens):
                 print(why)
             pids = [p for proc in servers for p in apps(proc.pid)]
-            print(f"  idle:    {mem_line(pids)}; server "
-                  f"{memory(server.pid)[0]:.1f} MB RSS")
-            own0 = sum(cpu_seconds(proc.pid) for proc in servers)
+            print(f"  idle:    {mem_line(pids)}; server {memory(server.pid)[0]:.1f} MB RSS"
+                  f"{zygote_line(server.pid)}")
+            own0 = sum(cpu_seconds(p) for proc in servers
+                       for p in (proc.pid, *zygotes(proc.pid)))
             cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
             wall0 = time.monotonic()
@@ -385,11 +415,12 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             await asyncio.gather(*plays)
             times = across + within
             wall = time.monotonic() - wall0
-            own = sum(cpu_seconds(proc.pid) for proc in servers) - own0
+            own = sum(cpu_seconds(p) for proc in servers
+                      for p in (proc.pid, *zygotes(proc.pid))) - own0
             cpu = own + own0 + sum(cpu_seconds(p) for p in pids) - cpu0
             mine = sum(os.times()[:2]) - mine0
-            print(f"  playing: {mem_line(pids)}; server "
-                  f"{memory(server.pid)[0]:.1f} MB RSS")
+            print(f"  playing: {mem_line(pids)}; server {memory(server.pid)[0]:.1f} MB RSS"
+                  f"{zygote_line(server.pid)}")
             for label, measured in (("across front-ends", across),
                                     ("within one front-end", within)):
                 if measured:
@@ -590,12 +621,16 @@ def main() -> None:
     parser.add_argument("--fork-memory", type=int, default=0, metavar="N",
                         help="only measure the memory of N joined apps started as today "
                         "and forked from a pre-imported process")
-    parser.add_argument("--serve", nargs=4, metavar=("STORE", "RUNDIR", "FRONT", "FRONTS"),
+    parser.add_argument("--no-zygote", action="store_true",
+                        help="start each session's app as a process of its own (as before "
+                        "the zygote), to compare")
+    parser.add_argument("--serve", nargs=5,
+                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
-                          int(args.serve[3])))
+                          int(args.serve[3]), args.serve[4] == "yes"))
         return
     if args.fork_memory:
         fork_memory(args.fork_memory)

@@ -535,6 +535,7 @@ class SqlClubStore:
                     game_id, seq, data, now)
                 run("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
                     seq + 1, now, game_id)
+                run("DELETE FROM in_flight WHERE game_id = ?", game_id)
                 self._announce(run, game_id, "event")
         except self.dialect.unique:
             raise Conflict(f"game {game_id}: another writer kept event number {seq} "

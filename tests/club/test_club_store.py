@@ -3,11 +3,14 @@ on a real SQLite file and a real PostgreSQL database (the ``club`` fixture)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from club_fixtures import FORCES, club_session, key_text, new_game, play, run_sql, with_two_members
+from dz3_fixtures import random_answer
 
+from deathzap_tui.club.gamestore import event_json
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store
 from deathzap_tui.gamestore import Conflict
@@ -162,6 +165,27 @@ def test_the_unique_event_number_decides_when_the_count_is_stale(
     run_sql(club, "UPDATE games SET events = events - 1 WHERE id = ?", store.game_id)
     with pytest.raises(Conflict, match="another writer kept event number 1 first"):
         store.append(1, game.log[1])
+
+
+def test_an_event_kept_takes_the_action_in_flight_with_it(club: SqlClubStore) -> None:
+    """The record of an action in flight goes in the transaction that keeps the next
+    event (which leaves it behind), not in a second write after it (issue 23)."""
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    session = Session(game, None, store=store)
+    play(session, 1)
+    action = session.begin(session.intents()[0].intent, "red")
+    session.keep_action(action)
+    assert store.game_id is not None and club.load_in_flight(store.game_id) is not None
+    rnd = random.Random(2)
+    while not action.resolution.done:
+        action.resolution.answer(random_answer(action.resolution.step, rnd))
+    game.listeners.clear()  # the event kept by the store alone, no session after it
+    event = game.commit(action)
+    store.append(1, event)
+    assert club.load_in_flight(store.game_id) is None
+    assert club.event_rows(store.game_id, 1) == [event_json(event)]
 
 
 def test_per_key_counters(club_spec: str) -> None:
