@@ -54,18 +54,21 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-TOY = ROOT / "tests" / "net"
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(TOY))
-sys.path.insert(0, str(ROOT / "tests" / "club"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from subprocess_env import child_env, helper_folders  # noqa: E402
+
+sys.path[:0] = helper_folders()  # the tests' helpers (toynet...), as pytest finds them
+os.environ.update(child_env())  # and so do the processes started here (the zygote...)
 
 import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
 from deathzap_tui.club.pgstore import redact  # noqa: E402
 
-JOIN = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
-        "from deathzap_tui.cli import main; sys.exit(main(sys.argv[2:]))")
+JOIN = ("import sys; import toynet; toynet.install(); "
+        "from deathzap_tui.cli import main; sys.exit(main(sys.argv[1:]))")
+"""``python -c JOIN ARGS...``: the CLI with the toy ruleset known (``PYTHONPATH``)."""
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 QUIET = 0.08
@@ -106,7 +109,7 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
 
     def command(member: str) -> list[str]:
         sock, side = seats[member]
-        return [sys.executable, "-c", JOIN, str(TOY), "join", "--socket", sock, "--as", side]
+        return [sys.executable, "-c", JOIN, "join", "--socket", sock, "--as", side]
 
     hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
     await hub.start()
@@ -507,7 +510,7 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
         """In the child: the app on the pty that is stdin/stdout/stderr."""
         argv = ["join", "--socket", str(sock), "--as", side]
         if fresh:
-            os.execv(sys.executable, [sys.executable, "-c", JOIN, str(TOY), *argv])
+            os.execv(sys.executable, [sys.executable, "-c", JOIN, *argv])
         from deathzap_tui.cli import main as cli_main
 
         os._exit(cli_main(argv) or 0)
