@@ -30,6 +30,10 @@ class Dialect:
     notify: str | None = None
     """A statement announcing a game's change to other front-ends (one parameter: the
     payload), run in the transaction that makes it; ``None``: one front-end only."""
+    lazy: tuple[str, str] = ("", "")
+    """What to run before and after a write transaction whose commit need not wait
+    for the disk (a session counted, a game marked seen: bookkeeping that a power cut
+    may lose, unlike an event or an action in flight)."""
     unavailable: tuple[type[Exception], ...] = ()
     """The database server gone (a lost connection): the store is unavailable until
     a new connection is made."""

@@ -5,7 +5,10 @@ PostgreSQL both accept, written with ``?`` placeholders; a :class:`Dialect` says
 differs (how a write transaction begins, the placeholder, which exceptions mean a
 unique key was hit). SQLite (stdlib :mod:`sqlite3`) is the embedded default: one
 file, WAL (readers beside one writer), ``synchronous=FULL`` (a commit is on disk
-before it returns, as a save's journal line is fsynced). PostgreSQL (issue 24,
+before it returns, as a save's journal line is fsynced; only bookkeeping, such as
+counting sessions or marking a game seen, commits without waiting for the disk:
+``Dialect.lazy``). An event takes its game's action in flight with it in one commit
+(one flush per move). PostgreSQL (issue 24,
 :mod:`.pgstore`) serves several front-ends: its dialect also announces each change
 of a game (``notify``) for the others to catch up.
 """
@@ -48,7 +51,10 @@ def default_path() -> Path:
 
 SQLITE = Dialect("sqlite", "BEGIN IMMEDIATE", "BEGIN",
                  "SELECT name FROM sqlite_master WHERE type = 'table'", "?",
-                 (sqlite3.Error,), (sqlite3.IntegrityError,))
+                 (sqlite3.Error,), (sqlite3.IntegrityError,),
+                 lazy=("PRAGMA synchronous = NORMAL", "PRAGMA synchronous = FULL"))
+"""In WAL mode a commit at ``NORMAL`` is safe from the process dying, not from a
+power cut, until the next ``FULL`` commit (an event's) flushes the log it is in."""
 
 
 def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = False,
@@ -141,9 +147,11 @@ class SqlClubStore:
 
     # --- transactions -------------------------------------------------------
     @contextlib.contextmanager
-    def _tx(self, *, read: bool = False) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
+    def _tx(self, *, read: bool = False,
+            lazy: bool = False) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
         """One transaction (``read``: one that only reads, so it never waits for a
-        writer); yields ``run(sql, *params) -> rows``. A driver
+        writer; ``lazy``: one whose commit does not wait for the disk,
+        :attr:`Dialect.lazy`); yields ``run(sql, *params) -> rows``. A driver
         error becomes a :class:`StoreError` naming the store; unique-key errors
         are left to the caller, which knows what they mean."""
         with self._lock:
@@ -158,7 +166,10 @@ class SqlClubStore:
                 return cursor.fetchall() if cursor.description else []
 
             begin = self.dialect.begin_read if read else self.dialect.begin
+            before, after = self.dialect.lazy if lazy else ("", "")
             try:
+                if before:
+                    cursor.execute(before)
                 if begin:
                     cursor.execute(begin)
                 yield run
@@ -177,6 +188,9 @@ class SqlClubStore:
                                      f"({exc})") from None
                 raise
             finally:
+                if after:
+                    with contextlib.suppress(*self.dialect.errors):
+                        cursor.execute(after)
                 cursor.close()
 
     def _now(self) -> int:
@@ -478,7 +492,7 @@ class SqlClubStore:
             run("UPDATE games SET public = ? WHERE id = ?", int(public), game_id)
 
     def mark_seen(self, game_id: int, member: str, events: int) -> None:
-        with self._tx() as run:
+        with self._tx(lazy=True) as run:
             me = self._member_id(run, member)
             run("DELETE FROM game_seen WHERE game_id = ? AND member_id = ?", game_id, me)
             run("INSERT INTO game_seen (game_id, member_id, events, seen_at) "
@@ -570,17 +584,17 @@ class SqlClubStore:
 
     # --- limits -------------------------------------------------------------
     def open_session(self, fingerprint: str, server: str = "") -> int:
-        with self._tx() as run:
+        with self._tx(lazy=True) as run:
             return int(run("INSERT INTO sessions (fingerprint, server, started_at) "
                            "VALUES (?, ?, ?) RETURNING id", fingerprint, server,
                            self._now())[0][0])
 
     def close_session(self, session_id: int) -> None:
-        with self._tx() as run:
+        with self._tx(lazy=True) as run:
             run("DELETE FROM sessions WHERE id = ?", session_id)
 
     def clear_sessions(self, server: str = "") -> None:
-        with self._tx() as run:
+        with self._tx(lazy=True) as run:
             run("DELETE FROM sessions WHERE server = ?", server)
 
     def count_sessions(self, fingerprint: str) -> int:
@@ -593,7 +607,7 @@ class SqlClubStore:
 
     def note_action(self, fingerprint: str, what: str) -> None:
         now = self._now()
-        with self._tx() as run:
+        with self._tx(lazy=True) as run:
             run("DELETE FROM key_actions WHERE at < ?", now - self.KEEP_ACTIONS)
             run("INSERT INTO key_actions (fingerprint, what, at) VALUES (?, ?, ?)",
                 fingerprint, what, now)

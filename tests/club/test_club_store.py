@@ -252,3 +252,22 @@ def test_a_damaged_game_is_refused_saying_what(club: SqlClubStore, table: str, c
     run_sql(club, f"UPDATE {table} SET {column} = ? WHERE {where}", value, store.game_id)
     with pytest.raises(StoreError, match=why):
         club.game_store(store.game_id or 0).load()
+
+
+def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(
+        club: SqlClubStore) -> None:
+    """Counting a session or marking a game seen does not wait for the disk; every
+    other write does, before and after (issue 23: fewer flushes on the server's loop)."""
+    def durability() -> object:
+        return club.conn.execute("SHOW synchronous_commit" if club.dialect.name == "postgres"
+                                 else "PRAGMA synchronous").fetchone()[0]
+
+    full = durability()
+    assert full in ("on", 2)  # SQLite's FULL
+    seen: list[object] = []
+    with club._tx(lazy=True) as run:
+        run("DELETE FROM sessions WHERE server = ?", "nowhere")
+        seen.append(durability())
+    assert seen == ["off" if full == "on" else 1] and durability() == full  # 1: NORMAL
+    club.close_session(club.open_session("SHA256:x", "here"))
+    assert durability() == full
