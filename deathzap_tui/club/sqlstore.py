@@ -560,6 +560,14 @@ class SqlClubStore:
             return [r[0] for r in run("SELECT data FROM events WHERE game_id = ? AND seq >= ? "
                                       "ORDER BY seq", game_id, count)]
 
+    def rows_since(self, game_id: int, count: int) -> tuple[list[str], str | None]:
+        with self._tx(read=True) as run:
+            rows = run("SELECT seq, data FROM events WHERE game_id = ? AND seq >= ? "
+                       "UNION ALL SELECT -1, data FROM in_flight WHERE game_id = ? "
+                       "ORDER BY 1", game_id, count, game_id)
+        kept = rows[0][1] if rows and rows[0][0] == -1 else None
+        return [data for seq, data in rows if seq != -1], kept
+
     def finish_game(self, game_id: int, over: bool, result: str) -> None:
         with self._tx() as run:
             run("UPDATE games SET over = ?, result = ? WHERE id = ?", int(over), result,

@@ -185,6 +185,11 @@ class EventLog(Protocol):
     def event_rows(self, game_id: int, count: int) -> list[str]:
         """The events after the first ``count``, in order."""
 
+    def rows_since(self, game_id: int, count: int) -> tuple[list[str], str | None]:
+        """The events after the first ``count`` and the action in flight, as of one
+        moment (one statement: one round trip, and a record that goes with the
+        events read)."""
+
     def finish_game(self, game_id: int, over: bool, result: str) -> None: ...
 
     def load_in_flight(self, game_id: int) -> str | None: ...

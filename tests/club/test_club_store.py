@@ -254,6 +254,29 @@ def test_a_damaged_game_is_refused_saying_what(club: SqlClubStore, table: str, c
         club.game_store(store.game_id or 0).load()
 
 
+def test_the_events_and_the_action_in_flight_are_read_in_one_go(club: SqlClubStore) -> None:
+    """A front-end catching up reads the events it lacks and the action in flight
+    as of one moment; the record read is the one the session then resumes, without
+    reading the store again (issue 24)."""
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    session = Session(game, None, store=store)
+    play(session, 2)
+    events, kept = store.since(1)
+    assert [e.to_data() for e in events] == [game.log[1].to_data()] and kept is None
+    session.keep_action(session.begin(session.intents()[0].intent, "red"))
+    events, kept = store.since(1)
+    assert [e.to_data() for e in events] == [game.log[1].to_data()]
+    assert kept is not None and kept == club.load_in_flight(store.game_id or 0)
+    assert store.since(2) == ([], kept)
+    run_sql(club, "DELETE FROM in_flight")  # gone from the store since it was read
+    with store.in_flight.read_with(kept):
+        again = Session(game, None, store=store).kept_action()
+    assert again[0] is not None and again[1] == ""
+    assert store.in_flight.load() is None
+
+
 def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(
         club: SqlClubStore) -> None:
     """Counting a session or marking a game seen does not wait for the disk; every
