@@ -303,7 +303,10 @@ class Club:
 
     async def _do_open(self, member: str, msg: dict[str, Any]) -> dict[str, Any]:
         info, side = self._visible(member, msg["game"])
+        loaded = info.id in self.hosted
         hosted = await self.host(info.id)
+        if loaded and self._following is not None:
+            self.catch_up(hosted)  # a notice lost with the front-end that wrote it
         hosted.opened = self.clock()
         since: list[str] = []
         if side in SIDES:
