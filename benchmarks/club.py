@@ -28,12 +28,14 @@ one; p50/p95 are given for each. Then the store's event-append throughput: event
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
-Memory per session, and what a pre-imported template would save (``--fork-memory
-N``): N joined apps at one toy referee, each on its own pty as the SSH server runs
-them (``setsid``, the pty its controlling terminal), started as today (a fresh
-interpreter each) and then forked from a process that imported the app first (a
-zygote: copy-on-write shares what it loaded); RSS, PSS and private memory per app
-once they idle.
+The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
+``--no-zygote`` starts each as a process of its own (as before it), to compare: the
+time from asking for a session's terminal to its app's first bytes, and the memory
+per session (the zygote's own is printed apart: its children share it).
+``--fork-memory N`` measures the same without SSH: N joined apps at one toy referee,
+each on its own pty (``setsid``, the pty its controlling terminal), started as fresh
+interpreters and then forked from a process that imported the app first; RSS, PSS
+and private memory per app once they idle.
 """
 
 from __future__ import annotations
@@ -586,21 +588,18 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
 
 
 LIMITS = """\
-What limits the sessions: each SSH session runs its own app process (Python,
-Textual and the app: the RSS above, most of it not shared), and every change
-at a table repaints every screen at it in its own process (the CPU above). Memory
-bounds the count (about 24 GB / RSS per session here), CPU bounds the moves per
-second (the CPU per move above, over the cores free). To halve the memory: one
-process serving many sessions' screens (Textual cannot
-run several apps on one Linux driver in one process, so this needs the app to
-drive its terminal through the SSH channel, e.g. Textual's web driver protocol
-over the channel), or lighter screens for watchers. Forking each session's app
-from a pre-imported template process saves about a third, not half (see
---fork-memory: copy-on-write shares the imported modules, but each app's own
-widgets, styles and heap stay private). The CPU goes mostly to the screen
-switches of a move (its wizard opens and closes at both terminals: a restyle
-and a full repaint each); a joined app already draws a burst of pushes once and
-leaves a battle screen hidden by the wizard alone until it shows again."""
+What limits the sessions: each SSH session runs its own app process, forked from
+the server's zygote (Python, Textual, the app and the rulesets imported once and
+shared copy-on-write: the PSS above; RSS counts the shared pages in every process),
+and every change at a table repaints every screen at it in its own process (the CPU
+per move above, nearly all of it the apps'). Memory bounds the count (about 23 GB
+free / PSS per playing session here), CPU the moves per second (the CPU per move
+over the cores free), and the server's one event loop waits for each disk flush of
+the store (an event, an action's answer) before it serves anything else. To halve
+the memory again: one process serving many sessions' screens (Textual runs one app
+per driver in a process, so the app would have to drive each terminal through its
+SSH channel, e.g. Textual's web driver protocol), or lighter screens for watchers.
+See docs/club-scale.md."""
 
 
 def main() -> None:
