@@ -1,8 +1,8 @@
 """The import graph of ``deathzap_tui`` (issue 20): every import counts, those inside
 functions too (a lazy import still ties two modules together), only those under
-``if TYPE_CHECKING:`` do not (they never run). No cycles but the known ones of
-``app/``; the headless package and the headless commands (``deathzap host``,
-``report``, ``log``) never load Textual."""
+``if TYPE_CHECKING:`` do not (they never run). No cycle at all; the headless
+package and the headless commands (``deathzap host``, ``report``, ``log``) never load
+Textual."""
 
 from __future__ import annotations
 
@@ -18,13 +18,6 @@ from pathlib import Path
 from deathzap_tui.paths import PROJECT_ROOT
 
 PACKAGE = PROJECT_ROOT / "deathzap_tui"
-KNOWN_CYCLES = [
-    # Issue 20: the app's screens and the app reach each other (lazy imports); a
-    # later step regroups app/ by feature with messages up, and empties this list.
-    {"deathzap_tui.app.app", "deathzap_tui.app.remote.app", "deathzap_tui.app.editor.editor",
-     "deathzap_tui.app.quick.quick", "deathzap_tui.app.start.start"},
-]
-
 
 def modules() -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its own name)."""
@@ -114,16 +107,12 @@ def test_the_graph_sees_function_level_imports() -> None:
     graph = import_graph()
     assert "deathzap_tui.headless.setup" in graph["deathzap_tui.commands.host"]  # lazy
     assert "deathzap_tui.session" not in graph["deathzap_tui.headless.hidden"]  # TYPE_CHECKING
-    assert "textual" in graph["deathzap_tui.app.common.text"]  # inside safe()
+    assert "deathzap_tui.app.battle.battle" in graph["deathzap_tui.app.app"]  # lazy
 
 
-def test_no_import_cycle_but_the_known_ones() -> None:
-    found = cycles(import_graph())
-    new = [sorted(c) for c in found if not any(c <= known for known in KNOWN_CYCLES)]
-    assert not new, f"import cycles: {new}; move what both modules need into one of its own"
-    stale = [sorted(k) for k in KNOWN_CYCLES if not any(c & k for c in found)]
-    assert not stale, f"no longer cycles: take them off KNOWN_CYCLES: {stale}"
-
+def test_no_import_cycle() -> None:
+    found = [sorted(c) for c in cycles(import_graph())]
+    assert not found, f"import cycles: {found}; move what both modules need into one of its own"
 
 def test_the_headless_package_never_reaches_textual() -> None:
     graph = import_graph()

@@ -40,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"deathzap edit: {e}", file=sys.stderr)
         return 1
 
-    from deathzap_tui.app.editor.editor import editor_app
+    from deathzap_tui.app.editor.app import EditorApp
 
     if args.limit is not None and args.limit <= 0:
         print(f"deathzap edit: --limit {args.limit}: a number of points above 0",
               file=sys.stderr)
         return 1
-    editor_app(doc, args.limit).run()
+    EditorApp(doc, args.limit).run()
     return 0

@@ -42,10 +42,8 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, Refused) as exc:
         print(f"deathzap join: {exc}", file=sys.stderr)
         return 1
-    try:
-        from deathzap_tui.app.app import run_app
-    except ImportError:
-        from deathzap_tui.app.remote.app import run_app
+    from deathzap_tui.app.remote.app import run_app
+
     try:
         run_app(session, side=None if args.side == "watch" else args.side, joined=True)
     finally:
