@@ -2,13 +2,15 @@
 functions too (a lazy import still ties two modules together), only those under
 ``if TYPE_CHECKING:`` do not (they never run). No cycles but the known ones of
 ``app/``; the headless package and the headless commands (``deathzap host``,
-``report``, ``log``) never load Textual."""
+``report``, ``log``) never load Textual. An import inside a function says why it is
+there (``# lazy: <why>``)."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -24,6 +26,15 @@ KNOWN_CYCLES = [
     {"deathzap_tui.app.app", "deathzap_tui.app.joined", "deathzap_tui.app.screens.editor",
      "deathzap_tui.app.screens.quick", "deathzap_tui.app.screens.start"},
 ]
+
+NOT_YET_UNTANGLED = ("deathzap_tui.app", "deathzap_tui.club.lobby",
+                     "deathzap_tui.club.lobbyform", "deathzap_tui.club.lobbyscreen")
+"""Issue 20: modules (and packages) whose function-level imports are not yet all
+moved or explained; the app's regrouping (branch s3-app) does them, and this tuple is
+emptied when it merges."""
+LAZY = re.compile(r"#\s*lazy:\s*\S")
+"""The comment an import inside a function carries: ``# lazy: <why>``, the start-up it
+saves or the optional dependency it defers."""
 
 
 def modules() -> dict[str, Path]:
@@ -112,7 +123,7 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def test_the_graph_sees_function_level_imports() -> None:
     graph = import_graph()
-    assert "deathzap_tui.headless.setup" in graph["deathzap_tui.commands.host"]  # lazy
+    assert "deathzap_tui.commands.serving" in graph["deathzap_tui.commands.host"]  # lazy
     assert "deathzap_tui.app.app" not in graph["deathzap_tui.app.flow"]  # TYPE_CHECKING
     assert "textual" in graph["deathzap_tui.app.text"]  # inside safe()
 
@@ -123,6 +134,63 @@ def test_no_import_cycle_but_the_known_ones() -> None:
     assert not new, f"import cycles: {new}; move what both modules need into one of its own"
     stale = [sorted(k) for k in KNOWN_CYCLES if not any(c & k for c in found)]
     assert not stale, f"no longer cycles: take them off KNOWN_CYCLES: {stale}"
+
+
+def function_level_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement inside a function's body (nested ones included, each
+    once), but those under ``if TYPE_CHECKING:``."""
+    def walk(node: ast.AST, in_function: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for other in child.orelse:
+                    yield from walk(other, in_function)
+                continue
+            if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
+                yield child
+            yield from walk(child, in_function or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    yield from walk(tree, False)
+
+
+def test_function_level_imports_say_why() -> None:
+    """Issue 20: an import belongs at the top of its module; one inside a function is
+    a deliberate start-up saving (a command that does not need Textual, asyncssh or
+    psycopg never loads them), and its line says so: ``# lazy: <why>``."""
+    unexplained = []
+    for name, path in sorted(modules().items()):
+        if name.startswith(NOT_YET_UNTANGLED):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in function_level_imports(ast.parse("\n".join(lines))):
+            statement = lines[node.lineno - 1:node.end_lineno]
+            if not any(LAZY.search(line) for line in statement):
+                unexplained.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}: "
+                                   f"{ast.unparse(node)}")
+    assert not unexplained, ("imports inside functions without a `# lazy: <why>` comment "
+                             "(move them to the top of the module, or say what start-up "
+                             "they save):\n" + "\n".join(unexplained))
+
+
+def test_the_function_level_import_check_sees_them() -> None:
+    source = textwrap.dedent("""
+        import os
+        if TYPE_CHECKING:
+            import typing
+        def f():
+            import json  # lazy: a reason
+            def g():
+                from a import (b,
+                               c)
+            if TYPE_CHECKING:
+                import typing
+        class K:
+            import sys
+            def m(self):
+                import re
+        """)
+    found = [(n.lineno, ast.unparse(n)) for n in function_level_imports(ast.parse(source))]
+    assert found == [(6, "import json"), (8, "from a import b, c"), (15, "import re")]
 
 
 def test_the_headless_package_never_reaches_textual() -> None:
@@ -143,13 +211,13 @@ def _loaded(cwd: Path, *argv: str) -> list[str]:
     driver = textwrap.dedent("""
         import sys
         from deathzap_tui.cli import main
-        from deathzap_tui.commands import host
+        from deathzap_tui.commands import serving
 
-        def serve(serving, lock, command):
+        def serve(serve, lock, command):
             lock.release()
             return 0
 
-        host.serve_until_stopped = serve
+        serving.serve_until_stopped = serve
         status = main(sys.argv[1:])
         print(sorted(m for m in sys.modules
                      if m.split(".")[0] == "textual" or m.startswith("deathzap_tui.app")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -10,9 +11,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import secrets
-
-    from deathzap_tui.app.app import DeathzapApp, Launch
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
 
     app = DeathzapApp(Launch("start", seed=secrets.randbelow(1_000_000)))
     app.run()
