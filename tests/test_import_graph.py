@@ -233,9 +233,15 @@ def _loaded(cwd: Path, *argv: str) -> list[str]:
 
 def test_headless_commands_do_not_import_textual(tmp_path: Path) -> None:
     """``deathzap host --quick`` starts a game, plays its set-up and is about to serve;
-    ``report`` and ``log`` read its save: none loads Textual, or anything of the app."""
-    forces = PROJECT_ROOT / "forces"
-    assert _loaded(tmp_path, "host", "--red", str(forces / "mortans-men.toml"), "--black",
-                   str(forces / "gutter-saints.toml"), "--save", "hosted", "--quick") == []
+    ``report`` and ``log`` read its save; ``check``, ``points`` and ``odds`` read force
+    files: none loads Textual, or anything of the app."""
+    red, black = (str(PROJECT_ROOT / "forces" / name)
+                  for name in ("mortans-men.toml", "gutter-saints.toml"))
+    assert _loaded(tmp_path, "host", "--red", red, "--black", black, "--save", "hosted",
+                   "--quick") == []
     assert _loaded(tmp_path, "report", "hosted") == []
     assert _loaded(tmp_path, "log", "hosted") == []
+    assert _loaded(tmp_path, "check", red, black) == []
+    assert _loaded(tmp_path, "points", red) == []
+    assert _loaded(tmp_path, "odds", "--attacker", f"{red}:1", "--target", f"{black}:1",
+                   "--cover", "open") == []

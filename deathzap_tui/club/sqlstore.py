@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deathzap_tui.club import migrate
+from deathzap_tui.club import migrate, pgstore
 from deathzap_tui.club.dialect import Dialect
 from deathzap_tui.club.gamestore import ClubGameStore, event_json
 from deathzap_tui.club.members import ClubError, PublicKey, check_name, name_key
@@ -60,8 +60,6 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
     missing file is made at the current schema; an existing store must be at it
     (``upgrade``: bring an older one up to it, as ``deathzap club migrate`` does).
     Raises :class:`ClubError` naming what is wrong."""
-    from deathzap_tui.club import pgstore  # lazy: asyncio and psycopg, only for PostgreSQL stores
-
     text = os.fspath(spec) if spec is not None else ""
     if pgstore.is_url(text):
         store = SqlClubStore(pgstore.connect(text), pgstore.dialect(), pgstore.redact(text),
@@ -206,9 +204,7 @@ class SqlClubStore:
         it as a task); ``None`` for a store that only one front-end serves."""
         if self.dialect.notify is None:
             return None
-        from deathzap_tui.club.pgstore import follow  # lazy: asyncio, only for PostgreSQL stores
-
-        return follow(self.url, self.origin, changed, resync, log)
+        return pgstore.follow(self.url, self.origin, changed, resync, log)
 
     # --- schema -------------------------------------------------------------
     def schema_version(self) -> int:
