@@ -9,6 +9,7 @@ from pathlib import Path
 
 from deathzap_tui import saves
 from deathzap_tui.app.flow import new_session, quick_setup, writer_lock
+from deathzap_tui.commands.start import finished
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.options import parse_options
 from deathzap_tui.net.lock import SaveLocked
@@ -71,8 +72,4 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         app.release_lock()
-    if app.return_code:  # stopped by an error (a save it could not write...), shown above
-        return app.return_code
-    if app.session is not None and app.session.path is not None:
-        print(f"saved: {app.session.path}")
-    return 0
+    return finished(app)
