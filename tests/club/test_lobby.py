@@ -6,7 +6,6 @@ at its own real referee."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -14,9 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
-
 from club_fixtures import key_text
 from dz3play import play_one
 from joined_helpers import screen_text, until

@@ -6,7 +6,6 @@ to get it when the referee cannot send it."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,15 +13,13 @@ from pathlib import Path
 import pytest
 from joined_helpers import run, screen_text, until
 from referee_harness import HostThread, connecting, hosting
+from test_cl_golden import play_scripted_game
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.reporttext import units_note, units_table
 from deathzap_tui.rules.steps import Refused
 from deathzap_tui.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from test_cl_golden import play_scripted_game
 
 pytest.importorskip("textual")
 
