@@ -245,3 +245,31 @@ def test_headless_commands_do_not_import_textual(tmp_path: Path) -> None:
     assert _loaded(tmp_path, "points", red) == []
     assert _loaded(tmp_path, "odds", "--attacker", f"{red}:1", "--target", f"{black}:1",
                    "--cover", "open") == []
+
+
+def _commands_loaded(*argv: str) -> list[str]:
+    """The ``deathzap_tui.commands`` modules ``deathzap ARGV`` loads (run to its end in a
+    fresh interpreter, ``--help`` included)."""
+    driver = textwrap.dedent("""
+        import sys
+        from deathzap_tui.cli import main
+        try:
+            main(sys.argv[1:])
+        except SystemExit:
+            pass
+        print(sorted(m for m in sys.modules if m.startswith("deathzap_tui.commands.")))
+        """)
+    out = subprocess.run([sys.executable, "-c", driver, *argv], capture_output=True,
+                         text=True, timeout=60, check=True)
+    loaded: list[str] = ast.literal_eval(out.stdout.splitlines()[-1])
+    return [m.removeprefix("deathzap_tui.commands.") for m in loaded]
+
+
+def test_the_dispatcher_imports_only_the_chosen_command() -> None:
+    """``deathzap --help`` loads no command's module and ``deathzap check`` only its own,
+    so a command imports what it needs at the top of its module; ``host --help`` does
+    not load the hosting (the game, its save, asyncio)."""
+    assert _commands_loaded("--help") == ["subparsers"]
+    force = str(PROJECT_ROOT / "forces" / "mortans-men.toml")
+    assert _commands_loaded("check", force) == ["check", "subparsers"]
+    assert _commands_loaded("host", "--help") == ["host", "subparsers"]

@@ -12,7 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual; play imports finished
 
     app = DeathzapApp(Launch("start", seed=secrets.randbelow(1_000_000)))
     app.run()
