@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, Refused) as exc:
         print(f"deathzap join: {exc}", file=sys.stderr)
         return 1
-    from deathzap_tui.app.joined import run_app  # lazy: Textual, only to open the app
+    from deathzap_tui.app.remote.app import run_app  # lazy: Textual, only to open the app
 
     try:
         run_app(session, side=None if args.side == "watch" else args.side, joined=True)

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from deathzap_tui import saves
-from deathzap_tui.app.flow import new_session, quick_setup, writer_lock
 from deathzap_tui.commands.start import finished
 from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
 from deathzap_tui.headless.options import parse_options
 from deathzap_tui.net.lock import SaveLocked
 
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch  # lazy: Textual, to play
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
 
     try:
         options = parse_options(args.option)

@@ -15,7 +15,7 @@ from typing import Any
 
 import toynet
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import HubClient, HubServer
 from deathzap_tui.club.members import PublicKey

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from deathzap_tui.app.screens import editor
+from deathzap_tui.app.editor import editor
 from deathzap_tui.cli import main
 from deathzap_tui.forcedoc import ForceDocument
 
