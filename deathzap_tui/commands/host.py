@@ -7,8 +7,7 @@ only the owner and group may use (``<saves>/<name>.sock`` unless ``--socket``).
 
 This module holds the arguments (``serve-ssh`` and ``club serve`` take some of them
 too); the hosting itself is :mod:`deathzap_tui.commands.serving`, imported only to
-run it, so that ``deathzap host --help`` and ``deathzap join`` do not load the game's
-modules and asyncio.
+run it, so that ``deathzap host --help`` loads neither the game's modules nor asyncio.
 """
 
 from __future__ import annotations
