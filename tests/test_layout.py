@@ -55,6 +55,12 @@ def module(tmp_path: Path) -> Path:
             async def main():
                 async with App().run_test() as pilot:
                     await pilot.press("q")
+
+        def headless(app, player):
+            app.run(headless=True, auto_pilot=player)
+
+        def test_an_app_run_headless():
+            headless(App(), None)
     """), encoding="utf-8")
     return path
 
@@ -64,3 +70,4 @@ def test_lanes_follow_a_test_into_the_helpers_of_its_module(module: Path) -> Non
     assert not lanes.STARTS_AN_APP & lanes._names_used(module, "test_a_local_run_test")
     assert not lanes.STARTS_A_PROCESS & lanes._names_used(module, "test_a_local_run_test")
     assert lanes.STARTS_AN_APP & lanes._names_used(module, "test_an_app")
+    assert lanes.STARTS_AN_APP & lanes._names_used(module, "test_an_app_run_headless")
