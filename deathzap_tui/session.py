@@ -22,6 +22,7 @@ from deathzap_tui.inflight import InFlight, InFlightError, InFlightStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
+from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 from deathzap_tui.savestore import SaveFileStore
 
@@ -300,8 +301,6 @@ class Session:
         """The end-of-game report of the game as it stands (over or not), or after
         ``events`` (its :meth:`Game.events` taken earlier: the report may then be
         worked out in another thread while the game goes on)."""
-        from deathzap_tui.rules.report import build_report
-
         return build_report(self.game, events)
 
     def last_lines(self, viewer: str | None = None) -> list[str]:
