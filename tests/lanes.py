@@ -10,8 +10,8 @@ hand (a Monte Carlo or brute-force oracle, whole random games) or when
   pilot (``run_test``, ``run_async``, ``auto_pilot=``);
 - starts a process: its body, or such a helper, names ``subprocess`` or
   ``sys.executable``;
-- runs a referee, a client or an SSH server over a socket: every test of
-  ``tests/net/``;
+- is a network test: every test of ``tests/net/`` (nearly all run a referee, its
+  clients or an SSH server over a socket; the few that do not go with them);
 - talks to the club's servers: takes one of :data:`SERVER_FIXTURES`, runs against
   the ``postgres`` store (the run's own PostgreSQL server), or its body or such a
   helper names one of :data:`STARTS_A_SERVER`;
@@ -50,7 +50,7 @@ def slow_because(item: pytest.Item) -> str | None:
     if inspect.iscoroutinefunction(function) or "snap_compare" in item.fixturenames:
         return "drives a Textual app"
     if item.path.is_relative_to(NET):
-        return "runs a referee or its clients over a socket"
+        return "a network test (tests/net/)"
     if SERVER_FIXTURES.intersection(item.fixturenames) or (
             hasattr(item, "callspec") and "postgres" in item.callspec.params.values()):
         return "talks to a server"
