@@ -1,4 +1,5 @@
-"""Shared fixtures. Keep this small: put fixtures used by one file in that file."""
+"""Shared fixtures, and the hook that sorts tests into lanes (lanes.py). Keep this
+small: put fixtures used by one file in that file."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def deals_from_the_public_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     the public seed's RNG, as saves from before secret deals do, so that a seeded
     test or snapshot gets the same cards and dice every run. A test of the secret
     deal passes ``deal_seed=``, or overrides this fixture with a no-op of the same
-    name (see ``tests/rules/test_ch_secret_deal.py``)."""
+    name (see ``tests/rules/commandhand/test_ch_secret_deal.py``)."""
     monkeypatch.setattr("deathzap_tui.session.new_deal_seed", lambda: None)
 
 
