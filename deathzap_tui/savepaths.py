@@ -18,3 +18,8 @@ def journal_path(save: Path) -> Path:
 def cache_path(save: Path) -> Path:
     """The save's cache of the game so far (see :mod:`.savecache`)."""
     return save.with_name(save.name + ".cache")
+
+
+def report_path(save: Path) -> Path:
+    """The save's kept report of the finished game (see :mod:`.savecache`)."""
+    return save.with_name(save.name + ".report")
