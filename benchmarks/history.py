@@ -70,7 +70,7 @@ from shipped import shipped_forces  # noqa: E402
 from timing import timed  # noqa: E402
 
 from deathzap_tui import saves  # noqa: E402
-from deathzap_tui.app.screens.battle import LOG_EVENTS  # noqa: E402
+from deathzap_tui.app.battle.battle import LOG_EVENTS  # noqa: E402
 from deathzap_tui.net.playbyturn import finish, open_for  # noqa: E402
 from deathzap_tui.net.referee import Table, Told  # noqa: E402
 from deathzap_tui.rules import registry  # noqa: E402

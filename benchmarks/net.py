@@ -145,7 +145,8 @@ def render_bench(n: int = 30) -> None:
 
     import dz3play
 
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
 
     command = [sys.executable, "-m", "deathzap_tui", "host", "--red", str(dz3play.DEMOS[0]),
                "--black", str(dz3play.DEMOS[1]), "--seed", "7", "--quick"]

@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
+sys.path.insert(0, str(ROOT / "tests" / "rules" / "deathzap3"))
 
 from dz3_fixtures import play_random_action  # noqa: E402
 from timing import timed  # noqa: E402

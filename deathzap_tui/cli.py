@@ -56,7 +56,7 @@ SIGPIPE_EXIT = 141
 
 class CleanErrors:
     """``sys.stderr`` while a command runs: what is written goes through
-    :func:`~deathzap_tui.app.text.clean`. Error messages quote the user's own
+    :func:`~deathzap_tui.app.common.text.clean`. Error messages quote the user's own
     arguments (a save name, a path) and what files hold: one place keeps control
     characters and bidi overrides in them from reaching the terminal (issue 19)."""
 

@@ -7,7 +7,7 @@ Screens read ``app.session`` and call its facade (``view``, ``intents``, ``begin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -15,23 +15,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from deathzap_tui.app.styles import STYLES
+from deathzap_tui.headless.flow import GamePlan
+
 if TYPE_CHECKING:
     from textual.timer import Timer
 
     from deathzap_tui.net.lock import SaveLock
     from deathzap_tui.session import GameSession, Session
-
-
-@dataclass
-class GamePlan:
-    """A new game as chosen on the start screen or the command line."""
-
-    red: Path
-    black: Path
-    seed: int
-    options: dict[str, Any] = field(default_factory=dict)
-    save: str | None = None
-    ruleset_id: str | None = None
 
 
 @dataclass
@@ -50,15 +41,13 @@ class Launch:
 
 def palette_provider() -> type:
     """The command palette's provider, imported only when the palette opens."""
-    from deathzap_tui.app.palette import PaletteCommands
+    from deathzap_tui.app.common.palette import PaletteCommands
 
     return PaletteCommands
 
 
 class DeathzapApp(App[None]):
-    CSS_PATH: ClassVar[list[Any]] = [
-        "app.tcss", "screens/start.tcss", "screens/battle.tcss", "screens/wizard.tcss"]
-    """All the styles, loaded up front (one parse at start-up)."""
+    CSS_PATH: ClassVar[list[Any]] = STYLES
     TITLE = "deathzap"
     COMMANDS = App.COMMANDS | {palette_provider}
     BINDINGS: ClassVar[list[Any]] = [
@@ -96,7 +85,7 @@ class DeathzapApp(App[None]):
         self.push_screen(first)
         self.reopen_action(first)
         if self.greeting is not None:
-            from deathzap_tui.app.screens.since import SinceScreen
+            from deathzap_tui.app.start.since import SinceScreen
 
             self.push_screen(SinceScreen(*self.greeting))
 
@@ -106,18 +95,18 @@ class DeathzapApp(App[None]):
     def first_screen(self) -> Screen:
         kind = self.launch.kind
         if kind == "battle" and self.session is not None:
-            from deathzap_tui.app.screens.battle import BattleScreen
+            from deathzap_tui.app.battle.battle import BattleScreen
 
             return BattleScreen()
         if kind == "setup" and self.launch.plan is not None:
-            from deathzap_tui.app.screens.setup import SetupScreen
+            from deathzap_tui.app.start.setup import SetupScreen
 
             return SetupScreen(self.launch.plan)
         if kind == "resolve":
-            from deathzap_tui.app.screens.quick import QuickResolveScreen
+            from deathzap_tui.app.quick.quick import QuickResolveScreen
 
             return QuickResolveScreen(attacker=self.launch.attacker, target=self.launch.target)
-        from deathzap_tui.app.screens.start import StartScreen
+        from deathzap_tui.app.start.start import StartScreen
 
         return StartScreen(red=self.launch.red, black=self.launch.black, seed=self.launch.seed)
 
@@ -128,7 +117,7 @@ class DeathzapApp(App[None]):
                 yield cmd
 
     def open_battle(self, session: Session) -> None:
-        from deathzap_tui.app.screens.battle import BattleScreen
+        from deathzap_tui.app.battle.battle import BattleScreen
 
         self._hold_or_watch(session)
         battle = BattleScreen()
@@ -140,7 +129,7 @@ class DeathzapApp(App[None]):
         kept in progress when the game was last open (quit, crash or dropped link
         mid-action: ``Session.kept_action``), at the same step with the same answers
         and dice; say so when a kept action no longer fits the game and was dropped."""
-        from deathzap_tui.app.screens.battle import BattleScreen
+        from deathzap_tui.app.battle.battle import BattleScreen
 
         kept = getattr(self.session, "kept_action", None)
         if not isinstance(screen, BattleScreen) or kept is None or self.lock is None \
@@ -164,7 +153,7 @@ class DeathzapApp(App[None]):
         already taken, the one this app holds on that save, or a new one (raises
         :class:`~deathzap_tui.net.lock.SaveLocked` naming the holder). A lock on
         another save is released; a read-only session is watched for changes."""
-        from deathzap_tui.app.flow import writer_lock
+        from deathzap_tui.headless.flow import writer_lock
 
         path = getattr(session, "path", None)
         if lock is None and self.lock is not None and self.lock.held \
@@ -248,7 +237,7 @@ class DeathzapApp(App[None]):
     def poll_save(self) -> None:
         """Re-read a watched save if the writer saved it, and show the new state."""
         from deathzap_tui import saves
-        from deathzap_tui.app.screens.battle import LOG_EVENTS, BattleScreen
+        from deathzap_tui.app.battle.battle import LOG_EVENTS, BattleScreen
 
         session = self.session
         source = getattr(session, "source", None)
@@ -269,7 +258,7 @@ class DeathzapApp(App[None]):
                 screen.refresh_board()
 
     def open_setup(self, plan: GamePlan) -> None:
-        from deathzap_tui.app.screens.setup import SetupScreen
+        from deathzap_tui.app.start.setup import SetupScreen
 
         self._replace_all(SetupScreen(plan))
 
@@ -280,7 +269,7 @@ class DeathzapApp(App[None]):
         self.switch_screen(screen)
 
     def show_game_over(self) -> None:
-        from deathzap_tui.app.screens.gameover import GameOverScreen
+        from deathzap_tui.app.gameover.gameover import GameOverScreen
 
         self.push_screen(GameOverScreen())
 
@@ -298,7 +287,7 @@ class DeathzapApp(App[None]):
         await super().action_quit()
 
     def action_help(self) -> None:
-        from deathzap_tui.app.screens.help import HelpScreen
+        from deathzap_tui.app.common.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -311,20 +300,20 @@ class DeathzapApp(App[None]):
         self.push_screen(HelpScreen(ruleset))
 
     def action_quick_resolve(self) -> None:
-        from deathzap_tui.app.screens.quick import QuickResolveScreen
+        from deathzap_tui.app.quick.quick import QuickResolveScreen
 
         if not isinstance(self.screen, QuickResolveScreen):
             self.push_screen(QuickResolveScreen())
 
     def action_start_screen(self) -> None:
-        from deathzap_tui.app.screens.start import StartScreen
+        from deathzap_tui.app.start.start import StartScreen
 
         self._replace_all(StartScreen(seed=self.launch.seed))
 
 
 def run_app(session: GameSession[Any], *, side: str | None, joined: bool) -> None:
     """Run the app on ``session``; ``joined``: a RemoteSession at a referee's table
-    (see :mod:`deathzap_tui.app.joined`: live updates, no mouse, no screenshot)."""
-    from deathzap_tui.app.joined import run_app as run_joined
+    (see :mod:`deathzap_tui.app.remote.app`: live updates, no mouse, no screenshot)."""
+    from deathzap_tui.app.remote.app import run_app as run_joined
 
     run_joined(session, side=side, joined=joined)

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"deathzap edit: {e}", file=sys.stderr)
         return 1
 
-    from deathzap_tui.app.screens.editor import editor_app
+    from deathzap_tui.app.editor.editor import editor_app
 
     if args.limit is not None and args.limit <= 0:
         print(f"deathzap edit: --limit {args.limit}: a number of points above 0",

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from deathzap_tui.app.app import run_app
     except ImportError:
-        from deathzap_tui.app.joined import run_app
+        from deathzap_tui.app.remote.app import run_app
     try:
         run_app(session, side=None if args.side == "watch" else args.side, joined=True)
     finally:

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     session = lock = None
     try:
         if args.quick:
-            from deathzap_tui.app.flow import new_session, quick_setup, writer_lock
+            from deathzap_tui.headless.flow import new_session, quick_setup, writer_lock
 
             session = new_session(plan)
             lock = writer_lock(session, "deathzap play")  # held until the app quits

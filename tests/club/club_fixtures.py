@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import base64
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 from dz3_fixtures import play_random_action
 

@@ -8,32 +8,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-NET = Path(__file__).resolve().parents[1] / "net"
-sys.path.insert(0, str(NET))
+import toynet
 
-import toynet  # noqa: E402
-
-from deathzap_tui.app.describe import auto_answer  # noqa: E402
-from deathzap_tui.club.hosting import Club, ClubLimits  # noqa: E402
-from deathzap_tui.club.hub import HubClient, HubServer  # noqa: E402
-from deathzap_tui.club.members import PublicKey  # noqa: E402
-from deathzap_tui.club.notify import Notifier  # noqa: E402
-from deathzap_tui.club.sqlstore import open_store  # noqa: E402
-from deathzap_tui.net import protocol  # noqa: E402
-from deathzap_tui.net.wire import answer_out, step_from_data  # noqa: E402
+from deathzap_tui.headless.describe import auto_answer
+from deathzap_tui.club.hosting import Club, ClubLimits
+from deathzap_tui.club.hub import HubClient, HubServer
+from deathzap_tui.club.members import PublicKey
+from deathzap_tui.club.notify import Notifier
+from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.net import protocol
+from deathzap_tui.net.wire import answer_out, step_from_data
 
 RED_FORCE = f'ruleset = "{toynet.ID}"\nname = "Reds"\n'
 BLACK_FORCE = f'ruleset = "{toynet.ID}"\nname = "Blacks"\n'
-LAUNCH = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
-          "sys.argv = sys.argv[2:]; "
+LAUNCH = ("import sys; import toynet; toynet.install(); sys.argv = sys.argv[1:]; "
           "from deathzap_tui.__main__ import main; sys.exit(main())")
-"""``python -c LAUNCH NETDIR deathzap ARGS...``: the CLI with the toy ruleset known."""
+"""``python -c LAUNCH deathzap ARGS...``, in ``subprocess_env.child_env()``: the CLI with the toy
+ruleset known."""
 
 
 def short_dir() -> Path:

@@ -3,14 +3,13 @@ the writer had acknowledged (its store call returned) is there, and the game rep
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from club_fixtures import ROOT
+from subprocess_env import child_env
 
 from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.savestore import SaveFileStore
@@ -18,7 +17,6 @@ from deathzap_tui.session import Session
 
 WRITER = r"""
 import random, sys
-sys.path[:0] = [sys.argv[3], sys.argv[3] + "/../rules"]
 from club_fixtures import new_game, play_random_action
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.sqlstore import open_store
@@ -53,9 +51,9 @@ def test_nothing_acknowledged_is_lost_when_the_writer_is_killed(
     path: Path | str = tmp_path / ("club.sqlite" if kind == "sqlite" else "game.toml")
     if kind == "postgres":
         path = request.getfixturevalue("pg").database()
-    env = {**os.environ, "DEATHZAP_SAVES_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env = child_env(DEATHZAP_SAVES_DIR=str(tmp_path))
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, kind, str(path), str(Path(__file__).parent)],
+        [sys.executable, "-c", WRITER, kind, str(path)],
         stdout=subprocess.PIPE, text=True, env=env)
     assert writer.stdout is not None
     acked = 0

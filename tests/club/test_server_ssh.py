@@ -22,7 +22,6 @@ import pytest
 from server_helpers import (
     BLACK_FORCE,
     LAUNCH,
-    NET,
     RED_FORCE,
     Running,
     Seat,
@@ -33,6 +32,7 @@ from server_helpers import (
     toynet,
     whose,
 )
+from subprocess_env import child_env
 
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.server import ClubSSHServer, load_members
@@ -233,10 +233,10 @@ def start_server(store: Path, saves: Path) -> tuple[subprocess.Popen[str], int]:
     patch = (f"import deathzap_tui.club.server as s; s.lobby_command = lambda hub: "
              f"(lambda m: [sys.executable, {str(PROBE)!r}, '--hub', str(hub), '--member', m]); ")
     proc = subprocess.Popen(
-        [sys.executable, "-c", LAUNCH.replace("sys.argv = ", patch + "sys.argv = "), str(NET),
+        [sys.executable, "-c", LAUNCH.replace("sys.argv = ", patch + "sys.argv = "),
          "deathzap", "club", "serve", "--store", str(store), "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "DEATHZAP_SAVES_DIR": str(saves)})
+        env=child_env(DEATHZAP_SAVES_DIR=str(saves)))
     assert proc.stdout is not None
     first = proc.stdout.readline()
     found = re.search(r"club serving on 127\.0\.0\.1:(\d+)", first)

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 import toynet
+from referee_harness import HostThread, connecting, hosting
 
 
 @pytest.fixture(autouse=True)
@@ -19,8 +18,6 @@ def toy_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setitem(sys.modules, "toynet", toynet)
     monkeypatch.setitem(registry._PLUGINS, toynet.ID, "toynet")
-
-from referee_harness import HostThread, connecting, hosting  # noqa: E402
 
 if TYPE_CHECKING:
     from deathzap_tui.net.client import RemoteSession

@@ -45,7 +45,7 @@ that no message holds unless the secret leaked."""
 
 @pytest.fixture
 def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(RED, BLACK, seed=SEED, save_path="ch-duel", deal_seed=DEAL_SEED)

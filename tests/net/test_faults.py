@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -11,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from subprocess_env import child_env
 from test_referee import finish, hit
 
 from deathzap_tui.net.client import RemoteSession
@@ -18,13 +18,13 @@ from deathzap_tui.rules.steps import Dice, Refused
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
-LAUNCH = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
-          "from deathzap_tui.cli import main; sys.exit(main(sys.argv[2:]))")
+LAUNCH = ("import sys; import toynet; toynet.install(); "
+          "from deathzap_tui.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
 def start_host(saves_dir: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "DEATHZAP_SAVES_DIR": str(saves_dir), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(HERE), "host", *args],
+    env = child_env(DEATHZAP_SAVES_DIR=str(saves_dir), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "host", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()  # "hosting ..." once the socket listens
@@ -124,8 +124,8 @@ def test_second_writer_is_told_who_has_the_save(new_session, saves_dir: Path) ->
     new_session("busy")
     proc = start_host(saves_dir, "busy")
     try:
-        env = {**os.environ, "DEATHZAP_SAVES_DIR": str(saves_dir)}
-        out = subprocess.run([sys.executable, "-c", LAUNCH, str(HERE), "host", "busy",
+        env = child_env(DEATHZAP_SAVES_DIR=str(saves_dir))
+        out = subprocess.run([sys.executable, "-c", LAUNCH, "host", "busy",
                               "--socket", str(saves_dir / "other.sock")],
                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=20)
         assert out.returncode == 1

@@ -4,7 +4,6 @@ frames, a peer gone quietly. Wire-level, against a real referee on a Unix socket
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import socket
 import subprocess
@@ -17,7 +16,8 @@ import asyncssh
 import pytest
 from rawclient import RawClient
 from referee_harness import HostThread
-from test_faults import HERE, LAUNCH, ROOT, start_host
+from subprocess_env import child_env
+from test_faults import LAUNCH, ROOT, start_host
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.client import RemoteSession
@@ -258,8 +258,8 @@ def test_serve_ssh_takes_the_login_budget_from_its_flags(new_session, saves_dir:
     keys = tmp_path / "keys.toml"
     keys.write_text(f'[[players]]\nside = "red"\n'
                     f'key = "{red.export_public_key().decode().strip()}"\n')
-    env = {**os.environ, "DEATHZAP_SAVES_DIR": str(saves_dir), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(HERE), "serve-ssh", "sshed",
+    env = child_env(DEATHZAP_SAVES_DIR=str(saves_dir), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve-ssh", "sshed",
                              "--keys", str(keys), "--port", "0", "--socket",
                              str(tmp_path / "s.sock"), "--max-unauthenticated", "1",
                              "--login-timeout", "0.5"],

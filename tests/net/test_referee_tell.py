@@ -6,16 +6,14 @@ owner)."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
+
+from ch_fixtures import play_random_action
 
 from deathzap_tui.net.referee import Table, Told
 from deathzap_tui.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "rules"))
-
-from ch_fixtures import play_random_action  # noqa: E402
 
 
 def test_told_lines_always_add_up_to_the_whole_narrative(tmp_path: Path, monkeypatch) -> None:

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 
+import ch_fixtures
+import dz3_fixtures
 import pytest
 
 from deathzap_tui.net.wire import to_data, view_from_data
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.ruleset import WATCH
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-import ch_fixtures
-import dz3_fixtures
 
 
 @pytest.mark.parametrize("fixtures", [dz3_fixtures, ch_fixtures],

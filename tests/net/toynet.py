@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toy_ruleset import Toy
+
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ruleset import (
     BoardView,
@@ -25,9 +27,6 @@ from deathzap_tui.rules.ruleset import (
     other_side,
 )
 from deathzap_tui.rules.steps import Choice, DiceRequest, Question, Refused
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from toy_ruleset import Toy
 
 ID = "nettoy"
 
