@@ -62,6 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
+sys.path.insert(0, str(ROOT / "tests" / "rules" / "deathzap3"))
 
 from dz3_fixtures import play_random_action  # noqa: E402
 from fixtures_common import play_random_action as play_any  # noqa: E402
