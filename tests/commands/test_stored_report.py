@@ -66,7 +66,11 @@ def test_every_golden_game_keeps_the_report_a_replay_makes(
 
 
 @pytest.mark.parametrize("rs", RULESETS)
-def test_random_games_keep_the_report_a_replay_makes(rs: str, saves_dir: Path) -> None:
+def test_random_games_keep_the_report_a_replay_makes(
+        rs: str, saves_dir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played from the force files, the report kept is found from the save."""
+    played = []
     for seed in (3, 11):
         session = new_session(rs, seed, f"random-{rs}-{seed}")
         play_to_end(session.game, random.Random(seed))
@@ -74,6 +78,10 @@ def test_random_games_keep_the_report_a_replay_makes(rs: str, saves_dir: Path) -
         made = session.report()
         truth = replayed(session.path)
         assert made == truth and kept(session) == truth
+        played.append((session.path.stem, truth))
+    no_replay(monkeypatch)
+    for name, truth in played:
+        assert command_json(capsys, name) == json.loads(json.dumps(truth.to_json()))
 
 
 def test_a_game_in_progress_keeps_no_report(saves_dir: Path) -> None:
