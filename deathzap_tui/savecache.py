@@ -66,10 +66,11 @@ def fingerprint(snapshot: bytes, journal: bytes) -> hashlib._Hash:
 
 
 def code_identity() -> bytes:
-    """Which code made a cache: the rules' version (:data:`RULES_VERSION`, bumped with
-    any change to what a replay gives or to the state's classes), the release, and the
-    Python that pickled it. A cache from other code is ignored rather than trusted to
-    hold the same kind of state; reinstalling the same code keeps it (issue 21)."""
+    """Which code made a cache or a kept report: the rules' version
+    (:data:`RULES_VERSION`, bumped with any change to what a replay gives or to the
+    state's classes), the release, and the Python that pickled it. A cache from other
+    code is ignored rather than trusted to hold the same kind of state; reinstalling
+    the same code keeps it (issue 21)."""
     python = ".".join(map(str, sys.version_info[:2]))
     return f"rules {RULES_VERSION}, deathzap {__version__}, python {python}".encode()
 
