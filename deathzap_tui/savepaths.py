@@ -23,3 +23,9 @@ def cache_path(save: Path) -> Path:
 def report_path(save: Path) -> Path:
     """The save's kept report of the finished game (see :mod:`.savecache`)."""
     return save.with_name(save.name + ".report")
+
+
+def socket_path(save: Path) -> Path:
+    """Where the referee hosting the save listens unless told otherwise (``deathzap
+    host``, ``serve-ssh``), and where ``deathzap join SAVE`` finds it."""
+    return save.with_name(save.name.removesuffix(".toml") + ".sock")

@@ -22,6 +22,7 @@ from deathzap_tui.inflight import InFlight, InFlightError, InFlightStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
+from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 from deathzap_tui.savestore import SaveFileStore
 
@@ -305,8 +306,6 @@ class Session:
         back after (:func:`savecache.read_report`: the same report, made from the
         same events by the same code) rather than replayed again: ``deathzap
         report`` reads it too (issue 21)."""
-        from deathzap_tui.rules.report import build_report
-
         if self.path is None or (events is None and not self.over):
             return build_report(self.game, events)  # in progress: nothing kept
         events = self.game.events() if events is None else list(events)

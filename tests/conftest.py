@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lanes import slow_because
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +17,16 @@ def deals_from_the_public_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     deal passes ``deal_seed=``, or overrides this fixture with a no-op of the same
     name (see ``tests/rules/test_ch_secret_deal.py``)."""
     monkeypatch.setattr("deathzap_tui.session.new_deal_seed", lambda: None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test that starts an app, a process or a server
+    (:mod:`lanes`), so that the fast lane leaves it out without anyone marking it."""
+    for item in items:
+        why = None if item.get_closest_marker("slow") else slow_because(item)
+        if why is not None:
+            item.add_marker(pytest.mark.slow(reason=why))
 
 
 @pytest.fixture(autouse=True)
