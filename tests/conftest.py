@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,19 @@ def cache_key_of_this_test(tmp_path_factory: pytest.TempPathFactory,
     user's (``paths.cache_key``)."""
     key = tmp_path_factory.mktemp("key") / "cache.key"
     monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(key))
+
+
+@pytest.fixture(autouse=True)
+def pilot_waits_without_fixed_naps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot's keys and pauses wait for the app to be idle with short naps and an eye
+    on the timers due (``pilot_wait``), not 20 ms naps (issue 21). Only once the test
+    run has imported Textual: the rules' tests never pay for it."""
+    if "textual.app" not in sys.modules:
+        return
+    from pilot_wait import wait_for_idle
+
+    monkeypatch.setattr("textual.app.wait_for_idle", wait_for_idle)
+    monkeypatch.setattr("textual.pilot.wait_for_idle", wait_for_idle)
 
 
 @pytest.fixture
