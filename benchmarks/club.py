@@ -277,7 +277,7 @@ async def answer_all(hands: dict[str, Any], side: str, pending: dict[str, Any]) 
     """Every step answered at the hand of the side asked (on its own front-end, with
     the action as that table numbers it); the finished action as the mover's table
     has it, not committed."""
-    from deathzap_tui.app.describe import auto_answer
+    from deathzap_tui.headless.describe import auto_answer
     from deathzap_tui.net.wire import answer_out, step_from_data
 
     while pending["step"] is not None:
@@ -580,7 +580,7 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     toynet.install()
     print(f"{count} joined apps on ptys at one referee, idle {idle:g} s:")
     print(f"  started as today (a fresh interpreter each): {measure(True)}")
-    for module in ("textual.widgets", "deathzap_tui.cli", "deathzap_tui.app.joined"):
+    for module in ("textual.widgets", "deathzap_tui.cli", "deathzap_tui.app.remote.app"):
         importlib.import_module(module)  # what a session's app loads first
     gc.collect()
     gc.freeze()  # the collector need not touch (and copy) the template's objects

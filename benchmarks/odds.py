@@ -11,7 +11,7 @@ Goals (2-core machine): 24 shots < 2 ms, 240 dice < 20 ms, >= 20x icepool.
 Then Deathzap Classic (``rules/classic/odds.py``, CL §5, §6): shooting with suppression
 and melee (sums of pips floored per figure type, spread over defender types), each
 the panel's one-direction case and the CLI's both-directions case; goal < 20 ms (the
-panel computes inline, ``app/oddsview.py``).
+panel computes inline, ``headless/oddsview.py``).
 
 Then Deathzap Plasmashok (``rules/plasmashok/oddsmath.py``, PS §4, §5): blocking dice as
 a mixture over the distinct faces of the defence and size rolls, the groups
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from deathzap_tui.app.oddsview import odds_entries
+from deathzap_tui.headless.oddsview import odds_entries
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.classic.odds import (
     DEAD,

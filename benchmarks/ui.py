@@ -327,7 +327,7 @@ def edit(tmp: Path, keys: int, down: Row, enter: Row, digit: Row) -> None:
             down.add(*term.key(b"\x1b[B"))
     for _ in range(keys):
         term.key(b"\x1b[H")
-        for _ in range(11):  # the first unit (as tests/app/test_editor.py)
+        for _ in range(11):  # the first unit (as tests/app/editor/test_editor.py)
             term.key(b"\x1b[B")
         enter.add(*term.key(b"\r"))
         term.key(b"\x1b")  # back to the outline

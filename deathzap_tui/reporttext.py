@@ -4,7 +4,7 @@ did and suffered, and each player's dice luck.
 
 Plain strings only (no rich, no textual): the CLI prints them, the app shows them.
 Every name in a report comes from force files, so it is untrusted: it goes through
-:func:`~deathzap_tui.app.text.clean` before it is laid out, and is escaped for
+:func:`~deathzap_tui.app.common.text.clean` before it is laid out, and is escaped for
 Markdown where it lands in a table.
 """
 

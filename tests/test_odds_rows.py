@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from deathzap_tui.app.oddsview import OddsEntry
-from deathzap_tui.app.widgets.odds import panel_text
+from deathzap_tui.app.wizard.odds import panel_text
 from deathzap_tui.commands.odds import as_text
+from deathzap_tui.headless.oddsview import OddsEntry
 from deathzap_tui.rules.odds import Chance, Chart, Mean, Odds, Table
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from conformance_kit import golden_session
+from conformance_kit import golden
 
 from deathzap_tui import saves
 from deathzap_tui.cli import main
@@ -19,28 +19,32 @@ from deathzap_tui.saves import SaveError, snapshot_text
 
 
 def test_a_finished_game_keeps_one_json_record_a_line(saves_dir: Path) -> None:
-    session = golden_session("deathzap3")
-    table = tomllib.loads(session.path.read_text(encoding="utf-8"))
+    played = golden("deathzap3")
+    path = played.saved()
+    table = tomllib.loads(path.read_text(encoding="utf-8"))
     lines = table["events"].splitlines()
     assert lines[0] == "[" and lines[-1] == "]"
+    game = played.played.game
     assert [json.loads(line.rstrip(",")) for line in lines[1:-1]] == [
-        e.to_data() for e in session.game.log]
-    again = saves.load_game(session.path)
-    assert again.log == session.game.log and again.state == session.game.state
+        e.to_data() for e in game.log]
+    again = saves.load_game(path)
+    assert again.log == game.log and again.state == game.state
 
 
 def test_a_snapshot_with_event_tables_reads_the_same(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = golden_session("classic")
-    assert main(["report", session.path.stem, "--json"]) == 0
+    played = golden("classic")
+    path = played.saved()
+    assert main(["report", path.stem, "--json"]) == 0
     report = capsys.readouterr().out
-    data = saves.read_save_data(session.path)
+    data = saves.read_save_data(path)
     old = tomli_w.dumps(data)  # as every save was written before
     assert "[[events]]" in old
-    session.path.write_text(old, encoding="utf-8")
-    again = saves.load_game(session.path)
-    assert again.log == session.game.log and again.state == session.game.state
-    assert main(["report", session.path.stem, "--json"]) == 0
+    path.write_text(old, encoding="utf-8")
+    again = saves.load_game(path)
+    game = played.played.game
+    assert again.log == game.log and again.state == game.state
+    assert main(["report", path.stem, "--json"]) == 0
     assert capsys.readouterr().out == report
 
 
@@ -62,15 +66,15 @@ def test_any_string_in_an_event_comes_back_as_it_was(text: str, tmp_path: Path) 
 
 def test_events_that_are_not_json_records_are_refused_naming_the_save(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = golden_session("deathzap3")
-    text = session.path.read_text(encoding="utf-8")
-    session.path.write_text(text.replace("events = '''\n[\n", "events = '''\n[\n{,", 1),
-                            encoding="utf-8")
+    path = golden("deathzap3").saved()
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("events = '''\n[\n", "events = '''\n[\n{,", 1),
+                    encoding="utf-8")
     with pytest.raises(SaveError, match="events: not JSON records") as info:
-        saves.load_game(session.path)
-    assert str(session.path) in str(info.value)
+        saves.load_game(path)
+    assert str(path) in str(info.value)
     for command in ("report", "log"):
-        assert main([command, session.path.stem]) == 1
+        assert main([command, path.stem]) == 1
         err = capsys.readouterr().err
-        assert err.startswith(f"deathzap {command}: {session.path}: events: not JSON")
+        assert err.startswith(f"deathzap {command}: {path}: events: not JSON")
         assert err.count("\n") == 1

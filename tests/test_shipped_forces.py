@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from deathzap_tui.app.forcelist import forces_for, pair_for, ruleset_of
 from deathzap_tui.forcefile import force_from_text, load_force
+from deathzap_tui.headless.forcelist import forces_for, pair_for, ruleset_of
 from deathzap_tui.rules import registry
 
 FORCES = sorted((Path(__file__).resolve().parent.parent / "forces").glob("*.toml"))

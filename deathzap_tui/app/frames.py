@@ -9,7 +9,7 @@ in the same tick, ``Screen._on_timer_update`` draws the layout as one frame and 
 the whole screen again as a second: opening the wizard on ``a`` (the unit chooser)
 wrote the screen twice, each time in full. Folding the repaint into the layout's frame
 (the screen marked dirty before the layout, which then renders it in full) draws it
-once. Guarded by ``tests/app/test_wizard_frames.py`` (``a`` opens the chooser in
+once. Guarded by ``tests/app/wizard/test_wizard_frames.py`` (``a`` opens the chooser in
 one frame).
 
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
@@ -19,7 +19,7 @@ its scrollbars; they ask to be drawn once the frame of that layout is out, and m
 second frame: in the force editor, every key that laid anything out (a field's text,
 a message shown) drew the outline's scrollbar again. The scrollbars change only with
 the widget's size, its container's, or its own virtual size (which its watcher
-handles). Guarded by the editor cases of ``tests/app/test_wizard_frames.py``.
+handles). Guarded by the editor cases of ``tests/app/wizard/test_wizard_frames.py``.
 
 **A tree's focus.** Textual's ``Tree`` rebuilds its lines and lays the whole screen
 out again on every style change, gaining or losing the focus among them (the outline,

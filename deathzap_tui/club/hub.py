@@ -17,7 +17,7 @@ length, then one UTF-8 JSON object), with a larger cap on requests
 (:data:`MAX_REQUEST_FRAME`) since a force's TOML text may come with one. A request
 carries an integer ``id``, repeated by its ``ok`` or ``error`` reply. Free text in
 replies (member names, force names, results) is cleaned on the server
-(:func:`deathzap_tui.app.text.clean`), and a screen must still escape markup.
+(:func:`deathzap_tui.app.common.text.clean`), and a screen must still escape markup.
 
 Lobby -> hub::
 

@@ -7,7 +7,7 @@ token in :data:`~.hub.TOKEN_ENV`; the hub, not this process, says who the member
 declines, and opens games.
 
 An open game is today's joined game: :class:`LobbyApp` is a
-:class:`~deathzap_tui.app.joined.JoinedApp` that attaches a
+:class:`~deathzap_tui.app.remote.app.JoinedApp` that attaches a
 :class:`~deathzap_tui.net.client.RemoteSession` on the game's referee socket (the one
 the hub's ``open`` names, as the side it says is this member's), so the battle
 screen, the wizard (each answers their own steps, the referee rolls generated dice,
@@ -37,11 +37,19 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from deathzap_tui.app.app import DeathzapApp
-from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
-from deathzap_tui.app.text import clean
-from deathzap_tui.app.widgets.paint import repaint
+from deathzap_tui.app.common.dialogs import PickScreen
+from deathzap_tui.app.common.paint import repaint
+from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.remote.app import JoinedApp
+from deathzap_tui.app.remote.battle import JoinedBattleScreen
+from deathzap_tui.app.remote.wizard import JoinedWizardScreen
+from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.club.hub import TOKEN_ENV, HubClient, HubError
+from deathzap_tui.club.lobbyform import GameFormScreen
 from deathzap_tui.club.lobbyscreen import LobbyScreen
+from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.steps import Refused
 
 APP_DIR = Path(__file__).resolve().parents[1] / "app"
 FORCE_FILE = "new-force.toml"
@@ -179,8 +187,6 @@ class LobbyApp(JoinedApp):
         self.run_worker(self._form(challenge), group="lobby")
 
     async def _form(self, challenge: Mapping[str, Any] | None) -> None:
-        from deathzap_tui.club.lobbyform import GameFormScreen
-
         forces = await self.ask("forces")
         if forces is None:
             return
@@ -220,9 +226,6 @@ class LobbyApp(JoinedApp):
 
     # --- forces built here ----------------------------------------------------------
     def action_new_force(self) -> None:
-        from deathzap_tui.app.screens.dialogs import PickScreen
-        from deathzap_tui.rules import registry
-
         rulesets = [(rid, f"{registry.get(rid).title} ({rid})") for rid in registry.ids()]
 
         def saved(row: Mapping[str, str] | None, problems: Sequence[str] = ()) -> None:
@@ -238,8 +241,8 @@ class LobbyApp(JoinedApp):
         temporary folder); once saved there, keep it in the club under your name:
         ``done(row)``, or ``done(None, problems)`` with what ``deathzap check`` found
         (a force with errors is refused)."""
-        from deathzap_tui.app.screens.editor import EditorScreen
-        from deathzap_tui.forcedoc import ForceDocument
+        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~55 ms CPU
+        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~55 ms CPU
 
         folder = Path(tempfile.mkdtemp(prefix="deathzap-force-"))
         path = folder / FORCE_FILE
@@ -276,10 +279,6 @@ class LobbyApp(JoinedApp):
     async def _open(self, game: int) -> None:
         """Open a game at its referee as the side the hub says is this member's, with
         "since you last looked" over it when anything happened meanwhile."""
-        from deathzap_tui.app.screens.since import SinceScreen
-        from deathzap_tui.net.client import RemoteSession
-        from deathzap_tui.rules.steps import Refused
-
         if self.session is not None:
             return
         reply = await self.ask("open", game=game)

@@ -23,11 +23,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from deathzap_tui.app.forcelist import forces_for
-from deathzap_tui.app.screens.start import force_files, option_widgets, read_options
-from deathzap_tui.app.text import clean
-from deathzap_tui.app.widgets.inputs import SteadyInput
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.common.inputs import SteadyInput
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.start.start import option_widgets, read_options
+from deathzap_tui.headless.forcelist import force_files, forces_for
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.ruleset import OptionSpec
 

@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from deathzap_tui.app.text import clean
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.common.text import clean
 
 Row = Mapping[str, Any]
 SECTIONS = (("games", "Your games"), ("challenges", "Challenges"),

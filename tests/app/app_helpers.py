@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.describe import auto_answer
-from deathzap_tui.app.flow import new_session, quick_setup
+from deathzap_tui.headless.describe import auto_answer
+from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.steps import DiceRequest, Question
 from deathzap_tui.saves import unique_save_path
@@ -45,7 +45,7 @@ def keys_for(step: Any, *, entered: bool) -> list[str]:
     """Key presses that answer ``step`` in the wizard: typed faces (all 6s) or
     ctrl+r for dice; the default's key (else "1") for a choice; the default (or
     minimum) for a number."""
-    from deathzap_tui.app.screens.wizard import choice_key
+    from deathzap_tui.app.wizard.wizard import choice_key
 
     if isinstance(step, DiceRequest):
         if not entered:
@@ -66,7 +66,7 @@ async def finish_wizard(pilot: Any, app: Any, *, dice: str = "typed") -> int:
     """Answer every step of the open wizard by keys (picking the first unit and
     action where it asks), then confirm. ``dice``: "typed" (all 6s), "rolled"
     (ctrl+r) or "mixed" (alternately). Returns the number of dice steps."""
-    from deathzap_tui.app.screens.wizard import WizardScreen
+    from deathzap_tui.app.wizard.wizard import WizardScreen
 
     dice_steps = 0
     for _ in range(120):
@@ -124,9 +124,9 @@ async def choose_ruleset(pilot: Any, ruleset_id: str) -> set[str]:
 async def quick_start_turns(pilot: Any, ruleset_id: str) -> None:
     """Quick start from the start screen (ctrl+g): a battle screen of ``ruleset_id``
     with the turn clock shown and no deck (a ruleset played in turns)."""
-    from deathzap_tui.app.screens.battle import BattleScreen
-    from deathzap_tui.app.widgets.clock import ClockWidget
-    from deathzap_tui.app.widgets.deck import DeckWidget
+    from deathzap_tui.app.battle.battle import BattleScreen
+    from deathzap_tui.app.battle.clock import ClockWidget
+    from deathzap_tui.app.battle.deck import DeckWidget
 
     await pilot.press("ctrl+g")
     await pilot.pause()
@@ -149,3 +149,11 @@ def play_quick(paths: tuple[Path, Path], seed: int, monkeypatch: Any) -> Any:
                                       str(paths[1]), "--seed", str(seed), "--quick"])
     assert play.run(args) == 0
     return launched[-1].session
+
+
+def play_out(session: Any, option: Any) -> Any:
+    """Begin ``option`` and answer every step as nobody asked (rolled dice, defaults)."""
+    action = session.begin(option.intent)
+    while action.resolution.step is not None:
+        action.resolution.answer(auto_answer(action.resolution.step))
+    return action

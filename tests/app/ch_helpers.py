@@ -12,7 +12,7 @@ from app_helpers import copy_forces
 
 from deathzap_tui import saves
 from deathzap_tui.app.app import GamePlan
-from deathzap_tui.app.flow import new_session, quick_setup
+from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.rules.cards import Card
 from deathzap_tui.session import Session
 

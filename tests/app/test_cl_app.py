@@ -19,10 +19,10 @@ from app_helpers import (
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.describe import auto_answer
-from deathzap_tui.app.flow import new_session, quick_setup
-from deathzap_tui.app.widgets.clock import ClockWidget
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.battle.clock import ClockWidget
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.headless.describe import auto_answer
+from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.session import Session
 

@@ -26,14 +26,14 @@ from app_helpers import (
 from ch_helpers import screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.describe import auto_answer
-from deathzap_tui.app.flow import new_session, quick_setup
-from deathzap_tui.app.screens.battle import BattleScreen
-from deathzap_tui.app.screens.gameover import GameOverScreen
-from deathzap_tui.app.screens.setup import SetupScreen
-from deathzap_tui.app.screens.wizard import WizardScreen, choice_key
-from deathzap_tui.app.widgets.clock import ClockWidget
-from deathzap_tui.app.widgets.keybar import KeyBar
+from deathzap_tui.app.battle.battle import BattleScreen
+from deathzap_tui.app.battle.clock import ClockWidget
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.gameover.gameover import GameOverScreen
+from deathzap_tui.app.start.setup import SetupScreen
+from deathzap_tui.app.wizard.wizard import WizardScreen, choice_key
+from deathzap_tui.headless.describe import auto_answer
+from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.rules.ruleset import ADVANCE, SETUP, UNIT
 from deathzap_tui.rules.steps import Answer, Question, Step
 from deathzap_tui.session import Session

@@ -15,19 +15,17 @@ from typing import Any
 
 import pytest
 from app_helpers import aiotest, battle_app, keys_for
+from inflight_fixtures import FORCES, Plan, new_game, play_to_action
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.forcelist import pair_for
-from deathzap_tui.app.screens.battle import BattleScreen
-from deathzap_tui.app.screens.dialogs import AskScreen
-from deathzap_tui.app.screens.wizard import WizardScreen
-from deathzap_tui.app.widgets.log import TailLog
+from deathzap_tui.app.battle.battle import BattleScreen
+from deathzap_tui.app.common.dialogs import AskScreen
+from deathzap_tui.app.common.log import TailLog
+from deathzap_tui.app.wizard.wizard import WizardScreen
+from deathzap_tui.headless.forcelist import pair_for
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.steps import ROLL, DiceRequest, answer_to_data
 from deathzap_tui.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from inflight_fixtures import FORCES, Plan, new_game, play_to_action
 
 SIZE = (100, 30)
 
@@ -241,7 +239,7 @@ from test_inflight_app import SIZE, shown
 from inflight_fixtures import FORCES
 from app_helpers import keys_for
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.forcelist import pair_for
+from deathzap_tui.headless.forcelist import pair_for
 
 async def main():
     red, black = pair_for(FORCES, sys.argv[1])

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from app_helpers import aiotest, battle_app, finish_wizard, keys_for, session_at
 
-from deathzap_tui.app.screens.battle import BattleScreen
-from deathzap_tui.app.screens.gameover import GameOverScreen
-from deathzap_tui.app.screens.wizard import WizardScreen
+from deathzap_tui.app.battle.battle import BattleScreen
+from deathzap_tui.app.gameover.gameover import GameOverScreen
+from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.rules.events import effective
 from deathzap_tui.rules.ruleset import UNIT
 from deathzap_tui.session import Session
@@ -73,7 +73,7 @@ async def test_the_wizard_starts_clean_for_every_action(demo_paths) -> None:
     """The battle screen keeps one wizard and restarts it per action (for speed):
     nothing of the last action (answers, history, the done state, the odds chart)
     may show in the next one, and a confirmed action is recorded once."""
-    from deathzap_tui.app.widgets.odds import OddsPanel
+    from deathzap_tui.app.wizard.odds import OddsPanel
 
     session = session_at(*demo_paths, draws=5)
     app = battle_app(session, dice_mode="generated")
@@ -153,7 +153,7 @@ async def test_help_search_from_battle(demo_paths) -> None:
     app = battle_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
-        from deathzap_tui.app.screens.help import HelpScreen
+        from deathzap_tui.app.common.help import HelpScreen
 
         assert isinstance(app.screen, HelpScreen)
         await pilot.press(*"morale")

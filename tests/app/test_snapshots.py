@@ -1,6 +1,7 @@
 """Snapshots of every screen and of the wizard at each kind of step, at 80x24 and a
 larger size, with fixed seeds (look at an SVG before accepting it:
-``pytest tests/app --snapshot-update`` then open tests/app/__snapshots__/...)."""
+``pytest tests/app --snapshot-update`` then open the SVGs in the __snapshots__ folder
+beside each test file)."""
 
 from __future__ import annotations
 

@@ -13,14 +13,14 @@ from app_helpers import aiotest, battle_app, keys_for
 from ch_helpers import ch_forces, ch_session, screen_text
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
-from deathzap_tui.app.flow import new_session, quick_setup
-from deathzap_tui.app.screens.battle import BattleScreen
-from deathzap_tui.app.screens.gameover import GameOverScreen, render_over
-from deathzap_tui.app.screens.wizard import WizardScreen
-from deathzap_tui.app.widgets.clock import ClockWidget, render_clock, turn_line
-from deathzap_tui.app.widgets.deck import DeckWidget
-from deathzap_tui.app.widgets.keybar import KeyBar
-from deathzap_tui.app.widgets.units import UnitTable
+from deathzap_tui.app.battle.battle import BattleScreen
+from deathzap_tui.app.battle.clock import ClockWidget, render_clock, turn_line
+from deathzap_tui.app.battle.deck import DeckWidget
+from deathzap_tui.app.battle.units import UnitTable
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.gameover.gameover import GameOverScreen, render_over
+from deathzap_tui.app.wizard.wizard import WizardScreen
+from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.net.wire import intent_from_data, to_data, view_from_data
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.ruleset import ADVANCE, END, OTHER, SETUP, UNIT, TurnClock

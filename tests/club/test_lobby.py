@@ -222,7 +222,7 @@ def test_an_opponents_move_marks_the_game_and_rings_the_bell(club_thread: ClubTh
 def _move_alone(me: RemoteSession) -> None:
     """One action of ``me``'s that needs no one else: the first offered whose steps
     are all ``me``'s (began and given up otherwise)."""
-    from deathzap_tui.app.describe import auto_answer
+    from deathzap_tui.headless.describe import auto_answer
     from deathzap_tui.net.wire import Waiting
 
     for option in me.intents():
@@ -306,7 +306,7 @@ def test_one_game_open_in_two_sessions_of_a_member_stays_consistent(
     """Red's member has the game open in the lobby app and in a second terminal: the
     die rolled in the app is that terminal's action too, at the same step, and
     black's answer reaches both alike."""
-    from deathzap_tui.app.describe import auto_answer
+    from deathzap_tui.headless.describe import auto_answer
     from deathzap_tui.rules.steps import DiceRequest
 
     club = club_thread

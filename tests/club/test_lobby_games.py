@@ -12,10 +12,10 @@ import pytest
 from joined_helpers import screen_text, until
 from server_helpers import a_game, challenge_and_accept, play_turn, running, seated, toynet, whose
 
-from deathzap_tui.app.screens.dialogs import AskScreen
-from deathzap_tui.app.screens.editor import EditorScreen
-from deathzap_tui.app.screens.gameover import GameOverScreen
-from deathzap_tui.app.screens.since import SinceScreen
+from deathzap_tui.app.common.dialogs import AskScreen
+from deathzap_tui.app.editor.editor import EditorScreen
+from deathzap_tui.app.gameover.gameover import GameOverScreen
+from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.club.lobby import ClubBattleScreen, LobbyApp
 
 SIZE = (80, 24)

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 from fixtures_common import given_dice, play_random_action, roll_for_me
+from golden_games import Golden, play_once
 from shipped import shipped_forces
 
 from deathzap_tui.forcefile import load_force
@@ -65,10 +66,21 @@ def play_to_end(game: Game, rnd: random.Random, *, given: int | None = None) -> 
     return played
 
 
-def golden_session(ruleset_id: str) -> Session:
-    """The ruleset's generic golden playthrough, saved as ``conformance-ID`` (needs the
-    ``saves_dir`` fixture): its shipped forces, seed 2026, random legal choices from a
-    seeded generator and every die typed in from another, to the end."""
+def golden_playthrough(ruleset_id: str) -> Session:
+    """The ruleset's generic golden playthrough, saved as ``conformance-ID``: its
+    shipped forces, seed 2026, random legal choices from a seeded generator and every
+    die typed in from another, to the end."""
     session = new_session(ruleset_id, 2026, f"conformance-{ruleset_id}")
     play_to_end(session.game, random.Random(60), given=157)
     return session
+
+
+def golden(ruleset_id: str) -> Golden:
+    """The ruleset's golden playthrough, played once per test process."""
+    return play_once(golden_playthrough, ruleset_id)
+
+
+def golden_session(ruleset_id: str) -> Session:
+    """The ruleset's golden playthrough as a session of the caller's own, saved in its
+    saves folder (needs the ``saves_dir`` fixture)."""
+    return golden(ruleset_id).resumed()

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conformance_kit import GOLDEN, golden_session
+from conformance_kit import GOLDEN, golden
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -18,15 +18,16 @@ from deathzap_tui.session import Session
 
 def test_golden_playthrough(ruleset_id: str, saves_dir: Path,
                             capsys: pytest.CaptureFixture[str]) -> None:
-    session = golden_session(ruleset_id)
-    assert session.over
+    playthrough = golden(ruleset_id)
+    assert playthrough.played.over
+    playthrough.saved()
     assert main(["log", f"conformance-{ruleset_id}"]) == 0
     text = capsys.readouterr().out
-    golden = GOLDEN / f"{ruleset_id}.txt"
+    expected = GOLDEN / f"{ruleset_id}.txt"
     if os.environ.get("DEATHZAP_REGOLD"):
-        golden.write_text(text, encoding="utf-8")
-    assert golden.exists(), f"no golden playthrough for {ruleset_id}: write {golden} " \
-                            "with DEATHZAP_REGOLD=1 and read it"
-    assert text == golden.read_text(encoding="utf-8")
+        expected.write_text(text, encoding="utf-8")
+    assert expected.exists(), f"no golden playthrough for {ruleset_id}: write {expected} " \
+                              "with DEATHZAP_REGOLD=1 and read it"
+    assert text == expected.read_text(encoding="utf-8")
     again = Session.resume(f"conformance-{ruleset_id}")
-    assert again.game.state == session.game.state
+    assert again.game.state == playthrough.played.game.state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.paths import PROJECT_ROOT
@@ -15,7 +15,7 @@ DEMOS = sorted((PROJECT_ROOT / "forces").glob("demo-*.toml"))[:2]
 
 def dz3_session(name: str = "dz3", seed: int = 7) -> Any:
     """A saved DZ3 game of the two demo forces after quick set-up."""
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(DEMOS[0], DEMOS[1], seed=seed, save_path=name)

@@ -36,7 +36,7 @@ async def until(pilot: Any, predicate: Callable[[], object], timeout: float = 20
 async def hit_to_its_dice(pilot: Any, app: Any) -> Any:
     """Begin the toy duel's hit in ``app`` (a joined app, its player to move), answer
     its cover question (open) and stop at its dice: the wizard."""
-    from deathzap_tui.app.joined import JoinedWizardScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
     from deathzap_tui.rules.steps import DiceRequest, Question
 
     await pilot.press("o")  # the duel's hit is one of the other actions
@@ -55,7 +55,7 @@ async def answer_while(pilot: Any, app: Any, move: Callable[[], object], label: 
     """Run ``move`` (``by``'s whole action through the API, in a thread) while this
     terminal's app answers every step that comes to it: dice rolled for it (ctrl+r),
     questions at their highlighted default. Returns how many steps it answered."""
-    from deathzap_tui.app.joined import JoinedWizardScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
     from deathzap_tui.rules.steps import DiceRequest, Question
 
     answered = 0
@@ -86,7 +86,7 @@ def screen_text(app: Any) -> str:
 async def synced(pilot: Any, apps: Mapping[str, Any], sessions: Mapping[str, Any]) -> None:
     """Let the apps run until every session has the same events and every battle
     screen shows its session's whole narrative."""
-    from deathzap_tui.app.joined import JoinedBattleScreen
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
 
     await until(pilot, lambda: len({s.events for s in sessions.values()}) == 1 and all(
         apps[side].screen._shown_narrative == s.narrative() for side, s in sessions.items()

@@ -21,7 +21,7 @@ pytest.importorskip("textual")
 
 @pytest.fixture
 def ch_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(RED, BLACK, seed=SEED, save_path="ch-joined")
@@ -41,8 +41,9 @@ def on_screen(app: Any, words: list[str]) -> list[str]:
 
 @run
 async def test_joined_red_sees_its_hand_and_interrupts_inline(ch_host) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
-    from deathzap_tui.app.screens.cover import CoverScreen
+    from deathzap_tui.app.battle.cover import CoverScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
     from deathzap_tui.net.client import RemoteSession
 
     state = ch_host.table.game.state

@@ -28,7 +28,7 @@ CL = tuple(PROJECT_ROOT / "forces" / name
 
 @pytest.fixture
 def cl_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(CL[0], CL[1], seed=7, save_path="cl-joined")
@@ -49,7 +49,9 @@ def clock(session: RemoteSession) -> tuple[int, str, str]:
 @pytest.mark.slow
 @run
 async def test_joined_classic_turn(cl_host, cl_clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red = cl_clients("red")
     black = await asyncio.to_thread(cl_clients, "black")

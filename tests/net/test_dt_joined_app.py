@@ -21,7 +21,7 @@ import pytest
 from joined_helpers import run, screen_text, settle_action, synced, until
 from referee_harness import HostThread, connecting, hosting
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.paths import PROJECT_ROOT
@@ -41,7 +41,7 @@ in round 3 both sides are near marker 1 again, which turns neutral."""
 @pytest.fixture
 def dt_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
     """Seed 9 after quick set-up: round 1, Red plays first (it won the roll-off)."""
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(DT[0], DT[1], seed=9, save_path="dt-joined")
@@ -86,9 +86,11 @@ def play_by_api(clients: dict[str, RemoteSession], turns: set[tuple[int, str]]) 
 @pytest.mark.slow
 @run
 async def test_dt_joined_game_reactions_at_the_reacting_terminal(dt_host, dt_clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
-    from deathzap_tui.app.screens.gameover import GameOverScreen
-    from deathzap_tui.app.screens.wizard import choice_key
+    from deathzap_tui.app.gameover.gameover import GameOverScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
+    from deathzap_tui.app.wizard.wizard import choice_key
 
     red = dt_clients("red")
     black = await asyncio.to_thread(dt_clients, "black")

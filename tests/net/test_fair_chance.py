@@ -104,7 +104,7 @@ class Seat:
 
 
 def seat(ruleset_id: str, tmp_path: Path, name: str, *, set_up: bool) -> Iterator[Seat]:
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     red, black = shipped_forces(ruleset_id)

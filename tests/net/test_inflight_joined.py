@@ -32,7 +32,8 @@ async def finish_in_wizard(pilot: Any, wizard: Any, black: Any) -> None:
 @run
 async def test_a_new_terminal_opens_the_wizard_where_the_last_one_left_it(
         host, clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     first, black = clients("red"), clients("black")
     action = first.begin({"type": "hit", "side": "red"})
@@ -51,7 +52,7 @@ async def test_a_new_terminal_opens_the_wizard_where_the_last_one_left_it(
 
 @run
 async def test_the_wizard_stays_on_its_action_over_a_dropped_link(host, clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp
+    from deathzap_tui.app.remote.app import JoinedApp
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(red, side="red")
@@ -70,8 +71,9 @@ async def test_the_wizard_stays_on_its_action_over_a_dropped_link(host, clients)
 
 @run
 async def test_quitting_mid_action_says_the_table_keeps_it(host, clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedWizardScreen
-    from deathzap_tui.app.screens.dialogs import AskScreen
+    from deathzap_tui.app.common.dialogs import AskScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red = clients("red")
     app = JoinedApp(red, side="red")

@@ -12,7 +12,7 @@ import pytest
 from dz3play import force_names, play_intent
 from joined_helpers import answer_while, run, until
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import DiceRequest, Question
 
@@ -72,7 +72,9 @@ def api_move(me: Any, option: Any) -> None:
 @run
 async def test_joined_app_shows_the_other_players_moves_and_answers_their_saves(
         dz3_host, dz3_clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red = dz3_clients("red")
     app = JoinedApp(red, side="red")

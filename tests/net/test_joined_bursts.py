@@ -32,7 +32,7 @@ def counting(app, note: Callable[[], Any] = time.monotonic) -> list[Any]:
 
 async def quiet(pilot, app) -> None:
     """Let the pushes of joining be drawn and a quiet spell pass."""
-    from deathzap_tui.app import joined
+    from deathzap_tui.app.remote import app as joined
 
     await until(pilot, lambda: isinstance(app.screen, joined.JoinedBattleScreen)
                 and app.screen.is_mounted)
@@ -42,7 +42,7 @@ async def quiet(pilot, app) -> None:
 
 @run
 async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monkeypatch) -> None:
-    from deathzap_tui.app import joined
+    from deathzap_tui.app.remote import app as joined
 
     monkeypatch.setattr(joined, "BURST", 1.0)
     red, black = clients("red"), clients("black")
@@ -72,7 +72,7 @@ async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monk
 
 @run
 async def test_a_push_after_a_quiet_spell_is_drawn_at_once(host, clients, monkeypatch) -> None:
-    from deathzap_tui.app import joined
+    from deathzap_tui.app.remote import app as joined
 
     monkeypatch.setattr(joined, "BURST", 3.0)
     red, black = clients("red"), clients("black")
@@ -90,8 +90,8 @@ async def test_a_push_after_a_quiet_spell_is_drawn_at_once(host, clients, monkey
 @run
 async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
         host, clients) -> None:
-    from deathzap_tui.app import joined
-    from deathzap_tui.app.screens.unitcard import UnitCardScreen
+    from deathzap_tui.app.battle.unitcard import UnitCardScreen
+    from deathzap_tui.app.remote import app as joined
 
     red, black = clients("red"), clients("black")
     app = joined.JoinedApp(black, side="black")

@@ -15,8 +15,9 @@ pytest.importorskip("textual")
 
 @run
 async def test_an_open_card_follows_its_unit_at_a_joined_table(host, clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen
-    from deathzap_tui.app.screens.unitcard import UnitCardScreen
+    from deathzap_tui.app.battle.unitcard import UnitCardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(black, side="black")

@@ -81,7 +81,9 @@ async def test_the_other_terminal_shows_each_answer_in_the_log_and_the_wizard(
     """Black's terminal: while red attacks, the battle log shows red's cover and dice
     as they are given; the wizard opened for black's saves shows them in its history;
     confirmed, the log holds the narrative and no more of the action in progress."""
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(black, side="black")
@@ -118,7 +120,7 @@ async def test_the_acting_terminal_shows_the_other_players_dice_in_its_history(
         host, clients) -> None:
     """Red's wizard, waiting for black's saves, then shows black's dice with what
     they were for, not "BLACK answered"."""
-    from deathzap_tui.app.joined import JoinedApp
+    from deathzap_tui.app.remote.app import JoinedApp
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(red, side="red")
@@ -139,7 +141,7 @@ async def test_the_acting_terminal_shows_the_other_players_dice_in_its_history(
 
 
 def test_roll_for_me_is_said_as_rolled(host, clients) -> None:
-    from deathzap_tui.app.joined import given
+    from deathzap_tui.app.remote.status import given
 
     red, black = clients("red"), clients("black")
     action = red.begin({"type": "hit", "side": "red"})
@@ -181,7 +183,7 @@ async def test_the_asker_is_told_the_answer_to_its_undo_until_the_game_moves_on(
         host, clients) -> None:
     """Declined or agreed, the player who asked reads the answer on its status line
     (not only in a toast that is gone in seconds), until the game moves on."""
-    from deathzap_tui.app.joined import JoinedApp
+    from deathzap_tui.app.remote.app import JoinedApp
 
     red, black = clients("red"), clients("black")
     await asyncio.to_thread(one_hit, red, black)
@@ -220,7 +222,8 @@ def test_an_undo_cannot_be_asked_of_a_player_who_is_not_there(host, clients) -> 
 async def test_the_board_stays_in_sight_behind_an_undo_request(host, clients) -> None:
     """The other player's undo request is a dialog over the board, not instead of it:
     the units, the score and the log can be read before answering."""
-    from deathzap_tui.app.joined import JoinedApp, RequestScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.request import RequestScreen
 
     red, black = clients("red"), clients("black")
     await asyncio.to_thread(one_hit, red, black)

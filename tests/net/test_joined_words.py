@@ -17,7 +17,9 @@ pytest.importorskip("textual")
 async def test_the_answering_players_wizard_is_titled_by_the_action(host, clients) -> None:
     from textual.widgets import Static
 
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red, black = clients("red"), clients("black")
     app = JoinedApp(black, side="black")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dz3play import dz3_session
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net import lastseen, playbyturn
 from deathzap_tui.net.lock import SaveLocked
 from deathzap_tui.rules.steps import Refused

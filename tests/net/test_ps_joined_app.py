@@ -20,7 +20,7 @@ import pytest
 from joined_helpers import run, screen_text, settle_action, synced, until
 from referee_harness import HostThread, connecting, hosting
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules.ruleset import ADVANCE, UNIT
@@ -36,7 +36,7 @@ SIZE = (120, 36)
 @pytest.fixture
 def ps_host(saves_dir: Path, tmp_path: Path) -> Iterator[HostThread]:
     """Seed 7 after the set-up roll-off: Red will move first in turn 1 (5 v 2)."""
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     session = Session.new(PS[0], PS[1], seed=7, save_path="ps-joined")
@@ -74,8 +74,10 @@ def play_by_api(clients: dict[str, RemoteSession]) -> bool:
 @pytest.mark.slow
 @run
 async def test_ps_joined_game_each_player_at_its_terminal(ps_host, ps_clients) -> None:
-    from deathzap_tui.app.joined import JoinedApp, JoinedBattleScreen, JoinedWizardScreen
-    from deathzap_tui.app.screens.gameover import GameOverScreen
+    from deathzap_tui.app.gameover.gameover import GameOverScreen
+    from deathzap_tui.app.remote.app import JoinedApp
+    from deathzap_tui.app.remote.battle import JoinedBattleScreen
+    from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 
     red = ps_clients("red")
     black = await asyncio.to_thread(ps_clients, "black")

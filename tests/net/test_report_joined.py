@@ -77,8 +77,8 @@ def test_the_report_request_is_checked_like_any_other() -> None:
 @run
 async def test_the_joined_game_over_screen_shows_the_report(
         finished: Session, clients: Callable[..., RemoteSession]) -> None:
-    from deathzap_tui.app.joined import JoinedApp
-    from deathzap_tui.app.screens.gameover import GameOverScreen, ReportText
+    from deathzap_tui.app.gameover.gameover import GameOverScreen, ReportText
+    from deathzap_tui.app.remote.app import JoinedApp
 
     watcher = await asyncio.to_thread(clients, "watch")
     app = JoinedApp(watcher, side="watch")
@@ -100,8 +100,8 @@ async def test_a_referee_that_cannot_send_it_leaves_the_old_summary_and_a_pointe
         monkeypatch: pytest.MonkeyPatch) -> None:
     """An older referee answers "unknown message type": the screen keeps the result
     and score and says where the report is."""
-    from deathzap_tui.app.joined import JoinedApp
-    from deathzap_tui.app.screens.gameover import GameOverScreen
+    from deathzap_tui.app.gameover.gameover import GameOverScreen
+    from deathzap_tui.app.remote.app import JoinedApp
 
     def old_referee(self: RemoteSession) -> None:
         raise Refused("bad message: unknown message type 'report'")

@@ -12,8 +12,8 @@ from typing import Any
 
 from fixtures_common import play_random_action
 
-from deathzap_tui.app.describe import auto_answer
-from deathzap_tui.app.forcelist import pair_for
+from deathzap_tui.headless.describe import auto_answer
+from deathzap_tui.headless.forcelist import pair_for
 from deathzap_tui.rules.ruleset import SETUP, IntentOption
 from deathzap_tui.rules.steps import ROLL, Answer, Dice, DiceRequest, Refused
 from deathzap_tui.session import Session

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from inflight_fixtures import answer_plan, new_game, play_to_action
 
-from deathzap_tui.app.describe import auto_answer
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.inflight import FileStore, InFlight, InFlightError
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.steps import Dice

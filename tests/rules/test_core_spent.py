@@ -146,7 +146,7 @@ def test_fold_groups_spent_events_with_the_action_before_them() -> None:
 
 
 def test_a_turned_card_stays_turned_when_the_draw_is_cancelled() -> None:
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     red, black = shipped_forces("command-hand")
@@ -164,7 +164,7 @@ def test_a_turned_card_stays_turned_when_the_draw_is_cancelled() -> None:
 
 def test_a_spent_event_never_puts_a_turned_card_back() -> None:
     """A log whose spent event would undo a draw does not replay."""
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     red, black = shipped_forces("deathzap3")
@@ -180,7 +180,7 @@ def test_a_spent_event_never_puts_a_turned_card_back() -> None:
 def test_a_player_terminal_cannot_name_the_card_drawn(ruleset_id: str) -> None:
     """Naming the card is for a physical deck at a shared table (by no side); from a
     player's own terminal it is refused before the card is looked at."""
-    from deathzap_tui.app.flow import quick_setup
+    from deathzap_tui.headless.flow import quick_setup
     from deathzap_tui.session import Session
 
     red, black = shipped_forces(ruleset_id)

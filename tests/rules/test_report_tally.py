@@ -6,10 +6,9 @@ one the view-based reading gives, on every ruleset's golden game and on random g
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-from conformance_kit import golden_session
+from conformance_kit import golden
 from fixtures_common import play_random_action
 from shipped import shipped_forces
 
@@ -44,14 +43,15 @@ def random_game(ruleset_id: str, seed: int, actions: int) -> Game:
 
 @pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_the_golden_games_report_is_the_one_whole_views_give(
-        ruleset_id: str, saves_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = golden_session(ruleset_id).game
+        ruleset_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = golden(ruleset_id).played.game
     fast = build_report(game)
     assert fast == by_views(game, monkeypatch)
     assert fast.to_json() == by_views(game, monkeypatch).to_json()
     assert len(fast.series) > 2  # the score moved: the series is worth comparing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [5, 6])
 @pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_a_random_games_report_is_the_one_whole_views_give(

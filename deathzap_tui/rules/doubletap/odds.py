@@ -65,7 +65,7 @@ Double Tap unit (a Sword and a Knife are 6 attacks), about 10 ms on this machine
 keeps a mistyped number from hanging the command."""
 PANEL_DICE = 60
 """The largest attack the odds panel works out, its dice and the target's cancelling
-tests together: the panel computes in the key handler (``app/oddsview.py``) and one
+tests together: the panel computes in the key handler (``headless/oddsview.py``) and one
 refresh may hold several attacks (a split fire, a frag blast, reaction strikes), so
 each stays well under a millisecond idle, a few loaded (``benchmarks/odds.py``);
 larger: no odds shown."""

@@ -41,7 +41,7 @@ turn (PS §7), on every casualty of the turn."""
 
 PANEL_WORK = 6_500
 """The largest attack the odds panel works out (:func:`~.oddsmath.work`, about a
-microsecond each): the panel computes in the key handler (``app/oddsview.py``) and
+microsecond each): the panel computes in the key handler (``headless/oddsview.py``) and
 one refresh may hold several attacks (a split fire, a Radius Weapon's blast over
 several units), so each stays at about 6 ms, three of them near 20 ms. 25 dice of
 strength 6 (a vehicle's three weapons, 40 Arc dice and 12 rifles at 20 infantry)

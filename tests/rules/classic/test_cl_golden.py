@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from cl_fixtures import FORCES, play_random_game
 from fixtures_common import given_dice
+from golden_games import play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -27,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden" / "cl_game.txt"
 
 
-def play_scripted_game() -> Session:
+def script() -> Session:
+    """The golden game, played (:func:`golden_games.play_once` plays it once)."""
     session = Session.new(FORCES / "cl-red-dawn-irregulars.toml",
                           FORCES / "cl-black-maw-brood.toml", seed=2026,
                           options={"game": "advanced"}, save_path="cl-golden")
@@ -36,13 +38,19 @@ def play_scripted_game() -> Session:
     return session
 
 
+def play_scripted_game() -> Session:
+    """The golden game as a session of the caller's own, saved in its saves folder."""
+    return play_once(script).resumed()
+
+
 def test_scripted_game_matches_the_golden_narrative(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = play_scripted_game()
-    state = session.game.state
-    assert session.over and state.turn == 6, "the game must be played to its last turn"
-    kinds = {e.data["intent"]["type"] for e in session.game.log}
+    golden = play_once(script)
+    state = golden.played.game.state
+    assert golden.played.over and state.turn == 6, "the game must be played to its last turn"
+    kinds = {e.data["intent"]["type"] for e in golden.played.game.log}
     assert {"rolloff", "generals", "next", "engage", "merge", "shoot", "fight"} <= kinds
+    golden.saved()
     assert main(["log", "cl-golden"]) == 0
     text = capsys.readouterr().out
     if os.environ.get("DEATHZAP_REGOLD"):
@@ -51,7 +59,7 @@ def test_scripted_game_matches_the_golden_narrative(
 
 
 def test_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:
-    session = play_scripted_game()
-    again = Session.resume("cl-golden")
-    assert again.game.state == session.game.state
-    assert again.narrative() == session.narrative()
+    golden = play_once(script)
+    again = golden.resumed()
+    assert again.game.state == golden.played.game.state
+    assert again.narrative() == golden.played.narrative()

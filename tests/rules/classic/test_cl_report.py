@@ -5,14 +5,14 @@ kind of roll is judged for dice luck (CL §3-§7), then the golden game's tallie
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from cl_combat_fixtures import Run, drive, engage, state_of, unit
 from cl_fixtures import act, face, force, impetus, new_game, setup
 from cl_fixtures import unit as game_unit
-from test_cl_golden import play_scripted_game
+from golden_games import play_once
+from test_cl_golden import script
 from test_cl_morale import morale_state
 
 from deathzap_tui.rules.classic.combat import end_of_shooting, fight, shoot
@@ -296,8 +296,8 @@ def test_objective_tables_are_not_judged_cl_s8() -> None:
 # --- the golden game ---------------------------------------------------------------
 
 
-def test_golden_game_tallies_agree_with_the_final_state(saves_dir: Path) -> None:
-    game = play_scripted_game().game
+def test_golden_game_tallies_agree_with_the_final_state() -> None:
+    game = play_once(script).played.game
     state: State = game.state
     report = build_report(game)
     units = {u.id: u for u in report.units}

@@ -15,10 +15,14 @@ import os
 import random
 from pathlib import Path
 
-from ch_fixtures import cinders, given_dice, narrative, play_random_game, rangers
+import pytest
+from ch_fixtures import FORCES, given_dice, narrative, play_random_game
+from golden_games import play_once
 
+from deathzap_tui.cli import main
 from deathzap_tui.rules.commandhand import RULESET
 from deathzap_tui.rules.game import Game
+from deathzap_tui.session import Session
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "ch_game.txt"
 
@@ -28,10 +32,13 @@ DEAL_SEED = 2026
 every run (a new game draws its own, ``Session.new``)."""
 
 
-def play_scripted_game() -> Game:
-    game = Game(RULESET, rangers(), cinders(), RULESET.options(), 2026, deal_seed=DEAL_SEED)
-    play_random_game(game, random.Random(7), max_actions=2000, dice=given_dice(11))
-    return game
+def script() -> Session:
+    """The golden game, played (:func:`golden_games.play_once` plays it once)."""
+    session = Session.new(FORCES / "ch-ironbark-rangers.toml",
+                          FORCES / "ch-cinder-collective.toml", seed=2026,
+                          save_path="ch-golden", deal_seed=DEAL_SEED)
+    play_random_game(session.game, random.Random(7), max_actions=2000, dice=given_dice(11))
+    return session
 
 
 def transcript(game: Game) -> str:
@@ -43,7 +50,7 @@ def transcript(game: Game) -> str:
 
 
 def test_scripted_game_matches_the_golden_narrative() -> None:
-    game = play_scripted_game()
+    game = play_once(script).played.game
     assert game.state.over, "the scripted game must be played to the end"
     kinds = {e.data["intent"]["type"] for e in game.log}
     assert {"interrupt", "pass", "activate", "draw"} <= kinds
@@ -54,19 +61,10 @@ def test_scripted_game_matches_the_golden_narrative() -> None:
 
 
 def test_a_command_hand_game_saves_resumes_and_logs(
-        tmp_path: Path, monkeypatch, capsys) -> None:
-    from deathzap_tui.cli import main
-    from deathzap_tui.session import Session
-
-    monkeypatch.setenv("DEATHZAP_SAVES_DIR", str(tmp_path))
-    forces = Path(__file__).resolve().parents[3] / "forces"
-    session = Session.new(forces / "ch-ironbark-rangers.toml",
-                          forces / "ch-cinder-collective.toml", seed=2026, save_path="ch",
-                          deal_seed=DEAL_SEED)
-    play_random_game(session.game, random.Random(7), max_actions=2000, dice=given_dice(11))
-    session.save()
-    again = Session.resume("ch")
-    assert again.game.state == session.game.state
-    assert main(["log", "ch"]) == 0
+        saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    golden = play_once(script)
+    again = golden.resumed()
+    assert again.game.state == golden.played.game.state
+    assert main(["log", "ch-golden"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[1:-4] == transcript(session.game).splitlines()[1:-4]
+    assert out.splitlines()[1:-4] == transcript(golden.played.game).splitlines()[1:-4]

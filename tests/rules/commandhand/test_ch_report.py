@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from ch_fixtures import draw
 from fixtures_common import resolve, rolled
+from golden_games import play_once
 from test_ch_actions import game, on_table
-from test_ch_golden import play_scripted_game
+from test_ch_golden import script
 
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.luck import judge
@@ -154,7 +155,7 @@ def test_flanking_4_plus_is_good_for_the_flanker_ch_s3(answers: dict[str, str],
 
 def test_golden_game_report_agrees_with_the_final_state() -> None:
     """No morale in this edition: every dead figure is a casualty of harm (CH §4)."""
-    g = play_scripted_game()
+    g = play_once(script).played.game
     report = build_report(g)
     for tally in report.units:
         unit = g.state.unit(tally.id)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from dz3_fixtures import play_random_game
 from fixtures_common import given_dice
+from golden_games import play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -24,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden" / "dz3_game.txt"
 
 
-def play_scripted_game() -> Session:
+def script() -> Session:
+    """The golden game, played (:func:`golden_games.play_once` plays it once)."""
     session = Session.new(ROOT / "forces" / "mortans-men.toml",
                           ROOT / "forces" / "gutter-saints.toml",
                           seed=2026, options={"deck": "half"}, save_path="golden",
@@ -34,10 +36,16 @@ def play_scripted_game() -> Session:
     return session
 
 
+def play_scripted_game() -> Session:
+    """The golden game as a session of the caller's own, saved in its saves folder."""
+    return play_once(script).resumed()
+
+
 def test_scripted_game_matches_the_golden_narrative(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = play_scripted_game()
-    assert session.over, "the scripted game must be played to the end"
+    golden = play_once(script)
+    assert golden.played.over, "the scripted game must be played to the end"
+    golden.saved()
     assert main(["log", "golden"]) == 0
     text = capsys.readouterr().out
     if os.environ.get("DEATHZAP_REGOLD"):
@@ -47,15 +55,14 @@ def test_scripted_game_matches_the_golden_narrative(
 
 def test_log_reads_a_save_file_outside_the_saves_folder(
         saves_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = play_scripted_game()
     elsewhere = tmp_path / "sent-by-a-friend.toml"
-    elsewhere.write_bytes(session.path.read_bytes())
+    elsewhere.write_bytes(play_once(script).save)
     assert main(["log", str(elsewhere)]) == 0
     assert capsys.readouterr().out == GOLDEN.read_text(encoding="utf-8")
 
 
 def test_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:
-    session = play_scripted_game()
-    again = Session.resume("golden")
-    assert again.game.state == session.game.state
-    assert again.narrative() == session.narrative()
+    golden = play_once(script)
+    again = golden.resumed()
+    assert again.game.state == golden.played.game.state
+    assert again.narrative() == golden.played.narrative()

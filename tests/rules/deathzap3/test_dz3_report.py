@@ -11,12 +11,12 @@ None) and a unit that flees loses no figure to harm (DZ3 §10).
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from dz3_fixtures import battle
 from fixtures_common import resolve, rolled
-from test_dz3_golden import play_scripted_game
+from golden_games import play_once
+from test_dz3_golden import script
 
 from deathzap_tui.rules.deathzap3.state import UnitState
 from deathzap_tui.rules.game import Game
@@ -211,8 +211,8 @@ def figures_removed(unit: UnitState) -> int:
         unit.figures_left if unit.fled or unit.destroyed else 0)
 
 
-def test_golden_game_report_agrees_with_the_final_state(saves_dir: Path) -> None:
-    game = play_scripted_game().game
+def test_golden_game_report_agrees_with_the_final_state() -> None:
+    game = play_once(script).played.game
     report = build_report(game)
     state = game.state
     for tally in report.units:

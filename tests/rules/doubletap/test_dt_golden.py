@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from dt_fixtures import FORCES, face, given_dice, play_script, reacting
+from golden_games import play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -101,23 +102,30 @@ ROUND_ENDS = {1: {"marker.1": "black", "marker.2": "red"},
 """Round -> which sides have a unit within 3" of each marker (unlisted: neither)."""
 
 
-def play_scripted_game() -> Session:
+def script() -> Session:
+    """The golden game, played (:func:`golden_games.play_once` plays it once)."""
     session = Session.new(FORCES / "dt-kestrel-cell.toml", FORCES / "dt-rustmoth-gang.toml",
                           seed=2026, save_path="dt-golden")
     play_script(session.game, given_dice(DICE), TURNS, SETUP, ROUND_ENDS)
     return session
 
 
+def play_scripted_game() -> Session:
+    """The golden game as a session of the caller's own, saved in its saves folder."""
+    return play_once(script).resumed()
+
+
 def test_dt_scripted_game_matches_the_golden_narrative(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = play_scripted_game()
-    state = session.game.state
-    assert session.over and state.round == 4, "the game must be played to its last round"
+    golden = play_once(script)
+    state = golden.played.game.state
+    assert golden.played.over and state.round == 4, "the game must be played to its last round"
     assert "round 4 of 4 is over" in state.end_reason
-    intents = [e.data["intent"] for e in session.game.log]
+    intents = [e.data["intent"] for e in golden.played.game.log]
     assert {i["type"] for i in intents} == {"rolloff", "deploy", "markers", "act", "pass"}
     assert {i["action"] for i in intents if i["type"] == "act"} == {
         "hold", "advance", "charge", "spot", "hack", "cloak", "detect", "recover"}
+    golden.saved()
     assert main(["log", "dt-golden"]) == 0
     text = capsys.readouterr().out
     for words in ("dodge tests", "shoot reaction", "melee reaction", "frag grenade",
@@ -130,7 +138,7 @@ def test_dt_scripted_game_matches_the_golden_narrative(
 
 
 def test_dt_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:
-    session = play_scripted_game()
-    again = Session.resume("dt-golden")
-    assert again.game.state == session.game.state
-    assert again.narrative() == session.narrative()
+    golden = play_once(script)
+    again = golden.resumed()
+    assert again.game.state == golden.played.game.state
+    assert again.narrative() == golden.played.narrative()

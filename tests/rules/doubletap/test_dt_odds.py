@@ -269,7 +269,7 @@ def test_dt_stages_are_the_facts_format_of_attacks_py() -> None:
 
 def test_dt_the_panel_leaves_out_attacks_over_panel_dice() -> None:
     """The panel computes in the key handler: beyond :data:`PANEL_DICE` dice, the
-    cancelling tests counted, no odds (``app/oddsview.py``)."""
+    cancelling tests counted, no odds (``headless/oddsview.py``)."""
     dodged = {**FACT, "attacks": PANEL_DICE - 2}
     assert odds_from_facts(dodged) is not None
     assert odds_from_facts({**dodged, "attacks": PANEL_DICE - 1}) is None

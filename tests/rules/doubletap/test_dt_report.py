@@ -6,15 +6,14 @@ golden game's tallies against its final state."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from cl_combat_fixtures import drive
 from dt_combat_fixtures import Run, engage, keep, play, state_of, unit
 from dt_fixtures import force, new_game, ready_game
 from dt_fixtures import unit as force_unit
 from fixtures_common import act
-from test_dt_golden import play_scripted_game
+from golden_games import play_once
+from test_dt_golden import script
 
 from deathzap_tui.rules.doubletap.state import State
 from deathzap_tui.rules.doubletap.turn import poison_check
@@ -276,11 +275,11 @@ def test_dt_s2_the_markers_roll_is_not_judged() -> None:
 # --- the golden game ---------------------------------------------------------------------
 
 
-def test_dt_golden_game_report_matches_its_final_state(saves_dir: Path) -> None:
+def test_dt_golden_game_report_matches_its_final_state() -> None:
     """Every model that died was recorded lost once (DT has no morale losses), each
     side's kills are the other side's losses to enemy units, and both sides rolled
     judged dice."""
-    game = play_scripted_game().game
+    game = play_once(script).played.game
     report = build_report(game)
     state = game.state
     tallies = {u.id: u for u in report.units}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from fixtures_common import given_dice
+from golden_games import play_once
 from ps_fixtures import FORCES, play_script
 
 from deathzap_tui.cli import main
@@ -36,20 +37,27 @@ Line Choristers, Briar Stalkers on the Choir Wardens, Old Tusks on the Arc Skiff
 Novice Chorus on the Grove Tenders; then the Cantor Engine and the Rootmother meet."""
 
 
-def play_scripted_game() -> Session:
+def script() -> Session:
+    """The golden game, played (:func:`golden_games.play_once` plays it once)."""
     session = Session.new(FORCES / "ps-iron-choir.toml", FORCES / "ps-verdant-swarm.toml",
                           seed=2026, save_path="ps-golden")
     play_script(session.game, given_dice(4242), MOVES)
     return session
 
 
+def play_scripted_game() -> Session:
+    """The golden game as a session of the caller's own, saved in its saves folder."""
+    return play_once(script).resumed()
+
+
 def test_ps_scripted_game_matches_the_golden_narrative_ps_s3_s8(
         saves_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    session = play_scripted_game()
-    state = session.game.state
-    assert session.over and state.turn == 4, "the game must be played to its last turn"
-    kinds = {e.data["intent"]["type"] for e in session.game.log}
+    golden = play_once(script)
+    state = golden.played.game.state
+    assert golden.played.over and state.turn == 4, "the game must be played to its last turn"
+    kinds = {e.data["intent"]["type"] for e in golden.played.game.log}
     assert kinds == {"rolloff", "next", "engage", "special", "shoot", "fight"}
+    golden.saved()
     assert main(["log", "ps-golden"]) == 0
     text = capsys.readouterr().out
     if os.environ.get("DEATHZAP_REGOLD"):
@@ -58,7 +66,7 @@ def test_ps_scripted_game_matches_the_golden_narrative_ps_s3_s8(
 
 
 def test_ps_saved_game_reloads_to_the_same_state_ps_s3(saves_dir: Path) -> None:
-    session = play_scripted_game()
-    again = Session.resume("ps-golden")
-    assert again.game.state == session.game.state
-    assert again.narrative() == session.narrative()
+    golden = play_once(script)
+    again = golden.resumed()
+    assert again.game.state == golden.played.game.state
+    assert again.narrative() == golden.played.narrative()

@@ -403,8 +403,8 @@ def test_ps_odds_panel_shows_damage_wounds_and_the_weapons() -> None:
     """The app's panel (generic: keyed on the odds' fields) names the groups' weapons,
     the expected damage and wounds, P(at least one wound) and the wounds line; no
     after-effect row (PS §7 morale is tested at the end of the turn)."""
-    from deathzap_tui.app.oddsview import odds_entries
-    from deathzap_tui.app.widgets.odds import panel_text
+    from deathzap_tui.app.wizard.odds import panel_text
+    from deathzap_tui.headless.oddsview import odds_entries
     from deathzap_tui.rules import registry
 
     fact = facts("declared")
@@ -426,8 +426,8 @@ def test_ps_odds_panel_shows_damage_wounds_and_the_weapons() -> None:
 def test_ps_special_combat_panel_shows_wounds_not_hits_ps_s4() -> None:
     """PS §4: the unblocked dice are the wounds, so no hits; the odds name their kind
     ("special combat") for the panel."""
-    from deathzap_tui.app.oddsview import odds_entries
-    from deathzap_tui.app.widgets.odds import panel_text
+    from deathzap_tui.app.wizard.odds import panel_text
+    from deathzap_tui.headless.oddsview import odds_entries
     from deathzap_tui.rules import registry
 
     special = {"kind": "special", "target": "black.0", "dice": 2, "defence": 3,

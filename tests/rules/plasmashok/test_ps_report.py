@@ -7,12 +7,12 @@ the golden game's tallies."""
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_games import play_once
 from ps_combat_fixtures import Run, drive, engage, keep, state_of, unit
-from test_ps_golden import play_scripted_game
+from test_ps_golden import script
 
 from deathzap_tui.reporttext import outcome_words
 from deathzap_tui.rules.dice import D3
@@ -320,11 +320,11 @@ def _routed(game: Any) -> Counter[str]:
     return routed
 
 
-def test_ps_golden_game_report_tallies_match_the_final_state(saves_dir: Path) -> None:
+def test_ps_golden_game_report_tallies_match_the_final_state() -> None:
     """Every model removed is a unit's loss in the report, routed ones (PS §7)
     included (issue 22); only those removed by wounds are some enemy's kill; both
     sides' dice were judged."""
-    game = play_scripted_game().game
+    game = play_once(script).played.game
     report = build_report(game)
     state = game.state
     routed = _routed(game)

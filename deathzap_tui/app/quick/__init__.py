@@ -1,0 +1,1 @@
+"""Quick resolution outside a game (``deathzap resolve``, ctrl+r)."""

@@ -1,0 +1,176 @@
+"""The app in a joined game: one player's terminal on a referee's table.
+
+``run_app(session, side=..., joined=True)`` runs :class:`JoinedApp` on a
+:class:`~deathzap_tui.net.client.RemoteSession`. The screens are the hot-seat ones
+with what a shared table adds:
+
+- every change the referee pushes (the other player's move, their answers, presence,
+  whose turn it is, an undo request, a dropped connection) re-renders the battle
+  screen and any open wizard: the session's notifier thread posts one
+  :class:`RemoteChanged` message (coalesced) and the app re-reads the facade, once
+  per burst of pushes (:data:`BURST`); a battle screen hidden by another screen is
+  brought up to date when it shows again;
+- a status line says who is connected, whose move it is and the connection;
+- the wizard shows "waiting for black: saves" while another player must answer,
+  offers confirm only to the player who began the action, cancels the action at the
+  referee when backed out of, and closes when the referee drops it;
+- every answer is shown as it is given, the other player's with the question or the
+  dice it answered ("BLACK: Distance to the target? — 14"), in the wizard's history
+  and, while the action is in progress, at the end of the battle log (but for a
+  private answer: "BLACK answered"; see :mod:`deathzap_tui.net.views`);
+- when the action in progress (anyone's) asks *this* player something (saving
+  throws for their unit, a cover question), a wizard opens for it;
+- undo/redo are requests: "asked black"; the opponent's request is a yes/no prompt;
+- no screenshot command (the app removes it everywhere), no mouse.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+
+from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.remote.battle import JoinedBattleScreen
+from deathzap_tui.app.remote.request import RequestScreen
+from deathzap_tui.app.remote.wizard import JoinedWizardScreen
+from deathzap_tui.rules.steps import DiceRequest, Question, Refused
+
+
+class RemoteChanged(Message):
+    """The referee pushed something new (posted from the notifier thread)."""
+
+BURST = 0.04
+"""Seconds within which pushes are drawn as one (:meth:`JoinedApp.on_remote_changed`):
+a push after a quiet spell is drawn at once; one right behind it waits until this
+long after that drawing and is drawn with everything else that arrived meanwhile.
+The steps of an action answered at other terminals (a player's hands on another
+session, a bot) come a few milliseconds apart: without this each would re-render the
+screens, opening and closing a wizard for a question already answered, the most
+costly redraw there is (a screen switch restyles and repaints the whole terminal)."""
+
+class JoinedApp(DeathzapApp):
+    """The app on a :class:`~deathzap_tui.net.client.RemoteSession`."""
+
+    def __init__(self, session: Any | None, *, side: str | None,
+                 dice_mode: str = "physical") -> None:
+        super().__init__(Launch("battle"), session=session, dice_mode=dice_mode)
+        self.joined = True
+        self.side = side
+        self._posted = threading.Event()
+        self._drawn_at = -BURST
+        """When the pushes were last drawn (``time.monotonic``)."""
+        self._held: Timer | None = None
+        """The drawing of pushes held back to join a burst (:data:`BURST`)."""
+        self._notices_shown = 0
+        self._request_open: RequestScreen | None = None
+        if session is not None:
+            self.attach(session)
+
+    def attach(self, session: Any) -> None:
+        """Make ``session`` (a RemoteSession) the app's and follow what its referee
+        pushes; the club's lobby attaches each game it opens."""
+        self.session = session
+        self.sub_title = f"{session.side} at {session.socket_path.name}"
+        self._notices_shown = len(session.notices)
+        session.subscribe(self._from_notifier)
+
+    def first_screen(self) -> Screen:
+        return JoinedBattleScreen()
+
+    # --- the notifier thread's side --------------------------------------------------
+    def _from_notifier(self, session: Any) -> None:
+        """Called on the session's notifier thread: post one message at a time."""
+        if not self._posted.is_set():
+            self._posted.set()
+            if not self.post_message(RemoteChanged()):
+                self._posted.clear()
+
+    # --- the app thread's side -----------------------------------------------------
+    def on_remote_changed(self, message: RemoteChanged) -> None:
+        self._posted.clear()  # later changes post again; this handler reads them all
+        if self._held is not None:
+            return  # drawn with the burst it joins
+        wait = self._drawn_at + BURST - time.monotonic()
+        if wait > 0:
+            self._held = self.set_timer(wait, self._draw_held)
+            return
+        self._draw_pushes()
+
+    def _draw_held(self) -> None:
+        self._held = None
+        self._draw_pushes()
+
+    def _draw_pushes(self) -> None:
+        self._drawn_at = time.monotonic()
+        self.remote_changed()
+
+    def remote_changed(self) -> None:
+        session = self.session
+        assert session is not None
+        for notice in session.notices[self._notices_shown:]:
+            self.notify(clean(notice, oneline=True), markup=False, timeout=4)
+        self._notices_shown = len(session.notices)
+        battle = next((s for s in self.screen_stack if isinstance(s, JoinedBattleScreen)), None)
+        if battle is None or not battle.is_mounted:
+            return  # not drawn yet: mounting draws the table as it is then
+        battle.remote_changed()
+        screen = self.screen
+        if isinstance(screen, JoinedWizardScreen):
+            screen.remote_changed()
+        self._follow_request(battle)
+        if self.screen is battle:
+            self.reopen_action(battle)
+
+    def reopen_action(self, screen: Screen) -> None:
+        """On the battle screen, open the wizard on the table's action in progress
+        where this terminal has a part in it: this player's own (begun before a
+        dropped link, a quit or a referee restart: the referee kept it), or another
+        player's that asks this player something now."""
+        action = self.session.pending_action()  # type: ignore[union-attr]
+        if not isinstance(screen, JoinedBattleScreen) or action is None \
+                or action.discarded or action.committed:
+            return
+        if action.mine or isinstance(action.resolution.step, Question | DiceRequest):
+            screen.open_action(action)
+
+    def _follow_request(self, battle: JoinedBattleScreen) -> None:
+        session = self.session
+        req = session.request  # type: ignore[union-attr]
+        asking = req is not None and req["by"] != session.side and session.side != "watch"  # type: ignore[union-attr]
+        if asking and self._request_open is None and self.screen is battle:
+            screen = RequestScreen(req)  # type: ignore[arg-type]
+            self._request_open = screen
+
+            def answered(accept: bool | None) -> None:
+                self._request_open = None
+                try:
+                    session.reply(bool(accept))  # type: ignore[union-attr]
+                except Refused as exc:
+                    battle._error(str(exc))
+
+            self.push_screen(screen, answered)
+        elif not asking and self._request_open is not None:
+            screen, self._request_open = self._request_open, None
+            if screen.is_current:
+                self.pop_screen()  # withdrawn (the asker left)
+
+    # --- what a joined terminal may not do ---------------------------------------------
+    def action_start_screen(self) -> None:
+        self.notify("This terminal is joined to a hosted game; quit with ctrl+q.",
+                    markup=False, timeout=3)
+
+
+def run_app(session: Any, *, side: str | None, joined: bool = True,
+            dice_mode: str = "generated") -> None:
+    """Run the app on a joined session until the player quits (no mouse: on a slow
+    link mouse-move reports are most of the traffic)."""
+    if not joined:
+        DeathzapApp(Launch("battle"), session=session, dice_mode=dice_mode).run()
+        return
+    JoinedApp(session, side=side, dice_mode=dice_mode).run(mouse=False)

@@ -1,0 +1,147 @@
+"""The battle screen at a shared table: it follows what the referee pushes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from deathzap_tui.app.battle.battle import BattleScreen
+from deathzap_tui.app.common.log import EventLog
+from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.remote.status import said, status_text
+from deathzap_tui.app.remote.wizard import FOREIGN, JoinedWizardScreen, cancel_at_table
+from deathzap_tui.headless.describe import side_label
+from deathzap_tui.rules.ruleset import other_side
+from deathzap_tui.rules.steps import Refused
+
+
+class JoinedBattleScreen(BattleScreen):
+    DEFAULT_CSS = """
+    JoinedBattleScreen #net-status { height: 1; background: $boost; padding: 0 0; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown_narrative: list[str] = []
+        self._shown_update = -1
+        """The session's narrative update the logs show (``narrative_since``)."""
+        self._live: list[str] = []
+        """The lines of the action in progress at the end of the logs (:meth:`_follow_live`)."""
+        self._status: Text | None = None
+        self._stale = False
+        """Pushes came while another screen hid this one (:meth:`remote_changed`)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="net-status")
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        self._follow_narrative()
+        self._follow_live()
+        self.show_status()
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.remote_changed()
+
+    def _seen(self) -> bool:
+        """On the terminal: the top screen, or under dialogs only."""
+        stack = self.app.screen_stack
+        return self in stack and all(isinstance(s, ModalScreen)
+                                     for s in stack[stack.index(self) + 1:])
+
+    def remote_changed(self) -> None:
+        """Show what the table pushed. Behind another whole screen (the wizard, a
+        unit card) none of it is seen: it is shown when this screen is again, once
+        for all the pushes meanwhile (the wizard of a move gets several); an open
+        unit card follows its unit (issue 22). But the end of the game is shown at
+        once, over whatever is open."""
+        self._stale = not self._seen() and not self.session.over
+        if self._stale:
+            self.follow_cards()
+            return
+        self._follow_narrative()
+        self._follow_live()
+        self.refresh_board()
+        self.show_status()
+
+    def _follow_narrative(self) -> None:
+        """Bring the logs up to the session's narrative, writing only what changed."""
+        update, keep, add = self.session.narrative_since(self._shown_update)
+        if update == self._shown_update:
+            return
+        self._shown_update = update
+        del self._shown_narrative[keep:]
+        self._shown_narrative += add
+        self._live = []  # dropped with the rest after ``keep``
+        for log in self.query(EventLog):
+            log.drop_lines(len(log.lines) - keep)
+            log.add(add)
+
+    def _follow_live(self) -> None:
+        """The action in progress (anyone's), as it is answered, after the narrative:
+        who is doing what, its narrative so far and every answer this terminal may
+        see; gone when it is confirmed (its narrative follows) or dropped."""
+        action = self.session.pending_action()
+        lines: list[str] = []
+        if action is not None and not action.discarded:
+            label = clean(action.label, oneline=True)
+            lines = [f"… {side_label(action.by)}: {label}, in progress",
+                     *(text for _kind, text in said(action.resolution, self.session.side))]
+        if lines == self._live:
+            return
+        for log in self.query(EventLog):
+            log.drop_lines(len(self._live))
+            log.add(lines, style="italic")
+        self._live = lines
+
+    def show_status(self) -> None:
+        text = status_text(self.session)
+        if text != self._status:
+            self._status = text
+            self.query_one("#net-status", Static).update(text, layout=False)
+
+    # --- acting on a shared table ------------------------------------------------------
+    def wizard(self, **kw: Any) -> JoinedWizardScreen:
+        return JoinedWizardScreen(side=self.session.side, **kw)
+
+    def open_action(self, action: Any) -> None:
+        """A wizard for the action in progress at the table: the step of another
+        player's action that this player answers, or this player's own action at the
+        step it is at (kept by the referee over a dropped link or a new terminal)."""
+        label = clean(action.label, oneline=True)
+        if not action.mine:  # whoever answers its steps: not "RED's" while Black answers
+            label = f"{label} (begun by {side_label(action.by)})"
+        self.open_wizard(started=(action, action.resolution), label=label, side=action.by or None)
+
+    def _wizard_done(self, action: Any) -> None:
+        if action is FOREIGN:
+            return
+        if action is None:
+            pending = self.session.pending_action()
+            if pending is not None and pending.mine and not pending.committed:
+                cancel_at_table(pending)
+        super()._wizard_done(action)
+
+    def committed(self, action: Any) -> None:
+        self.remote_changed()
+
+    def action_undo(self) -> None:
+        self._ask("undo")
+
+    def action_redo(self) -> None:
+        self._ask("redo")
+
+    def _ask(self, kind: str) -> None:
+        try:
+            (self.session.undo if kind == "undo" else self.session.redo)()
+        except Refused as exc:
+            self._error(str(exc))
+            return
+        self.app.notify(f"Asked {other_side(self.session.side)} to agree to {kind}.",
+                        markup=False, timeout=3)
+        self.show_status()

@@ -1,0 +1,473 @@
+"""Start: a new game (ruleset, forces, house rules, seed, dice mode) or resume a save."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from deathzap_tui import saves
+from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
+from deathzap_tui.app.common.inputs import SteadyInput
+from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.common.messages import (
+    DiceMode,
+    Hold,
+    OpenBattle,
+    OpenQuickResolve,
+    OpenSetup,
+)
+from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.start.since import LockedScreen
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
+from deathzap_tui.headless.forcelist import (
+    force_files,
+    forces_for,
+    pair_for,
+    ruleset_of,
+    shown_path,
+)
+from deathzap_tui.headless.savestate import save_state
+from deathzap_tui.net import playbyturn
+from deathzap_tui.net.lock import SaveLocked, read_only
+from deathzap_tui.paths import forces_dir
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.problems import InvalidInput
+from deathzap_tui.rules.ruleset import OptionSpec
+
+NEW_FORCE = "new"
+"""The edit list's entry for a new force file."""
+
+
+def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget]]:
+    """The ruleset's house rules (its :class:`OptionSpec` list) and a labelled field
+    for each (``#opt-KEY``), read back by :func:`read_options`; shared by the start
+    screen and the club's new-game screen."""
+    try:
+        specs = registry.get(ruleset_id).option_specs()
+    except Exception as exc:  # an unfinished ruleset must not stop the app
+        return (), [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
+    widgets: list[Widget] = []
+    for spec in specs:
+        label = Label(Text(f"{clean(spec.label, oneline=True)}"
+                           + (f" ({spec.rule})" if spec.rule else "")),
+                      classes="row-label")
+        label.tooltip = clean(spec.help)
+        if spec.choices:
+            field: Widget = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
+                                   value=spec.default, allow_blank=False,
+                                   id=f"opt-{spec.key}", classes="row-field", compact=True)
+        else:
+            field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
+                                classes="row-field", compact=True)
+        widgets.append(Horizontal(label, field, classes="row"))
+    return specs, widgets
+
+
+def read_options(screen: Widget, specs: tuple[OptionSpec, ...]) -> tuple[dict[str, Any],
+                                                                        list[str]]:
+    """The options the fields of :func:`option_widgets` on ``screen`` hold, and what
+    is wrong with them ("Turns: a whole number")."""
+    options: dict[str, Any] = {}
+    problems: list[str] = []
+    for spec in specs:
+        field = screen.query_one(f"#opt-{spec.key}")
+        if isinstance(field, Select):
+            options[spec.key] = field.value
+        elif isinstance(field, Input):
+            try:
+                options[spec.key] = int(field.value.strip())
+            except ValueError:
+                problems.append(f"{spec.label}: a whole number")
+    return options, problems
+
+
+def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Text:
+    """A save in the resume list, ``width`` columns wide: the players; the ruleset
+    and how the game stands (``state``: the ruleset's title and "in progress: ..." or
+    "finished: <result>", once read); the save's name and events. Lines wrap between
+    words, never inside one; a word longer than the list is cut with an ellipsis
+    (issue 22)."""
+    lines = [(f"{clean(info.red, oneline=True)} vs {clean(info.black, oneline=True)}", "")]
+    if info.problem:
+        lines.append((clean(info.problem, oneline=True), "red"))
+    else:
+        title, now = state or (info.ruleset, "")
+        lines.append((clean(title, oneline=True), "bold"))
+        if now:
+            lines.append((clean(now, oneline=True),
+                          "green" if now.startswith("finished") else ""))
+    lines.append((f"{clean(info.path.stem, oneline=True)} · {plural(info.events, 'event')}",
+                  "dim"))
+    text = Text()
+    for n, (line, style) in enumerate(lines):
+        indent = "  " if n else ""
+        for row in textwrap.wrap(line, max(8, width), initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False):
+            cut = Text(row, style=style)
+            cut.truncate(max(8, width), overflow="ellipsis")
+            text.append_text(Text("\n") + cut if text else cut)
+    return text
+
+
+class StartScreen(Screen[None]):
+    AUTO_FOCUS = "#ruleset"
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
+        Binding("ctrl+g", "start(True)", "Quick start", priority=True),
+        Binding("ctrl+o", "app.quick_resolve", "Quick resolve", priority=True),
+        Binding("ctrl+e", "edit_force", "Edit a force", priority=True),
+    ]
+
+    def __init__(self, *, red: Path | None = None, black: Path | None = None,
+                 seed: int = 1) -> None:
+        super().__init__()
+        self.files = force_files()
+        if red is None and black is None:  # the default ruleset's first two (the demos)
+            red, black = pair_for(self.files, registry.DEFAULT)
+        self.red, self.black, self.seed = red, black, seed
+        self.ruleset_id = ruleset_of(red) if ruleset_of(red) in registry.ids() \
+            else registry.DEFAULT
+        self.option_specs: tuple[OptionSpec, ...] = ()
+        self.saves: list[Any] = []
+        self.save_states: dict[Path, tuple[str, str]] = {}
+        """Each save's ruleset title and how its game stands, once read (a thread)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Deathzap — new game or resume", classes="screen-title")
+        with Horizontal(id="start-main"):
+            # The form scrolls with the focus; it never holds the focus itself (where
+            # Enter does nothing, issue 22): the ruleset is focused first.
+            with VerticalScroll(id="new-game", can_focus=False):
+                yield Label(Text("New game", style="bold underline"))
+                ids = registry.ids()
+                with Horizontal(classes="row"):
+                    yield Label("Ruleset", classes="row-label")
+                    yield Select([(Text(i), i) for i in ids], value=self.ruleset_id,
+                                 allow_blank=False, id="ruleset", compact=True,
+                                 classes="row-field")
+                listed = forces_for(self.files, self.ruleset_id)
+                for side, path in (("red", self.red), ("black", self.black)):
+                    with Horizontal(classes="row"):
+                        yield Label(Text(f"{side.upper()} force", style="bold"),
+                                    classes="row-label")
+                        # A force of another ruleset (given on the command line) stays
+                        # in the path field, unpicked: starting says what is wrong.
+                        yield Select([(Text(p.stem), str(p)) for p in listed],
+                                     prompt="pick from forces/", id=f"{side}-pick",
+                                     value=str(path) if path in listed else Select.NULL,
+                                     compact=True, classes="row-field")
+                    with Horizontal(classes="row"):
+                        yield Label("  or any path", classes="row-label")
+                        yield SteadyInput(shown_path(path), placeholder="path/to/force.toml",
+                                    id=f"{side}-path", compact=True, classes="row-field")
+                    yield Static(id=f"{side}-about", classes="hint about")
+                with Horizontal(classes="row"):
+                    yield Label("Seed", classes="row-label")
+                    yield SteadyInput(str(self.seed), type="integer", id="seed", compact=True,
+                                classes="row-field")
+                with Horizontal(classes="row"):
+                    yield Label("Dice", classes="row-label")
+                    yield Select([(Text("physical (typed in)"), "physical"),
+                                  (Text("generated (the app rolls)"), "generated")],
+                                 value=self.app.dice_mode, allow_blank=False,  # type: ignore
+                                 id="dice", compact=True, classes="row-field")
+                yield Label(Text("House rules", style="bold underline"))
+                yield Vertical(*self._option_widgets(self.ruleset_id), id="options")
+                yield Static(id="problems", classes="error")
+                with Horizontal(id="start-buttons"):
+                    yield Button("Start (set-up)", id="start", variant="primary", compact=True)
+                    yield Button("Quick start", id="quick", compact=True)
+            with Vertical(id="resume"):
+                yield Label(Text("Resume a save", style="bold underline"))
+                yield OptionList(id="saves", compact=True)
+                yield Button("Quick resolve", id="quick-resolve", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._load_saves()
+        self.call_after_refresh(self._describe_forces)
+
+    # --- the form -------------------------------------------------------------
+    def _build_options(self, ruleset_id: str) -> None:
+        box = self.query_one("#options", Vertical)
+        box.remove_children()
+        box.mount_all(self._option_widgets(ruleset_id))
+
+    def _offer_forces(self, ruleset_id: str) -> None:
+        """List the chosen ruleset's force files; pick two of them unless the forces
+        already chosen belong to it."""
+        if ruleset_id == self.ruleset_id:
+            return
+        self.ruleset_id = ruleset_id
+        chosen = [Path(raw).expanduser() if (raw := self.query_one(f"#{side}-path",
+                                                                  Input).value.strip())
+                  else None for side in ("red", "black")]
+        files = forces_for(self.files, ruleset_id)
+        picks = pair_for(files, ruleset_id, (chosen[0], chosen[1]))
+        for side, pick in zip(("red", "black"), picks, strict=True):
+            select = self.query_one(f"#{side}-pick", Select)
+            select.set_options([(Text(p.stem), str(p)) for p in files])
+            listed = [p for p in files if pick is not None and p.resolve() == pick.resolve()]
+            if listed:
+                select.value = str(listed[0])
+            self.query_one(f"#{side}-path", Input).value = shown_path(pick)
+            self._describe(side)
+
+    def _option_widgets(self, ruleset_id: str) -> list[Widget]:
+        self.option_specs, widgets = option_widgets(ruleset_id)
+        return widgets
+
+    def _load_saves(self) -> None:
+        opts = self.query_one("#saves", OptionList)
+        opts.clear_options()
+        try:
+            self.saves = saves.list_saves()
+        except OSError:
+            self.saves = []
+        self.save_states = {}
+        if not self.saves:
+            opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
+            return
+        self.call_after_refresh(self._fill_saves)  # at the width laid out
+        if any(not info.problem for info in self.saves):
+            self._describe_saves(list(self.saves))
+
+    def _fill_saves(self) -> None:
+        """The resume list's options at the list's width (and again at each new
+        width: they are wrapped to it)."""
+        if not self.saves:
+            return
+        opts = self.query_one("#saves", OptionList)
+        width = opts.scrollable_content_region.width
+        highlighted = opts.highlighted
+        opts.clear_options()
+        opts.add_options([Option(save_text(info, width, self.save_states.get(info.path)),
+                                 disabled=bool(info.problem)) for info in self.saves])
+        opts.highlighted = highlighted
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fill_saves)
+
+    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
+    def _describe_saves(self, found: list[Any]) -> None:
+        """How the game of each save stands (its ruleset, in progress or finished and
+        the result), read in a thread: knowing it replays a save's game (or reads its
+        cache), which the start screen must not wait for."""
+        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
+        self.app.call_from_thread(self._show_save_states, found, states)
+
+    def _show_save_states(self, found: list[Any],
+                          states: dict[Path, tuple[str, str]]) -> None:
+        if found == self.saves:  # else listed again meanwhile
+            self.save_states = states
+            self._fill_saves()
+
+    def _describe_forces(self) -> None:
+        for side in ("red", "black"):
+            self._describe(side)
+
+    def _describe(self, side: str) -> bool:
+        """Read the side's force file and say what it is, or list every problem in
+        it (``file:line: path: message``, as text, never markup). True if it can be
+        played."""
+        about = self.query_one(f"#{side}-about", Static)
+        raw = self.query_one(f"#{side}-path", Input).value.strip()
+        if not raw:
+            about.update(Text("choose a force file"))
+            return False
+        try:
+            loaded = load_force(Path(raw).expanduser())
+        except InvalidInput as exc:
+            errors = sum(p.is_error for p in exc.problems)
+            shown = Text(f"{errors} error{'s' if errors != 1 else ''} in this force file "
+                         "(fix them to start):", style="bold red")
+            for problem in exc.problems:
+                shown.append("\n" + clean(problem.located(exc.source), oneline=True),
+                             style="red" if problem.is_error else "yellow")
+            about.update(shown)
+            return False
+        except Exception as exc:  # OSError, or a missing module
+            about.update(Text(clean(str(exc) or repr(exc)), style="red"))
+            return False
+        force = loaded.force
+        units = len(getattr(force, "units", ()))
+        text = Text(f"{clean(getattr(force, 'name', ''), oneline=True)} — {plural(units, 'unit')}")
+        try:
+            report = loaded.ruleset.points(force)
+            if report is not None:
+                text.append(f", {report.total} pts")
+        except Exception:  # points are a nicety here
+            pass
+        if loaded.warnings:
+            text.append(f", {len(loaded.warnings)} warning(s)")
+        about.update(text)
+        return True
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        sid = event.select.id or ""
+        if sid.endswith("-pick") and isinstance(event.value, str):
+            side = sid.removesuffix("-pick")
+            self.query_one(f"#{side}-path", Input).value = shown_path(Path(event.value))
+            self._describe(side)
+        elif sid == "ruleset" and isinstance(event.value, str):
+            self._build_options(event.value)
+            self._offer_forces(event.value)
+        elif sid == "dice" and isinstance(event.value, str):
+            self.post_message(DiceMode(event.value, keep=False))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id in ("red-path", "black-path"):
+            self._describe(event.input.id.removesuffix("-path"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start(False)
+        elif event.button.id == "quick":
+            self.action_start(True)
+        elif event.button.id == "quick-resolve":
+            self.post_message(OpenQuickResolve())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "saves" and event.option_index < len(self.saves):
+            self._resume(self.saves[event.option_index].path)
+
+    # --- editing a force file (issue 14) ---------------------------------------
+    def action_edit_force(self) -> None:
+        """Pick a force file from the forces folder, or name a new one, and edit it."""
+        choices = [(NEW_FORCE, "+ a new force file...")]
+        choices += [(str(p), f"{p.stem}  ({ruleset_of(p)})") for p in self.files]
+
+        def picked(value: str | None) -> None:
+            if value == NEW_FORCE:
+                self._new_force()
+            elif value is not None:
+                self._edit(Path(value), None)
+
+        self.app.push_screen(PickScreen("Edit a force file", choices), picked)
+
+    def _new_force(self) -> None:
+        from deathzap_tui.forcedoc import force_path  # lazy: the editor, ~55 ms CPU
+
+        def named(name: str | None) -> None:
+            if not (name or "").strip():
+                return
+            try:
+                path = force_path(name or "")
+            except ValueError as exc:
+                self._problem(f"{name}: {exc}")
+                return
+            if path.exists():
+                self._edit(path, None)
+                return
+            rulesets = [(rid, f"{registry.get(rid).title} ({rid})") for rid in registry.ids()]
+            self.app.push_screen(PickScreen(f"The ruleset of {path.name}", rulesets),
+                                 lambda rid: self._edit(path, rid) if rid else None)
+
+        self.app.push_screen(PromptScreen(
+            "A new force file: a name (in the forces folder) or a path", "",
+            f"e.g. my-force, or ~/wargames/my-force (.toml is added); forces folder: "
+            f"{shown_path(forces_dir())}"), named)
+
+    def _edit(self, path: Path, ruleset_id: str | None) -> None:
+        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~55 ms CPU
+        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~55 ms CPU
+
+        try:
+            doc = ForceDocument.open(path, ruleset_id)
+        except ValueError as exc:  # InvalidInput (not TOML, with its line) is one
+            self._problem(str(exc))
+            return
+        self.app.push_screen(EditorScreen(doc), lambda _saved: self._refresh_files())
+
+    def _refresh_files(self) -> None:
+        """The force lists again (the editor may have made or changed a file)."""
+        self.files = force_files()
+        listed = forces_for(self.files, self.ruleset_id)
+        for side in ("red", "black"):
+            select = self.query_one(f"#{side}-pick", Select)
+            value = select.value
+            select.set_options([(Text(p.stem), str(p)) for p in listed])
+            if value in [str(p) for p in listed]:
+                select.value = value
+            self._describe(side)
+
+    # --- starting -------------------------------------------------------------
+    def _problem(self, message: str) -> None:
+        self.query_one("#problems", Static).update(Text(clean(message)))
+
+    def plan(self) -> Any:
+        red = self.query_one("#red-path", Input).value.strip()
+        black = self.query_one("#black-path", Input).value.strip()
+        problems = []
+        for side, raw in (("red", red), ("black", black)):
+            if not raw:
+                problems.append(f"choose the {side.upper()} force")
+            elif not self._describe(side):
+                problems.append(f"the {side.upper()} force file has problems (listed "
+                                "under it)")
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            problems.append("the seed is a whole number")
+            seed = 0
+        options, wrong = read_options(self, self.option_specs)
+        problems += wrong
+        if problems:
+            self._problem("; ".join(problems))
+            return None
+        ruleset = self.query_one("#ruleset", Select).value
+        return GamePlan(Path(red).expanduser(), Path(black).expanduser(), seed, options,
+                        None, ruleset if isinstance(ruleset, str) else None)
+
+    def action_start(self, quick: bool) -> None:
+        plan = self.plan()
+        if plan is None:
+            return
+        if not quick:
+            self.post_message(OpenSetup(plan))
+            return
+        try:
+            session = new_session(plan)
+            # the save's writer lock, before any more is written
+            self.post_message(Hold(session, writer_lock(session)))
+            quick_setup(session)
+        except Exception as exc:  # InvalidInput, SaveError, OSError, Refused, SaveLocked
+            self._problem(str(exc))
+            return
+        self.post_message(OpenBattle(session))
+
+    def _resume(self, path: Path) -> None:
+        """Open a save to play it, its writer's lock taken first; a save another
+        process writes may be watched read only instead."""
+        try:
+            session, lock, notice = playbyturn.open_for(path, None, what="deathzap")
+        except SaveLocked as exc:  # another process writes it: say who, offer to watch
+
+            def chosen(watch: bool | None) -> None:
+                if not watch:
+                    return
+                try:
+                    self.post_message(OpenBattle(read_only(path)))
+                except Exception as err:  # SaveError, CorruptLog, OSError
+                    self._problem(str(err))
+
+            self.app.push_screen(LockedScreen(str(exc)), chosen)
+        except Exception as exc:  # SaveError, CorruptLog, OSError
+            self._problem(str(exc))
+        else:
+            self.post_message(OpenBattle(session, lock, notice or ""))

@@ -1,1 +1,0 @@
-"""Battle-screen widgets: each is handed plain view data and renders it."""

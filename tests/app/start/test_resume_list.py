@@ -1,0 +1,53 @@
+"""Issue 22: the start screen's resume list at 80x24 says each save's ruleset,
+whether its game is finished and who won (or whose move it is), and wraps between
+words, never inside a name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app_helpers import aiotest, play_out, session_at
+
+from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.rules.ruleset import END
+
+
+def finished(demo_paths: Any, name: str) -> Any:
+    session = session_at(*demo_paths, options={"end": "agreement"}, save=name)
+    (end,) = [o for o in session.intents() if o.group == END]
+    session.commit(play_out(session, end))
+    assert session.view().over
+    return session
+
+
+def rows(app: Any) -> list[str]:
+    """The resume list as drawn, one row of the screen a line."""
+    saves = app.screen.query_one("#saves")
+    return [strip.text for strip in saves.render_lines(saves.region.reset_offset)]
+
+
+@aiotest
+async def test_the_resume_list_says_ruleset_state_and_result(demo_paths) -> None:
+    done = finished(demo_paths, "a-long-save-name-for-a-finished-game")
+    going = session_at(*demo_paths, save="going")
+    result, title = done.view().result, done.ruleset.title
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(200):  # the states, read in a thread, are shown as they come
+            if "in progress:" in " ".join(rows(app)):
+                break
+            await pilot.pause(0.05)
+        shown = rows(app)
+        text = " ".join(line.strip() for line in shown)
+        assert title in text and "finished:" in text and "in progress:" in text
+        assert result.split()[0] in text  # who won (the result's first word)
+        words = {w for s in (done, going) for n in (s.game.red.name, s.game.black.name)
+                 for w in n.split()}
+        cells = [w for line in shown for w in line.split()]
+        assert words <= set(cells), words - set(cells)  # every word of every name whole
+        long_name = [w for w in cells if w.startswith("a-long-save")]
+        assert long_name and all(w.endswith("…") or w == "a-long-save-name-for-a-finished"
+                                 "-game" for w in long_name), long_name
+        assert not any(w.startswith("-") for w in cells)  # nothing cut across rows

@@ -1,0 +1,43 @@
+"""Issue 11: the start screen reads a force file as soon as it is chosen and lists
+every problem in it (``file:line: path: message``, shown as text, never markup), and
+no game starts from a force file with errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import aiotest
+
+from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.app.start.start import StartScreen
+
+
+def broken_force(good: Path, workdir: Path) -> Path:
+    """The demo force with two errors, each holding text that looks like markup."""
+    text = good.read_text(encoding="utf-8")
+    text = text.replace('power = "light"', 'power = "[red]laser"', 1)
+    text = text.replace('shots = 4\npower = "medium"\n\n[weapons.breaching',
+                        'shots = "[bold]x"\npower = "medium"\n\n[weapons.breaching', 1)
+    bad = workdir / "forces" / "broken.toml"
+    bad.write_text(text, encoding="utf-8")
+    return bad
+
+
+@aiotest
+async def test_every_problem_is_listed_and_blocks_the_start(demo_paths, workdir) -> None:
+    bad = broken_force(demo_paths[0], workdir)
+    app = DeathzapApp(Launch("start", red=bad, black=demo_paths[1]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        about = str(screen.query_one("#red-about").render())
+        assert "2 errors" in about
+        assert 'broken.toml:10: weapons.service-rifle.power: "[red]laser" is not a power' \
+            in about
+        assert 'broken.toml:17: weapons.support-gun.shots: expected a whole number ' \
+               '(shots), got the text "[bold]x"' in about
+        assert "units" in str(screen.query_one("#black-about").render())
+        await pilot.press("ctrl+g")
+        assert app.screen is screen and app.session is None
+        assert "RED force file has problems" in str(screen.query_one("#problems").render())
