@@ -62,8 +62,10 @@ READY = "ready"
 """The line the zygote prints once it listens."""
 MAX_REQUEST = 1 << 20
 PRELOAD = ("deathzap_tui.cli", "deathzap_tui.commands.club", "deathzap_tui.club.lobby",
-           "deathzap_tui.app.joined")
-"""What a session's app imports first (the lobby, and the battle screen it opens)."""
+           "deathzap_tui.commands.join", "deathzap_tui.app.remote.app",
+           "deathzap_tui.net.client")
+"""What a session's app imports: the lobby (``club session``) and the battle screen
+it opens, and ``join``'s (a test that the zygote gets ready fails on a name gone)."""
 _kept: list[Any] = []
 """A child's inherited selector: its descriptor is closed, the object never used."""
 
@@ -80,9 +82,9 @@ def runnable(argv: list[str]) -> bool:
 
 def preload() -> None:
     """Import what a session runs: the app, every Textual widget, every ruleset."""
-    import textual.widgets
+    import textual.widgets  # lazy: imported by the zygote only, never by the server
 
-    from deathzap_tui.rules import registry
+    from deathzap_tui.rules import registry  # lazy: as textual, for the zygote alone
 
     for module in PRELOAD:
         importlib.import_module(module)
