@@ -67,6 +67,7 @@ import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
 from deathzap_tui.club.pgstore import redact  # noqa: E402
+from deathzap_tui.club.zygote import preload  # noqa: E402
 
 JOIN = ("import sys; import toynet; toynet.install(); "
         "from deathzap_tui.cli import main; sys.exit(main(sys.argv[1:]))")
@@ -494,8 +495,6 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     """Memory per joined app started as today and forked from a pre-imported process
     (see the module's docstring), ``count`` apps each way."""
     import fcntl
-    import gc
-    import importlib
     import pty
     import selectors
     import signal
@@ -580,10 +579,7 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     toynet.install()
     print(f"{count} joined apps on ptys at one referee, idle {idle:g} s:")
     print(f"  started as today (a fresh interpreter each): {measure(True)}")
-    for module in ("textual.widgets", "deathzap_tui.cli", "deathzap_tui.app.remote.app"):
-        importlib.import_module(module)  # what a session's app loads first
-    gc.collect()
-    gc.freeze()  # the collector need not touch (and copy) the template's objects
+    preload()  # as the server's zygote does
     print(f"  forked from a process that imported the app: {measure(False)}")
 
 
