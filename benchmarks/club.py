@@ -15,7 +15,9 @@ seconds), starting at random offsets. For each move we time from sending the com
 to the first bytes of the opponent's screen update arriving at their SSH client
 (the opponent's screen is quiet before the commit is sent). Then: p50/p95, the
 server's CPU (the server process and every session's app) during play, RSS and PSS
-per idle session (all started, nothing moving) and per playing session.
+per idle session (all started, nothing moving) and per playing session, and how the
+server's event loop fared while they played (how late it ran a timer; its durable
+store writes per move, each holding the loop until it is on disk).
 
     .venv/bin/python benchmarks/club.py [--sessions 100] [--seconds 60] [--every 3]
 
@@ -47,6 +49,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -119,8 +122,53 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
                            max_unauthenticated=64, zygote=zygote, log=lambda text: None)
     await server.start()
+    loop = asyncio.get_running_loop()
+    watch = LoopWatch(store)
+    loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
+    loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
-    await asyncio.Event().wait()
+    await watch.sample()
+
+
+class LoopWatch:
+    """In a server process: how late its event loop runs a timer (what a move waits
+    for it), and how long its durable store writes hold the loop (an event, an
+    action's record: each waits for the disk)."""
+
+    DURABLE = ("append_event", "store_in_flight")
+    EVERY = 0.05
+    """Seconds between the timer's samples (few: its own CPU counts as the server's)."""
+
+    def __init__(self, store: Any) -> None:
+        self.lags: list[float] = []
+        self.writes = 0
+        self.writing = 0.0
+        for name in self.DURABLE:
+            write = getattr(store, name)
+
+            def timed(*args: Any, write: Any = write) -> Any:
+                started = time.perf_counter()
+                try:
+                    return write(*args)
+                finally:
+                    self.writes += 1
+                    self.writing += time.perf_counter() - started
+
+            setattr(store, name, timed)
+
+    async def sample(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(self.EVERY)
+            self.lags.append(time.perf_counter() - started - self.EVERY)
+
+    def reset(self) -> None:
+        self.lags, self.writes, self.writing = [], 0, 0.0
+
+    def report(self) -> None:
+        ms = [lag * 1000 for lag in self.lags] or [0.0]
+        print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
+                          "writing": self.writing}), flush=True)
 
 
 # --- measuring processes ---------------------------------------------------------
@@ -405,6 +453,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                        for p in (proc.pid, *zygotes(proc.pid)))
             cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
+            for proc in servers:
+                proc.send_signal(signal.SIGUSR1)  # play starts: the loop watch begins
             wall0 = time.monotonic()
             across: list[float] = []
             within: list[float] = []
@@ -443,6 +493,19 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                       f"process (SSH, hub, referees, store) {own / len(times) * 1000:.0f} ms "
                       "and the apps the rest (both screens repaint at each step of a "
                       "move: begin, answers, commit)")
+            watched = []
+            for proc in servers:
+                proc.send_signal(signal.SIGUSR2)
+                assert proc.stdout is not None
+                watched.append(json.loads(proc.stdout.readline()))
+            writes = sum(w["writes"] for w in watched)
+            writing = sum(w["writing"] for w in watched)
+            print(f"  the server's event loop: a timer late by p50 "
+                  f"{max(w['lag50'] for w in watched):.1f} ms, p95 "
+                  f"{max(w['lag95'] for w in watched):.1f} ms; durable store writes "
+                  f"{writes / max(1, len(times)):.1f} per move, "
+                  f"{writing * 1000 / max(1, writes):.1f} ms each, holding the loop "
+                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end)")
             if errors:
                 print(f"  {len(errors)} moves failed, e.g. {errors[0]}")
             if why := ended(screens):
@@ -497,7 +560,6 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     import fcntl
     import pty
     import selectors
-    import signal
     import termios
     import threading
     import tty
