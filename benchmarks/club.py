@@ -16,8 +16,8 @@ to the first bytes of the opponent's screen update arriving at their SSH client
 (the opponent's screen is quiet before the commit is sent). Then: p50/p95, the
 server's CPU (the server process and every session's app) during play, RSS and PSS
 per idle session (all started, nothing moving) and per playing session, and how the
-server's event loop fared while they played (how late it ran a timer; its durable
-store writes per move, each holding the loop until it is on disk).
+server's event loop fared while they played (how late it ran a timer; its store
+writes per move, and how long they held the loop).
 
     .venv/bin/python benchmarks/club.py [--sessions 100] [--seconds 60] [--every 3]
 
@@ -132,10 +132,10 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
 
 class LoopWatch:
     """In a server process: how late its event loop runs a timer (what a move waits
-    for it), and how long its durable store writes hold the loop (an event, an
-    action's record: each waits for the disk)."""
+    for it), and how long its store writes hold the loop (an event, which waits
+    for the disk, and an action's records)."""
 
-    DURABLE = ("append_event", "store_in_flight")
+    WRITES = ("append_event", "store_in_flight")
     EVERY = 0.05
     """Seconds between the timer's samples (few: its own CPU counts as the server's)."""
 
@@ -143,7 +143,7 @@ class LoopWatch:
         self.lags: list[float] = []
         self.writes = 0
         self.writing = 0.0
-        for name in self.DURABLE:
+        for name in self.WRITES:
             write = getattr(store, name)
 
             def timed(*args: Any, write: Any = write) -> Any:
@@ -502,7 +502,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             writing = sum(w["writing"] for w in watched)
             print(f"  the server's event loop: a timer late by p50 "
                   f"{max(w['lag50'] for w in watched):.1f} ms, p95 "
-                  f"{max(w['lag95'] for w in watched):.1f} ms; durable store writes "
+                  f"{max(w['lag95'] for w in watched):.1f} ms; store writes "
                   f"{writes / max(1, len(times)):.1f} per move, "
                   f"{writing * 1000 / max(1, writes):.1f} ms each, holding the loop "
                   f"{writing / wall / fronts * 100:.0f}% of the time (per front-end)")

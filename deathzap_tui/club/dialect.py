@@ -32,8 +32,8 @@ class Dialect:
     payload), run in the transaction that makes it; ``None``: one front-end only."""
     lazy: tuple[str, str] = ("", "")
     """What to run before and after a write transaction whose commit need not wait
-    for the disk (a session counted, a game marked seen: bookkeeping that a power cut
-    may lose, unlike an event or an action in flight)."""
+    for the disk (an action in flight, a session counted, a game marked seen: what a
+    power cut may lose, unlike an event)."""
     unavailable: tuple[type[Exception], ...] = ()
     """The database server gone (a lost connection): the store is unavailable until
     a new connection is made."""

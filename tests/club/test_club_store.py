@@ -279,8 +279,9 @@ def test_the_events_and_the_action_in_flight_are_read_in_one_go(club: SqlClubSto
 
 def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(
         club: SqlClubStore) -> None:
-    """Counting a session or marking a game seen does not wait for the disk; every
-    other write does, before and after (issue 23: fewer flushes on the server's loop)."""
+    """Counting a session, marking a game seen or keeping an action in flight does
+    not wait for the disk; every other write (an event) does, before and after
+    (issue 23: one flush per move on the server's loop)."""
     def durability() -> object:
         return club.conn.execute("SHOW synchronous_commit" if club.dialect.name == "postgres"
                                  else "PRAGMA synchronous").fetchone()[0]
@@ -293,4 +294,7 @@ def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(
         seen.append(durability())
     assert seen == ["off" if full == "on" else 1] and durability() == full  # 1: NORMAL
     club.close_session(club.open_session("SHA256:x", "here"))
+    store = club.new_game(red="alice", black="bob")
+    store.create(new_game())
+    club.store_in_flight(store.game_id or 0, "{}")
     assert durability() == full

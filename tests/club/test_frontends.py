@@ -325,11 +325,10 @@ def test_a_database_gone_mid_game_stops_play_saying_so_and_it_resumes_when_back(
     asyncio.run(main())
 
 
-def test_a_notice_lost_with_its_front_end_is_made_up_when_the_game_is_opened(
+def test_a_notice_missed_is_made_up_when_the_game_is_opened(
         pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An action's record is kept, then its notice sent on its own (issue 24): a
-    front-end that dies in between leaves the other a step behind, until a player
-    opens the game there (the club catches it up from the store then)."""
+    """A front-end that missed an action's notice is a step behind until a player
+    opens the game there: the club catches it up from the store then (issue 24)."""
     async def main() -> None:
         async with two_front_ends(pg.database(own=True)) as (a, b):
             sides = await Sides(a, b).sit()
@@ -337,7 +336,7 @@ def test_a_notice_lost_with_its_front_end_is_made_up_when_the_game_is_opened(
             other = "black" if side == "red" else "red"
             here = sides.home[side]
             there = sides.other(here)
-            monkeypatch.setattr(here.store, "tell", lambda game_id, what: None)
+            monkeypatch.setattr(here.store, "_announce", lambda run, game_id, what: None)
             await begin(sides.seats[side], side)  # kept; its notice never sent
             await asyncio.sleep(0.5)
             assert not (await sides.seats[other].fresh()).get("pending")
