@@ -652,8 +652,8 @@ shared copy-on-write: the PSS above; RSS counts the shared pages in every proces
 and every change at a table repaints every screen at it in its own process (the CPU
 per move above, nearly all of it the apps'). Memory bounds the count (about 23 GB
 free / PSS per playing session here), CPU the moves per second (the CPU per move
-over the cores free), and the server's one event loop waits for each disk flush of
-the store (an event, an action's answer) before it serves anything else. To halve
+over the cores free), and the server's one event loop waits for the store's disk
+flush at each event (the line above) before it serves anything else. To halve
 the memory again: one process serving many sessions' screens (Textual runs one app
 per driver in a process, so the app would have to drive each terminal through its
 SSH channel, e.g. Textual's web driver protocol), or lighter screens for watchers.
