@@ -166,7 +166,8 @@ class SqlClubStore:
                 cursor.execute(sql, params)
                 return cursor.fetchall() if cursor.description else []
 
-            begin = self.dialect.begin_read if read else self.dialect.begin
+            begin = self.dialect.begin_read if read else \
+                (lazy and self.dialect.lazy_begin) or self.dialect.begin
             before, after = self.dialect.lazy if lazy else ("", "")
             try:
                 if before:
@@ -588,9 +589,9 @@ class SqlClubStore:
         event loop, and, on PostgreSQL, in one line with every front-end's other
         notifying commits (a notice holds the queue until its commit is flushed)."""
         with self._tx(lazy=True) as run:
-            run("DELETE FROM in_flight WHERE game_id = ?", game_id)
-            run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?)",
-                game_id, data, self._now())
+            run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                "updated_at = excluded.updated_at", game_id, data, self._now())
             self._announce(run, game_id, "action")
 
     def clear_in_flight(self, game_id: int) -> None:
