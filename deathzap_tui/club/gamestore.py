@@ -16,6 +16,7 @@ from deathzap_tui.gamestore import StoreError
 from deathzap_tui.inflight import InFlight, InFlightError
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game
+from deathzap_tui.saves import game_from_data
 
 if TYPE_CHECKING:
     from deathzap_tui.club.store import ClubStore
@@ -73,8 +74,6 @@ class ClubGameStore:
         self.game_id = self.club.insert_game(game, red, black, public)
 
     def load(self) -> Game:
-        from deathzap_tui.saves import game_from_data
-
         game_id = self.game_id_or_fail()
         data = self.club.game_header(game_id)
         data["events"] = [self._decode(n, raw)

@@ -56,6 +56,8 @@ from deathzap_tui.headless.text import clean
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.limits import Limits
 from deathzap_tui.net.referee import Referee, Table
+from deathzap_tui.paths import forces_dir as default_forces
+from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game
 from deathzap_tui.rules.problems import InvalidInput
@@ -122,8 +124,6 @@ class Club:
                  limits: ClubLimits | None = None, referee_limits: Limits | None = None,
                  forces_dir: Path | None = None, log: Callable[[str], None] = print,
                  clock: Callable[[], float] = time.time) -> None:
-        from deathzap_tui.paths import forces_dir as default_forces
-
         self.store = store
         self.rundir = rundir
         self.notifier = notifier
@@ -564,8 +564,6 @@ class Club:
         }
 
     def _challenge_row(self, c: Challenge, member: str) -> dict[str, Any]:
-        from deathzap_tui.rules import registry
-
         try:
             title = registry.get(c.ruleset).title
         except Exception:  # a ruleset this build no longer has

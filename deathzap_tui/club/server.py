@@ -43,7 +43,11 @@ import asyncssh
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import TOKEN_ENV, HubServer
 from deathzap_tui.club.members import ClubError, PublicKey, check_name, fingerprint
+from deathzap_tui.club.notify import Notifier, parse_command
+from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.club.store import ClubStore
+from deathzap_tui.commands.host import add_login_limits, at_least, login_limits_problem
+from deathzap_tui.commands.serving import serve_until_stopped
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.text import clean
 from deathzap_tui.net import sshd
@@ -298,8 +302,6 @@ class _ClubAuth(sshd._Auth):
 # --- the command ------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from deathzap_tui.commands.host import add_login_limits, at_least
-
     parser.add_argument("--port", type=int, default=2222, help="TCP port (default 2222)")
     parser.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
                         help="address to listen on (default 127.0.0.1: this machine only)")
@@ -326,10 +328,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.club.notify import Notifier, parse_command
-    from deathzap_tui.club.sqlstore import open_store
-    from deathzap_tui.commands.host import login_limits_problem, serve_until_stopped
-
     def fail(message: object) -> int:
         print(f"deathzap club serve: {message}", file=sys.stderr)
         return 1

@@ -23,15 +23,17 @@ from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deathzap_tui.club import migrate
+from deathzap_tui.club import migrate, pgstore
 from deathzap_tui.club.dialect import Dialect
 from deathzap_tui.club.gamestore import ClubGameStore, event_json
 from deathzap_tui.club.members import ClubError, PublicKey, check_name, name_key
 from deathzap_tui.club.store import Challenge, GameInfo, Member, SavedForce
+from deathzap_tui.forcefile import force_from_text
 from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.rules.validation import show
+from deathzap_tui.saves import game_to_data
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.game import Game
@@ -58,8 +60,6 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
     missing file is made at the current schema; an existing store must be at it
     (``upgrade``: bring an older one up to it, as ``deathzap club migrate`` does).
     Raises :class:`ClubError` naming what is wrong."""
-    from deathzap_tui.club import pgstore
-
     text = os.fspath(spec) if spec is not None else ""
     if pgstore.is_url(text):
         store = SqlClubStore(pgstore.connect(text), pgstore.dialect(), pgstore.redact(text),
@@ -204,9 +204,7 @@ class SqlClubStore:
         it as a task); ``None`` for a store that only one front-end serves."""
         if self.dialect.notify is None:
             return None
-        from deathzap_tui.club.pgstore import follow
-
-        return follow(self.url, self.origin, changed, resync, log)
+        return pgstore.follow(self.url, self.origin, changed, resync, log)
 
     # --- schema -------------------------------------------------------------
     def schema_version(self) -> int:
@@ -487,8 +485,6 @@ class SqlClubStore:
     # --- one game's rows (ClubGameStore) ------------------------------------
     def insert_game(self, game: Game, red: str | None, black: str | None,
                     public: bool) -> int:
-        from deathzap_tui.saves import game_to_data
-
         header = game_to_data(game)
         del header["events"]
         events = [event_json(e) for e in game.log]
@@ -608,8 +604,6 @@ def checked_force(text: str, source: str) -> Any:
     """The force in TOML ``text`` read and checked as ``deathzap check`` does (the
     :class:`~deathzap_tui.forcefile.LoadedForce`); a force with errors is refused
     with every error (warnings are allowed)."""
-    from deathzap_tui.forcefile import force_from_text
-
     try:
         return force_from_text(text, source)
     except InvalidInput as exc:
