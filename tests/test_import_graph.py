@@ -229,9 +229,9 @@ def test_headless_commands_do_not_import_textual(tmp_path: Path) -> None:
                    "--cover", "open") == []
 
 
-def _commands_loaded(*argv: str) -> list[str]:
-    """The ``deathzap_tui.commands`` modules ``deathzap ARGV`` loads (run to its end in a
-    fresh interpreter, ``--help`` included)."""
+def _modules(cwd: Path, *argv: str) -> list[str]:
+    """The modules ``deathzap ARGV`` loads, run to its end in a fresh interpreter
+    (``--help`` included) with its saves in ``cwd``."""
     driver = textwrap.dedent("""
         import sys
         from deathzap_tui.cli import main
@@ -239,19 +239,35 @@ def _commands_loaded(*argv: str) -> list[str]:
             main(sys.argv[1:])
         except SystemExit:
             pass
-        print(sorted(m for m in sys.modules if m.startswith("deathzap_tui.commands.")))
+        print(sorted(sys.modules))
         """)
     out = subprocess.run([sys.executable, "-c", driver, *argv], capture_output=True,
-                         text=True, timeout=60, check=True)
+                         text=True, timeout=60, cwd=cwd, check=True,
+                         env={**os.environ, "DEATHZAP_SAVES_DIR": str(cwd)})
     loaded: list[str] = ast.literal_eval(out.stdout.splitlines()[-1])
-    return [m.removeprefix("deathzap_tui.commands.") for m in loaded]
+    return loaded
 
 
-def test_the_dispatcher_imports_only_the_chosen_command() -> None:
+def _commands_loaded(cwd: Path, *argv: str) -> list[str]:
+    """The ``deathzap_tui.commands`` modules ``deathzap ARGV`` loads."""
+    return [m.removeprefix("deathzap_tui.commands.") for m in _modules(cwd, *argv)
+            if m.startswith("deathzap_tui.commands.")]
+
+
+def test_the_dispatcher_imports_only_the_chosen_command(tmp_path: Path) -> None:
     """``deathzap --help`` loads no command's module and ``deathzap check`` only its own,
     so a command imports what it needs at the top of its module; ``host --help`` does
     not load the hosting (the game, its save, asyncio)."""
-    assert _commands_loaded("--help") == ["subparsers"]
+    assert _commands_loaded(tmp_path, "--help") == ["subparsers"]
     force = str(PROJECT_ROOT / "forces" / "mortans-men.toml")
-    assert _commands_loaded("check", force) == ["check", "subparsers"]
-    assert _commands_loaded("host", "--help") == ["host", "subparsers"]
+    assert _commands_loaded(tmp_path, "check", force) == ["check", "subparsers"]
+    assert _commands_loaded(tmp_path, "host", "--help") == ["host", "subparsers"]
+
+
+def test_club_store_commands_load_neither_asyncio_nor_psycopg(tmp_path: Path) -> None:
+    """``deathzap club migrate`` and ``members`` on an SQLite store: no event loop, no
+    PostgreSQL driver (only ``club serve`` and a PostgreSQL store need them)."""
+    store = str(tmp_path / "club.sqlite")
+    for argv in (("migrate", "--store", store), ("members", "--store", store)):
+        loaded = {m.split(".")[0] for m in _modules(tmp_path, "club", *argv)}
+        assert not loaded & {"asyncio", "psycopg"}, argv

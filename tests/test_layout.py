@@ -23,7 +23,9 @@ def test_no_two_test_modules_share_a_name() -> None:
 
 
 def test_no_test_edits_sys_path() -> None:
-    """A child Python gets the helper folders as PYTHONPATH (subprocess_env.py)."""
+    """A child Python gets the helper folders as PYTHONPATH (subprocess_env.py).
+    Not yet checked in tests/app/, whose test_inflight_app.py still hands its child
+    scripts their folders to put on sys.path (issue 20: to do there)."""
     edits = re.compile(r"sys\.path(\.insert|\.append|\[)")
     assert [str(p.relative_to(TESTS)) for p in MODULES
             if edits.search(p.read_text(encoding="utf-8"))
@@ -55,6 +57,12 @@ def module(tmp_path: Path) -> Path:
             async def main():
                 async with App().run_test() as pilot:
                     await pilot.press("q")
+
+        def headless(app, player):
+            app.run(headless=True, auto_pilot=player)
+
+        def test_an_app_run_headless():
+            headless(App(), None)
     """), encoding="utf-8")
     return path
 
@@ -64,3 +72,4 @@ def test_lanes_follow_a_test_into_the_helpers_of_its_module(module: Path) -> Non
     assert not lanes.STARTS_AN_APP & lanes._names_used(module, "test_a_local_run_test")
     assert not lanes.STARTS_A_PROCESS & lanes._names_used(module, "test_a_local_run_test")
     assert lanes.STARTS_AN_APP & lanes._names_used(module, "test_an_app")
+    assert lanes.STARTS_AN_APP & lanes._names_used(module, "test_an_app_run_headless")

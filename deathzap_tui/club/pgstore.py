@@ -16,7 +16,6 @@ made good by catching up every hosted game once it is back.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -101,6 +100,8 @@ async def follow(url: str, origin: str, changed: Changed, resync: Callable[[], N
     notification not sent by ``origin`` (this front-end's own store); ``resync``
     each time the listening connection is (re)made, since notifications sent while
     it was down are lost."""
+    import asyncio  # lazy: loaded by the caller's loop; `club` store commands skip it
+
     import psycopg  # lazy: psycopg, only for PostgreSQL stores
 
     label = redact(url)
