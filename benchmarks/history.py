@@ -14,28 +14,34 @@ grows (issue 11):
 
 Then the long-games table of issue 21 for every registered ruleset, each played at
 random from its shipped forces to each size and kept as the app keeps it (a snapshot
-and a journal), ending by agreement where the ruleset offers that. A ruleset whose
-game ends (a turn limit) never ends here: an action that would end it is not played,
-and the log grows by undo/redo pairs (a long log of undo/redo pairs is a long game
-too; one step in four is a pair anyway). Medians (ms) of:
+and a journal), as long a game as its options allow (ending by agreement where the
+ruleset offers that, else the most turns or rounds). A ruleset whose game ends (a
+turn limit) never ends here: an action that would end it is not played, and the log
+grows by undo/redo pairs (a long log of undo/redo pairs is a long game too; one step
+in four is a pair anyway). Medians (ms) of:
 
 - resume: ``Session.resume`` from the save's cache (written by ``deathzap resume`` as
   by every writer opening a save) up to the battle screen's log (``LOG_EVENTS``);
-  ``x100``: the same over the smallest size's (goal: within 1.5x, < 50 ms);
+  ``x100``: the same over the smallest size's (a copy of the save as it was then,
+  resumed in turn with this one, so that both meet the same load; goal: within
+  1.5x, < 50 ms);
 - full: the same without a cache (a replay of the log: only after a rules change);
 - report: ``session.report()`` (goal < 300 ms at 5,000); ``report cold``: ``deathzap
   report SAVE`` in a new process, start-up included (goal < 1 s);
 - log first / log cold: ``deathzap log SAVE`` in a new process, to its first narrative
   line and to its end (goal: the first at once, all < 500 ms);
-- folded report / folded log: the same two commands (to their end) on the game as
-  a finished game keeps it, every event in the snapshot (``saves.save_game``);
 - narrative: the whole game's lines of the game as played (every event's notes
   kept); l page: the lines the battle screen's ``l`` shows first, just after a resume
-  (the last ``NARRATED_TAIL`` events'; ``e`` asks for the rest, replayed then).
+  (the last ``NARRATED_TAIL`` events'; ``e`` asks for the rest, replayed then);
+- the same game played on to its end (by agreement where it can end so, else at
+  random) and saved as a finished game is (one file): ``over report``, its first
+  ``session.report()`` (a replay; the report is then kept beside the save),
+  ``kept cold`` / ``replay cold``: ``deathzap report`` of it with the kept report and
+  without it, and ``over log cold``: ``deathzap log`` of it.
 
-``--cpu``: the in-process figures in this process's CPU time rather than wall time
-(a shared machine's other work inflates wall time; the commands in a new process are
-always wall time).
+``--cpu``: the in-process figures in this process's CPU time rather than wall time,
+and the commands' in a new process in that process's CPU time (a shared machine's
+other work inflates wall time; the time to the first line is always wall time).
 """
 
 from __future__ import annotations
@@ -43,12 +49,15 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import timing
 
@@ -56,8 +65,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rules"))
+sys.path.insert(0, str(ROOT / "tests" / "rules" / "deathzap3"))
 
 from dz3_fixtures import play_random_action  # noqa: E402
+from fixtures_common import play_random_action as play_any  # noqa: E402
 from fixtures_common import random_answer  # noqa: E402
 from shipped import shipped_forces  # noqa: E402
 from timing import timed  # noqa: E402
@@ -67,10 +78,11 @@ from deathzap_tui.app.battle.battle import LOG_EVENTS  # noqa: E402
 from deathzap_tui.net.playbyturn import finish, open_for  # noqa: E402
 from deathzap_tui.net.referee import Table, Told  # noqa: E402
 from deathzap_tui.rules import registry  # noqa: E402
-from deathzap_tui.rules.game import NARRATED_TAIL  # noqa: E402
+from deathzap_tui.rules.game import NARRATED_TAIL, Action, Game  # noqa: E402
 from deathzap_tui.rules.problems import InvalidInput  # noqa: E402
 from deathzap_tui.rules.ruleset import END  # noqa: E402
 from deathzap_tui.rules.steps import ROLL, DiceRequest, Refused  # noqa: E402
+from deathzap_tui.savepaths import report_path  # noqa: E402
 from deathzap_tui.session import Session  # noqa: E402
 
 
@@ -121,6 +133,22 @@ def per_event_table(sizes: list[int], repeat: int) -> None:
               f"{statistics.median(pushes):7.2f}")
 
 
+def answered(game: Game, intent: dict[str, Any], rnd: random.Random) -> Action | None:
+    """``intent`` begun and answered at random (dice rolled), or ``None`` if the
+    answers ran out before it was done."""
+    action = game.begin(intent)
+    res = action.resolution
+    for _ in range(200):
+        if res.done:
+            return action
+        try:
+            res.answer(ROLL if isinstance(res.step, DiceRequest)
+                       else random_answer(res.step, rnd))
+        except Refused:
+            continue
+    return action if res.done else None
+
+
 def step(session: Session, rnd: random.Random) -> None:
     """One random action that does not end the game; if there is none, or one time in
     four, an undo/redo pair."""
@@ -129,27 +157,53 @@ def step(session: Session, rnd: random.Random) -> None:
         options = [o for o in game.ruleset.intents(game.state) if o.group != END]
         rnd.shuffle(options)
         for option in options:
-            action = game.begin(option.intent)
-            res = action.resolution
-            for _ in range(200):
-                if res.done:
-                    break
-                try:
-                    res.answer(ROLL if isinstance(res.step, DiceRequest)
-                               else random_answer(res.step, rnd))
-                except Refused:
-                    continue
-            if res.done and not game.ruleset.is_over(res.ctx.state):
+            action = answered(game, dict(option.intent), rnd)
+            if action is not None and not game.ruleset.is_over(action.resolution.ctx.state):
                 session.commit(action)
                 return
     session.undo()
     session.redo()
 
 
+def longest(ruleset_id: str) -> dict[str, Any]:
+    """Options for as long a game as the ruleset allows: ending only by agreement
+    where it offers that, else every whole-number option (turns, rounds) at its
+    most."""
+    ruleset = registry.get(ruleset_id)
+    try:
+        return dict(ruleset.options({"end": "agreement"}))
+    except InvalidInput:  # no such ending: a game of turns
+        return {spec.key: spec.maximum for spec in ruleset.option_specs()
+                if not spec.choices and spec.maximum is not None}
+
+
+def finished(path: Path, name: str, rnd: random.Random) -> Session:
+    """The game of the save ``path`` played on to its end (an ending of the END group
+    if one ends it at once, else random play) and saved as ``name``, as a finished
+    game is kept: one file."""
+    game = saves.load_game(path)
+    for _ in range(5000):
+        if game.ruleset.is_over(game.state):
+            break
+        ends = [o for o in game.ruleset.intents(game.state) if o.group == END]
+        action = next((a for o in ends if (a := answered(game, dict(o.intent), rnd))
+                       and game.ruleset.is_over(a.resolution.ctx.state)), None)
+        if action is not None:
+            game.commit(action)
+        else:
+            assert play_any(game, rnd, skip=(END,)), f"{name}: stuck before its end"
+    assert game.ruleset.is_over(game.state), f"{name}: not over"
+    session = Session(game, saves.save_path(name))
+    session.save()
+    return session
+
+
 def cold(argv: list[str]) -> tuple[float, float]:
     """A ``deathzap`` command in a new process: ms to its second line of output (the
-    first after the heading) and to its end."""
+    first after the heading, wall time) and to its end (wall time, or with ``--cpu``
+    the process's CPU time)."""
     t0 = time.perf_counter()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([sys.executable, "-m", "deathzap_tui", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
@@ -158,25 +212,56 @@ def cold(argv: list[str]) -> tuple[float, float]:
     first = (time.perf_counter() - t0) * 1000
     proc.stdout.read()
     assert proc.wait() == 0, argv
+    if timing.CLOCK is time.process_time:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return first, (after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime) * 1000
     return first, (time.perf_counter() - t0) * 1000
+
+
+def cold_median(argv: list[str], repeat: int = 3) -> tuple[float, float]:
+    """:func:`cold`'s two figures, each the median of ``repeat`` runs."""
+    runs = [cold(argv) for _ in range(repeat)]
+    return statistics.median(f for f, _ in runs), statistics.median(t for _, t in runs)
+
+
+def copied(path: Path, name: str) -> Path:
+    """A copy of the save ``path`` (its snapshot, journal and cache) named ``name``."""
+    copy = saves.save_path(name)
+    for source, target in ((path, copy), (saves.journal_path(path), saves.journal_path(copy)),
+                           (saves.cache_path(path), saves.cache_path(copy))):
+        if source.exists():
+            target.write_bytes(source.read_bytes())
+    return copy
+
+
+def alternately(first: Callable[[], object], second: Callable[[], object],
+                repeat: int) -> tuple[float, float]:
+    """:func:`timed` of ``first`` and of ``second``, run in turn (each first every other
+    time): a ratio of the two then compares them under the same load of a shared
+    machine."""
+    a, b = [], []
+    for k in range(repeat):
+        if k % 2:
+            b.append(timed(second, 1))
+        a.append(timed(first, 1))
+        if not k % 2:
+            b.append(timed(second, 1))
+    return statistics.median(a), statistics.median(b)
 
 
 def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
     red, black = shipped_forces(ruleset_id)
     name = f"long-{ruleset_id}"
     ruleset = registry.get(ruleset_id)
-    endless = {"end": "agreement"}
-    try:
-        ruleset.options(endless)
-    except InvalidInput:  # no such ending: a game of turns, kept from its end below
-        endless = {}
-    session = Session.new(red, black, seed=1, deal_seed=1, save_path=name, options=endless)
+    options = longest(ruleset_id)
+    session = Session.new(red, black, seed=1, deal_seed=1, save_path=name, options=options)
     rnd = random.Random(1)
-    print(f"\n{ruleset.title}: a long game (median ms)")
+    print(f"\n{ruleset.title}: a long game (median ms; options {options})")
     print(f"{'events':>7} {'in force':>8} {'resume':>7} {'x100':>5} {'full':>7} "
           f"{'report':>7} {'report cold':>11} {'log first':>9} {'log cold':>8} "
-          f"{'folded report':>13} {'folded log':>10} {'narrative':>9} {'l page':>6}")
-    base = None
+          f"{'narrative':>9} {'l page':>6} | {'over at':>7} {'over report':>11} "
+          f"{'kept cold':>9} {'replay cold':>11} {'over log cold':>13}")
+    base: Path | None = None
     for size in sizes:
         while len(session.game.log) < size:
             step(session, rnd)
@@ -184,30 +269,33 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
         path = session.path
         opened, lock, _ = open_for(name, None)  # as `deathzap resume SAVE` opens it
         finish(opened, None, lock)
-        resume = timed(lambda p=path: Session.resume(p).narrative(last=LOG_EVENTS), repeat)
-        base = base or resume
+        base = base or copied(path, f"{name}-{size}")
+        resume, base_resume = alternately(
+            lambda p=path: Session.resume(p).narrative(last=LOG_EVENTS),
+            lambda p=base: Session.resume(p).narrative(last=LOG_EVENTS), repeat)
         cache = saves.cache_path(path)
         kept = cache.read_bytes()
         cache.unlink()
         full = timed(lambda p=path: Session.read(str(p)).narrative(last=LOG_EVENTS), 3)
         cache.write_bytes(kept)
         report = timed(session.report, 3)
-        reports = [cold(["report", name, "--json"]) for _ in range(3)]
-        logs = [cold(["log", name]) for _ in range(3)]
-        folded = f"{name}-folded"
-        saves.save_game(session.game, saves.save_path(folded))
-        folded_reports = [cold(["report", folded, "--json"])[1] for _ in range(3)]
-        folded_logs = [cold(["log", folded])[1] for _ in range(3)]
+        report_cold = cold_median(["report", name, "--json"])[1]
+        log_first, log_cold = cold_median(["log", name])
         narrative = timed(session.narrative, repeat)
         resumed = [Session.resume(path) for _ in range(repeat)]
         page = timed(lambda r=resumed: r.pop().narrative(last=NARRATED_TAIL), repeat)
+        over = finished(path, f"{name}-{size}-over", rnd)
+        assert over.path is not None
+        over_report = timed(over.report, 1)  # the first: replayed, then kept
+        kept_cold = cold_median(["report", over.path.stem, "--json"])[1]
+        report_path(over.path).unlink()
+        replay_cold = cold_median(["report", over.path.stem, "--json"])[1]
+        over_log = cold_median(["log", over.path.stem])[1]
         print(f"{len(session.game.log):>7} {session.game.in_force:>8} {resume:7.1f} "
-              f"{resume / base:5.2f} {full:7.1f} {report:7.1f} "
-              f"{statistics.median(r[1] for r in reports):11.0f} "
-              f"{statistics.median(f for f, _ in logs):9.0f} "
-              f"{statistics.median(t for _, t in logs):8.0f} "
-              f"{statistics.median(folded_reports):13.0f} "
-              f"{statistics.median(folded_logs):10.0f} {narrative:9.2f} {page:6.2f}")
+              f"{resume / base_resume:5.2f} {full:7.1f} {report:7.1f} {report_cold:11.0f} "
+              f"{log_first:9.0f} {log_cold:8.0f} {narrative:9.2f} {page:6.2f} | "
+              f"{len(over.game.log):>7} {over_report:11.1f} {kept_cold:9.0f} "
+              f"{replay_cold:11.0f} {over_log:13.0f}")
 
 
 def main() -> None:

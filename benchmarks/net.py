@@ -40,8 +40,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "tests" / "net"
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(TOY))
+sys.path.insert(0, str(ROOT / "tests"))
+from subprocess_env import helper_folders  # noqa: E402
+
+# The tests' helper folders (toynet and the toy ruleset it builds on), here and in
+# every referee and client process this starts.
+sys.path[:0] = helper_folders()
+os.environ["PYTHONPATH"] = os.pathsep.join(helper_folders())
 
 import toynet  # noqa: E402
 

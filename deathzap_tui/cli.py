@@ -1,8 +1,9 @@
 """The ``deathzap`` command line.
 
 Subcommands live in :mod:`deathzap_tui.commands`, one module each with
-``add_arguments(parser)`` and ``run(args) -> int``. Command modules import their heavy
-dependencies inside ``run`` so that ``deathzap points`` never loads Textual.
+``add_arguments(parser)`` and ``run(args) -> int``. Only the chosen command's module
+is imported (:class:`~deathzap_tui.commands.subparsers.ChosenSubcommands`), so
+``deathzap points`` never loads Textual, nor ``deathzap --help`` any command.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, TextIO
+
+from deathzap_tui.commands.subparsers import ChosenSubcommands
+from deathzap_tui.headless.text import clean
 
 COMMANDS: dict[str, str] = {
     "points": "show a force's points, unit by unit",
@@ -43,11 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal referee for Deathzap games. "
         "With no command, opens the start screen with the demo forces.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=ChosenSubcommands,
+                                add_arguments=_add_arguments)
     for name, summary in COMMANDS.items():
-        p = sub.add_parser(name, help=summary, description=summary[:1].upper() + summary[1:])
-        _module(name).add_arguments(p)
+        sub.add_parser(name, help=summary, description=summary[:1].upper() + summary[1:])
     return parser
+
+
+def _add_arguments(name: str, parser: argparse.ArgumentParser) -> None:
+    _module(name).add_arguments(parser)
 
 
 SIGPIPE_EXIT = 141
@@ -56,7 +64,7 @@ SIGPIPE_EXIT = 141
 
 class CleanErrors:
     """``sys.stderr`` while a command runs: what is written goes through
-    :func:`~deathzap_tui.app.common.text.clean`. Error messages quote the user's own
+    :func:`~deathzap_tui.headless.text.clean`. Error messages quote the user's own
     arguments (a save name, a path) and what files hold: one place keeps control
     characters and bidi overrides in them from reaching the terminal (issue 19)."""
 
@@ -64,8 +72,6 @@ class CleanErrors:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        from deathzap_tui.headless.text import clean
-
         return self.stream.write(clean(text))
 
     def __getattr__(self, name: str) -> Any:
@@ -82,9 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str]) -> int:
-    # No arguments: the start screen at once, without the subcommands' parsers (each
-    # imports its command's module): issue 21, the start screen as quick as can be.
-    args = build_parser().parse_args(argv) if argv else argparse.Namespace(command=None)
+    args = build_parser().parse_args(argv)
     try:
         status = int(_module(args.command or "start").run(args) or 0)
         sys.stdout.flush()

@@ -35,6 +35,7 @@ from deathzap_tui.forcefile import (
     read_force_text,
     split_path,
 )
+from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.problems import InvalidInput, Problem, key_path
 from deathzap_tui.rules.ruleset import PointsReport
@@ -388,8 +389,6 @@ def force_path(text: str) -> Path:
     (:func:`~deathzap_tui.paths.forces_dir`, which ``DEATHZAP_FORCES_DIR`` sets), a
     path (with a folder, or ``~``) where it says; ``.toml`` is added when missing.
     Raises ``ValueError`` saying what is wrong (no name, no such folder)."""
-    from deathzap_tui.paths import forces_dir
-
     name = text.strip()
     if not name or name in (".", ".."):
         raise ValueError("type a file name, or a path")

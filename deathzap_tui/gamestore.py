@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from deathzap_tui.inflight import InFlightError
+
 if TYPE_CHECKING:
     from deathzap_tui.inflight import InFlightStore
     from deathzap_tui.rules.events import Event
@@ -78,8 +80,6 @@ def copy_game(game: Game, source: GameStore, target: GameStore) -> str:
     export``/``import``) with its action in progress, so that the game goes on where
     it stood, mid-action too. Returns "", or why the action in progress was left
     behind (its record cannot be read, or no longer fits the game)."""
-    from deathzap_tui.inflight import InFlightError
-
     try:
         record = source.in_flight.load()
     except InFlightError as exc:

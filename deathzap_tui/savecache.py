@@ -16,6 +16,12 @@ only if it carries an HMAC made with this user's key (:func:`paths.cache_key`, a
 file outside the saves folder): a cache sent along with a save, or written by
 somebody else, is ignored. Written without fsync: a cache lost in a crash is made
 again (every :data:`WRITE_EVERY` events and whenever a writer opens the save).
+
+A finished game's report is kept the same way, signed, in ``NAME.toml.report``
+(:func:`write_report`, :func:`read_report`): ``deathzap report`` of a finished game
+reads it instead of replaying the game (issue 21). It is keyed on everything the
+report is made from (:func:`report_key`: the code, the game's header and its events
+in force), so a report of other events, other forces or other code is never read.
 """
 
 from __future__ import annotations
@@ -23,21 +29,30 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from deathzap_tui import __version__
 from deathzap_tui.paths import cache_key
 from deathzap_tui.rules import RULES_VERSION
+from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game, Resumable
 from deathzap_tui.safefiles import read_regular
-from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path
+from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
+
+if TYPE_CHECKING:
+    from deathzap_tui.rules.report import GameReport
 
 MAGIC = b"deathzap-cache 2\n"
 """The cache's own format; a cache of another (an older deathzap's) is ignored."""
+REPORT_MAGIC = b"deathzap-report 1\n"
+"""The stored report's own format."""
 WRITE_EVERY = 64
 """Events between two caches written during play (a write costs a few ms)."""
 
@@ -51,10 +66,11 @@ def fingerprint(snapshot: bytes, journal: bytes) -> hashlib._Hash:
 
 
 def code_identity() -> bytes:
-    """Which code made a cache: the rules' version (:data:`RULES_VERSION`, bumped with
-    any change to what a replay gives or to the state's classes), the release, and the
-    Python that pickled it. A cache from other code is ignored rather than trusted to
-    hold the same kind of state; reinstalling the same code keeps it (issue 21)."""
+    """Which code made a cache or a kept report: the rules' version
+    (:data:`RULES_VERSION`, bumped with any change to what a replay gives or to the
+    state's classes), the release, and the Python that pickled it. A cache from other
+    code is ignored rather than trusted to hold the same kind of state; reinstalling
+    the same code keeps it (issue 21)."""
     python = ".".join(map(str, sys.version_info[:2]))
     return f"rules {RULES_VERSION}, deathzap {__version__}, python {python}".encode()
 
@@ -63,23 +79,8 @@ def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
     """Cache ``game`` as it stands, made from the save's files whose fingerprint is
     ``files`` (the journal's first ``journal_bytes`` bytes). Never raises: a cache
     that cannot be written is only a slower resume."""
-    key = cache_key()
-    if key is None:
-        return
-    tmp = ""
-    try:
-        payload = pickle.dumps((code_identity(), journal_bytes, files, game.resumable()),
-                               protocol=pickle.HIGHEST_PROTOCOL)
-        mac = hmac.new(key, payload, "sha256").digest()
-        fd, tmp = tempfile.mkstemp(prefix=f".{cache_path(save).name}.", suffix=".tmp",
-                                   dir=save.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC + mac + payload)
-        os.replace(tmp, cache_path(save))
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    _seal(cache_path(save), MAGIC,
+          lambda: (code_identity(), journal_bytes, files, game.resumable()))
 
 
 def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
@@ -92,26 +93,99 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
 def read_at(save: Path, snapshot: bytes, journal: bytes) -> tuple[Resumable, int] | None:
     """:func:`read`, and how many of the journal's first bytes the cache holds (the
     events in the lines after them are the save's since the cache)."""
+    try:
+        code, journal_bytes, files, resumable = _unseal(cache_path(save), MAGIC)
+    except (TypeError, ValueError):  # nothing, or not a cache's tuple
+        return None
+    if (code != code_identity() or not isinstance(resumable, Resumable)
+            or not isinstance(journal_bytes, int) or not 0 <= journal_bytes <= len(journal)
+            or fingerprint(snapshot, journal[:journal_bytes]).digest() != files):
+        return None
+    return resumable, journal_bytes
+
+
+def report_key(game: Game, events: Sequence[Event]) -> bytes:
+    """What a report is made from, hashed: the code that makes it (as
+    :func:`code_identity`), the game's ruleset, seeds, rules revision, options and
+    forces, and its ``events`` in force (:meth:`Game.events`). A game read back from
+    its save gives the same key as the game that wrote it."""
+    header = {"ruleset": game.ruleset.id, "seed": game.seed, "deal_seed": game.deal_seed,
+              "revision": game.revision, "options": game.options,
+              "forces": [getattr(game.red, "source", None),
+                         getattr(game.black, "source", None)]}
+    digest = hashlib.sha256(code_identity())
+    digest.update(_canonical(header))
+    for event in events:
+        digest.update(b"\n" + _canonical(event.to_data()))
+    return digest.digest()
+
+
+def write_report(save: Path, key: bytes, report: GameReport) -> None:
+    """Keep ``report``, made from what ``key`` (:func:`report_key`) says, beside the
+    save. Never raises: a report that cannot be kept is only made again."""
+    _seal(report_path(save), REPORT_MAGIC, lambda: (key, report))
+
+
+def read_report(save: Path, key: bytes) -> GameReport | None:
+    """The report kept beside the save if this user's code made it from what ``key``
+    says; ``None`` otherwise (never raises)."""
+    from deathzap_tui.rules.report import GameReport  # lazy: luck, fractions: ~6 ms CPU
+
+    try:
+        kept, report = _unseal(report_path(save), REPORT_MAGIC)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(report, GameReport) or not isinstance(kept, bytes) \
+            or not hmac.compare_digest(kept, key):
+        return None
+    return report
+
+
+def _canonical(data: Any) -> bytes:
+    """``data`` as the same bytes wherever it was read from (a save's JSON or TOML,
+    or the game in play: tuples and lists alike, keys sorted)."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=str).encode()
+
+
+def _seal(path: Path, magic: bytes, contents: Any) -> None:
+    """Write ``contents()`` pickled, signed with this user's key, atomically to
+    ``path``; nothing without a key. Never raises (see :func:`write`)."""
+    key = cache_key()
+    if key is None:
+        return
+    tmp = ""
+    try:
+        payload = pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL)
+        mac = hmac.new(key, payload, "sha256").digest()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(magic + mac + payload)
+        os.replace(tmp, path)
+    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _unseal(path: Path, magic: bytes) -> Any:
+    """What :func:`_seal` wrote to ``path``, if this user's key signed it; ``None``
+    if there is no such file, no key, or the signature is not this user's. Unpickled
+    only once the signature is checked."""
     key = cache_key()
     if key is None:
         return None
     try:
-        raw = read_regular(cache_path(save), MAX_SAVE_BYTES)
+        raw = read_regular(path, MAX_SAVE_BYTES)
     except OSError:
         return None
-    head, size = len(MAGIC), hashlib.sha256().digest_size
-    if not raw.startswith(MAGIC) or len(raw) < head + size:
+    head, size = len(magic), hashlib.sha256().digest_size
+    if not raw.startswith(magic) or len(raw) < head + size:
         return None
     mac, payload = raw[head:head + size], raw[head + size:]
     if not hmac.compare_digest(mac, hmac.new(key, payload, "sha256").digest()):
         return None
     try:
-        code, journal_bytes, files, resumable = pickle.loads(payload)  # HMAC checked
-    except Exception:  # an old cache of classes that changed: ignore it
+        return pickle.loads(payload)  # signed by this user's key (checked above)
+    except Exception:  # an old file of classes that changed: ignore it
         return None
-    if (code != code_identity() or not isinstance(resumable, Resumable)
-            or not 0 <= journal_bytes <= len(journal)
-            or fingerprint(snapshot, journal[:journal_bytes]).digest() != files):
-        return None
-    return resumable, journal_bytes
-

@@ -18,3 +18,14 @@ def journal_path(save: Path) -> Path:
 def cache_path(save: Path) -> Path:
     """The save's cache of the game so far (see :mod:`.savecache`)."""
     return save.with_name(save.name + ".cache")
+
+
+def report_path(save: Path) -> Path:
+    """The save's kept report of the finished game (see :mod:`.savecache`)."""
+    return save.with_name(save.name + ".report")
+
+
+def socket_path(save: Path) -> Path:
+    """Where the referee hosting the save listens unless told otherwise (``deathzap
+    host``, ``serve-ssh``), and where ``deathzap join SAVE`` finds it."""
+    return save.with_name(save.name.removesuffix(".toml") + ".sock")

@@ -43,6 +43,8 @@ from typing import Any
 
 import tomli_w
 
+from deathzap_tui import savecache
+from deathzap_tui.forcefile import force_from_data
 from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules import registry, revision
@@ -394,8 +396,6 @@ def _field(data: Mapping[str, Any], key: str, kind: type, path: Path | str) -> A
 
 def game_from_data(data: Mapping[str, Any], path: Path | str,
                    cached: Resumable | None = None) -> Game:
-    from deathzap_tui.forcefile import force_from_data
-
     if data.get("format") != FORMAT:
         raise SaveError(f"{path}: not a deathzap save (no format = {FORMAT!r})")
     version = data.get("version")
@@ -460,8 +460,6 @@ def load_game(path: Path) -> Game:
     """Load a save, from its cache where it has a good one (only the events after it
     are read and replayed, see :mod:`.savecache`), else replaying the log; never
     writes."""
-    from deathzap_tui import savecache
-
     snapshot, journal = read_files(path)
     found = savecache.read_at(path, snapshot, journal)
     data = parse_snapshot(path, snapshot, journal)

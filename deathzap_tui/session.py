@@ -22,6 +22,7 @@ from deathzap_tui.inflight import InFlight, InFlightError, InFlightStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
+from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 from deathzap_tui.savestore import SaveFileStore
 
@@ -230,8 +231,12 @@ class Session:
 
     def keep_action(self, action: Action | None) -> None:
         """Keep ``action`` (begun, partly answered) beside the save as it stands now,
-        durably before returning, so that a later sitting resumes it at the same step
-        (:meth:`kept_action`); ``None``: there is none any more (cancelled). Each
+        before returning, so that a later sitting resumes it at the same step
+        (:meth:`kept_action`); ``None``: there is none any more (cancelled). It
+        survives any process dying; a save file's record also survives a power cut,
+        a club store's commits without waiting for the disk (one flush per move, issue
+        23), so a power cut may lose the step reached, never a move: the action then
+        begins again, with the same generated dice (they come from the state). Each
         answer or step back is kept by calling this again; committing, or any other
         event, forgets it. Raises ``OSError`` if it cannot be written."""
         if self.in_flight is None:
@@ -299,10 +304,22 @@ class Session:
     def report(self, events: Sequence[Event] | None = None) -> GameReport:
         """The end-of-game report of the game as it stands (over or not), or after
         ``events`` (its :meth:`Game.events` taken earlier: the report may then be
-        worked out in another thread while the game goes on)."""
-        from deathzap_tui.rules.report import build_report
+        worked out in another thread while the game goes on).
 
-        return build_report(self.game, events)
+        A finished game's report is kept beside its save when first made, and read
+        back after (:func:`savecache.read_report`: the same report, made from the
+        same events by the same code) rather than replayed again: ``deathzap
+        report`` reads it too (issue 21)."""
+        if self.path is None or (events is None and not self.over):
+            return build_report(self.game, events)  # in progress: nothing kept
+        events = self.game.events() if events is None else list(events)
+        key = savecache.report_key(self.game, events)
+        report = savecache.read_report(self.path, key)
+        if report is None:
+            report = build_report(self.game, events)
+            if report.over:
+                savecache.write_report(self.path, key, report)
+        return report
 
     def last_lines(self, viewer: str | None = None) -> list[str]:
         """The lines of :meth:`narrative` that tell the last event in force: what an

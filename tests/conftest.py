@@ -1,11 +1,15 @@
-"""Shared fixtures. Keep this small: put fixtures used by one file in that file."""
+"""Shared fixtures, and the hook that sorts tests into lanes (lanes.py). Keep this
+small: put fixtures used by one file in that file."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lanes import slow_because
 
 
 @pytest.fixture(autouse=True)
@@ -14,8 +18,18 @@ def deals_from_the_public_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     the public seed's RNG, as saves from before secret deals do, so that a seeded
     test or snapshot gets the same cards and dice every run. A test of the secret
     deal passes ``deal_seed=``, or overrides this fixture with a no-op of the same
-    name (see ``tests/rules/test_ch_secret_deal.py``)."""
+    name (see ``tests/rules/commandhand/test_ch_secret_deal.py``)."""
     monkeypatch.setattr("deathzap_tui.session.new_deal_seed", lambda: None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test that starts an app, a process or a server
+    (:mod:`lanes`), so that the fast lane leaves it out without anyone marking it."""
+    for item in items:
+        why = None if item.get_closest_marker("slow") else slow_because(item)
+        if why is not None:
+            item.add_marker(pytest.mark.slow(reason=why))
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +39,29 @@ def cache_key_of_this_test(tmp_path_factory: pytest.TempPathFactory,
     user's (``paths.cache_key``)."""
     key = tmp_path_factory.mktemp("key") / "cache.key"
     monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(key))
+
+
+@pytest.fixture(autouse=True)
+def no_waiting_for_the_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.fsync`` returns at once in the test process (issue 21). A sync only
+    matters when the machine itself goes down, which no test can make happen; at
+    about 9 ms a call on this disk, a game of a few hundred saved events spent
+    seconds in it. Writers killed by the kill -9 tests run in processes of their own,
+    which still sync; a test of a failing sync patches ``os.fsync`` itself."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
+@pytest.fixture(autouse=True)
+def pilot_waits_without_fixed_naps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot's keys and pauses wait for the app to be idle with short naps and an eye
+    on the timers due (``pilot_wait``), not 20 ms naps (issue 21). Only once the test
+    run has imported Textual: the rules' tests never pay for it."""
+    if "textual.app" not in sys.modules:
+        return
+    from pilot_wait import wait_for_idle
+
+    monkeypatch.setattr("textual.app.wait_for_idle", wait_for_idle)
+    monkeypatch.setattr("textual.pilot.wait_for_idle", wait_for_idle)
 
 
 @pytest.fixture

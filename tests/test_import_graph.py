@@ -1,14 +1,15 @@
 """The import graph of ``deathzap_tui`` (issue 20): every import counts, those inside
 functions too (a lazy import still ties two modules together), only those under
-``if TYPE_CHECKING:`` do not (they never run). No cycles but the known ones of
-``app/``; the headless package and the headless commands (``deathzap host``,
-``report``, ``log``) never load Textual."""
+``if TYPE_CHECKING:`` do not (they never run). No cycle at all; the headless
+package and the headless commands (``deathzap host``, ``report``, ``log``) never load
+Textual. An import inside a function says why it is there (``# lazy: <why>``)."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -18,12 +19,9 @@ from pathlib import Path
 from deathzap_tui.paths import PROJECT_ROOT
 
 PACKAGE = PROJECT_ROOT / "deathzap_tui"
-KNOWN_CYCLES = [
-    # Issue 20: the app's screens and the app reach each other (lazy imports); a
-    # later step regroups app/ by feature with messages up, and empties this list.
-    {"deathzap_tui.app.app", "deathzap_tui.app.remote.app", "deathzap_tui.app.editor.editor",
-     "deathzap_tui.app.quick.quick", "deathzap_tui.app.start.start"},
-]
+LAZY = re.compile(r"#\s*lazy:\s*\S")
+"""The comment an import inside a function carries: ``# lazy: <why>``, the start-up it
+saves or the optional dependency it defers."""
 
 
 def modules() -> dict[str, Path]:
@@ -112,17 +110,69 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def test_the_graph_sees_function_level_imports() -> None:
     graph = import_graph()
-    assert "deathzap_tui.headless.setup" in graph["deathzap_tui.commands.host"]  # lazy
+    assert "deathzap_tui.commands.serving" in graph["deathzap_tui.commands.host"]  # lazy
     assert "deathzap_tui.session" not in graph["deathzap_tui.headless.hidden"]  # TYPE_CHECKING
-    assert "textual" in graph["deathzap_tui.app.common.text"]  # inside safe()
+    assert "deathzap_tui.app.battle.battle" in graph["deathzap_tui.app.app"]  # lazy
 
 
-def test_no_import_cycle_but_the_known_ones() -> None:
-    found = cycles(import_graph())
-    new = [sorted(c) for c in found if not any(c <= known for known in KNOWN_CYCLES)]
-    assert not new, f"import cycles: {new}; move what both modules need into one of its own"
-    stale = [sorted(k) for k in KNOWN_CYCLES if not any(c & k for c in found)]
-    assert not stale, f"no longer cycles: take them off KNOWN_CYCLES: {stale}"
+def test_no_import_cycle() -> None:
+    found = [sorted(c) for c in cycles(import_graph())]
+    assert not found, f"import cycles: {found}; move what both modules need into one of its own"
+
+
+def function_level_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement inside a function's body (nested ones included, each
+    once), but those under ``if TYPE_CHECKING:``."""
+    def walk(node: ast.AST, in_function: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for other in child.orelse:
+                    yield from walk(other, in_function)
+                continue
+            if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
+                yield child
+            yield from walk(child, in_function or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    yield from walk(tree, False)
+
+
+def test_function_level_imports_say_why() -> None:
+    """Issue 20: an import belongs at the top of its module; one inside a function is
+    a deliberate start-up saving (a command that does not need Textual, asyncssh or
+    psycopg never loads them), and its line says so: ``# lazy: <why>``."""
+    unexplained = []
+    for path in sorted(modules().values()):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in function_level_imports(ast.parse("\n".join(lines))):
+            statement = lines[node.lineno - 1:node.end_lineno]
+            if not any(LAZY.search(line) for line in statement):
+                unexplained.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}: "
+                                   f"{ast.unparse(node)}")
+    assert not unexplained, ("imports inside functions without a `# lazy: <why>` comment "
+                             "(move them to the top of the module, or say what start-up "
+                             "they save):\n" + "\n".join(unexplained))
+
+
+def test_the_function_level_import_check_sees_them() -> None:
+    source = textwrap.dedent("""
+        import os
+        if TYPE_CHECKING:
+            import typing
+        def f():
+            import json  # lazy: a reason
+            def g():
+                from a import (b,
+                               c)
+            if TYPE_CHECKING:
+                import typing
+        class K:
+            import sys
+            def m(self):
+                import re
+        """)
+    found = [(n.lineno, ast.unparse(n)) for n in function_level_imports(ast.parse(source))]
+    assert found == [(6, "import json"), (8, "from a import b, c"), (15, "import re")]
 
 
 def test_the_headless_package_never_reaches_textual() -> None:
@@ -143,13 +193,13 @@ def _loaded(cwd: Path, *argv: str) -> list[str]:
     driver = textwrap.dedent("""
         import sys
         from deathzap_tui.cli import main
-        from deathzap_tui.commands import host
+        from deathzap_tui.commands import serving
 
-        def serve(serving, lock, command):
+        def serve(serve, lock, command):
             lock.release()
             return 0
 
-        host.serve_until_stopped = serve
+        serving.serve_until_stopped = serve
         status = main(sys.argv[1:])
         print(sorted(m for m in sys.modules
                      if m.split(".")[0] == "textual" or m.startswith("deathzap_tui.app")))
@@ -165,9 +215,59 @@ def _loaded(cwd: Path, *argv: str) -> list[str]:
 
 def test_headless_commands_do_not_import_textual(tmp_path: Path) -> None:
     """``deathzap host --quick`` starts a game, plays its set-up and is about to serve;
-    ``report`` and ``log`` read its save: none loads Textual, or anything of the app."""
-    forces = PROJECT_ROOT / "forces"
-    assert _loaded(tmp_path, "host", "--red", str(forces / "mortans-men.toml"), "--black",
-                   str(forces / "gutter-saints.toml"), "--save", "hosted", "--quick") == []
+    ``report`` and ``log`` read its save; ``check``, ``points`` and ``odds`` read force
+    files: none loads Textual, or anything of the app."""
+    red, black = (str(PROJECT_ROOT / "forces" / name)
+                  for name in ("mortans-men.toml", "gutter-saints.toml"))
+    assert _loaded(tmp_path, "host", "--red", red, "--black", black, "--save", "hosted",
+                   "--quick") == []
     assert _loaded(tmp_path, "report", "hosted") == []
     assert _loaded(tmp_path, "log", "hosted") == []
+    assert _loaded(tmp_path, "check", red, black) == []
+    assert _loaded(tmp_path, "points", red) == []
+    assert _loaded(tmp_path, "odds", "--attacker", f"{red}:1", "--target", f"{black}:1",
+                   "--cover", "open") == []
+
+
+def _modules(cwd: Path, *argv: str) -> list[str]:
+    """The modules ``deathzap ARGV`` loads, run to its end in a fresh interpreter
+    (``--help`` included) with its saves in ``cwd``."""
+    driver = textwrap.dedent("""
+        import sys
+        from deathzap_tui.cli import main
+        try:
+            main(sys.argv[1:])
+        except SystemExit:
+            pass
+        print(sorted(sys.modules))
+        """)
+    out = subprocess.run([sys.executable, "-c", driver, *argv], capture_output=True,
+                         text=True, timeout=60, cwd=cwd, check=True,
+                         env={**os.environ, "DEATHZAP_SAVES_DIR": str(cwd)})
+    loaded: list[str] = ast.literal_eval(out.stdout.splitlines()[-1])
+    return loaded
+
+
+def _commands_loaded(cwd: Path, *argv: str) -> list[str]:
+    """The ``deathzap_tui.commands`` modules ``deathzap ARGV`` loads."""
+    return [m.removeprefix("deathzap_tui.commands.") for m in _modules(cwd, *argv)
+            if m.startswith("deathzap_tui.commands.")]
+
+
+def test_the_dispatcher_imports_only_the_chosen_command(tmp_path: Path) -> None:
+    """``deathzap --help`` loads no command's module and ``deathzap check`` only its own,
+    so a command imports what it needs at the top of its module; ``host --help`` does
+    not load the hosting (the game, its save, asyncio)."""
+    assert _commands_loaded(tmp_path, "--help") == ["subparsers"]
+    force = str(PROJECT_ROOT / "forces" / "mortans-men.toml")
+    assert _commands_loaded(tmp_path, "check", force) == ["check", "subparsers"]
+    assert _commands_loaded(tmp_path, "host", "--help") == ["host", "subparsers"]
+
+
+def test_club_store_commands_load_neither_asyncio_nor_psycopg(tmp_path: Path) -> None:
+    """``deathzap club migrate`` and ``members`` on an SQLite store: no event loop, no
+    PostgreSQL driver (only ``club serve`` and a PostgreSQL store need them)."""
+    store = str(tmp_path / "club.sqlite")
+    for argv in (("migrate", "--store", store), ("members", "--store", store)):
+        loaded = {m.split(".")[0] for m in _modules(tmp_path, "club", *argv)}
+        assert not loaded & {"asyncio", "psycopg"}, argv

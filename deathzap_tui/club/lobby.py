@@ -36,16 +36,21 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
-from deathzap_tui.app.app import DeathzapApp
+from deathzap_tui.app.common.dialogs import PickScreen
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.app.remote.app import JoinedApp
 from deathzap_tui.app.remote.battle import JoinedBattleScreen
 from deathzap_tui.app.remote.wizard import JoinedWizardScreen
+from deathzap_tui.app.start.since import SinceScreen
+from deathzap_tui.app.styles import STYLES
 from deathzap_tui.club.hub import TOKEN_ENV, HubClient, HubError
+from deathzap_tui.club.lobbyform import GameFormScreen
 from deathzap_tui.club.lobbyscreen import LobbyScreen
+from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.steps import Refused
 
-APP_DIR = Path(__file__).resolve().parents[1] / "app"
 FORCE_FILE = "new-force.toml"
 """The name of the file a force built in the lobby is edited in (a private temporary
 folder; what the club keeps is its text, under the force's own name)."""
@@ -81,7 +86,7 @@ class ClubBattleScreen(JoinedBattleScreen):
 class LobbyApp(JoinedApp):
     """The lobby, and each game opened from it as a joined game."""
 
-    CSS_PATH: ClassVar[list[Any]] = [str(APP_DIR / p) for p in DeathzapApp.CSS_PATH]
+    CSS_PATH: ClassVar[list[Any]] = [*STYLES, Path(__file__).resolve().parent / "lobby.tcss"]
     TITLE = "deathzap club"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+l", "lobby", "Lobby", priority=True, show=False)]
@@ -181,8 +186,6 @@ class LobbyApp(JoinedApp):
         self.run_worker(self._form(challenge), group="lobby")
 
     async def _form(self, challenge: Mapping[str, Any] | None) -> None:
-        from deathzap_tui.club.lobbyform import GameFormScreen
-
         forces = await self.ask("forces")
         if forces is None:
             return
@@ -222,9 +225,6 @@ class LobbyApp(JoinedApp):
 
     # --- forces built here ----------------------------------------------------------
     def action_new_force(self) -> None:
-        from deathzap_tui.app.common.dialogs import PickScreen
-        from deathzap_tui.rules import registry
-
         rulesets = [(rid, f"{registry.get(rid).title} ({rid})") for rid in registry.ids()]
 
         def saved(row: Mapping[str, str] | None, problems: Sequence[str] = ()) -> None:
@@ -240,8 +240,8 @@ class LobbyApp(JoinedApp):
         temporary folder); once saved there, keep it in the club under your name:
         ``done(row)``, or ``done(None, problems)`` with what ``deathzap check`` found
         (a force with errors is refused)."""
-        from deathzap_tui.app.editor.editor import EditorScreen
-        from deathzap_tui.forcedoc import ForceDocument
+        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~38 ms CPU
+        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~38 ms CPU
 
         folder = Path(tempfile.mkdtemp(prefix="deathzap-force-"))
         path = folder / FORCE_FILE
@@ -278,10 +278,6 @@ class LobbyApp(JoinedApp):
     async def _open(self, game: int) -> None:
         """Open a game at its referee as the side the hub says is this member's, with
         "since you last looked" over it when anything happened meanwhile."""
-        from deathzap_tui.app.start.since import SinceScreen
-        from deathzap_tui.net.client import RemoteSession
-        from deathzap_tui.rules.steps import Refused
-
         if self.session is not None:
             return
         reply = await self.ask("open", game=game)

@@ -26,8 +26,8 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.start.start import force_files, option_widgets, read_options
-from deathzap_tui.headless.forcelist import forces_for
+from deathzap_tui.app.start.start import option_widgets, read_options
+from deathzap_tui.headless.forcelist import force_files, forces_for
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.ruleset import OptionSpec
 
@@ -51,7 +51,6 @@ def force_spec(value: str) -> dict[str, str]:
 class GameFormScreen(ModalScreen[dict[str, Any] | None]):
     """A new challenge (``challenge`` is ``None``) or the force to accept one with."""
 
-    CSS_PATH = "lobby.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "done", "Challenge / accept", priority=True),
         Binding("ctrl+e", "build", "Build a force", priority=True),

@@ -16,7 +16,6 @@ made good by catching up every hosted game once it is back.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -53,7 +52,7 @@ def redact(url: str) -> str:
 
 def dialect() -> Dialect:
     """PostgreSQL's :class:`Dialect` (needs psycopg 3: see :func:`connect`)."""
-    import psycopg
+    import psycopg  # lazy: psycopg, only for PostgreSQL stores
 
     return Dialect(
         "postgres", "BEGIN", "",
@@ -61,6 +60,7 @@ def dialect() -> Dialect:
         "WHERE table_schema = current_schema()",
         "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),
         notify=f"SELECT pg_notify('{CHANNEL}', ?)",
+        lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",  # one round trip
         unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
 
 
@@ -68,7 +68,7 @@ def connect(url: str) -> object:
     """A connection to the store's database (autocommit: the store opens its own
     transactions); :class:`ClubError` naming the store, never the password."""
     try:
-        import psycopg
+        import psycopg  # lazy: psycopg, only for PostgreSQL stores
     except ImportError:
         raise ClubError("a club store on PostgreSQL needs psycopg 3: pip install "
                         "'psycopg[binary]'") from None
@@ -101,7 +101,9 @@ async def follow(url: str, origin: str, changed: Changed, resync: Callable[[], N
     notification not sent by ``origin`` (this front-end's own store); ``resync``
     each time the listening connection is (re)made, since notifications sent while
     it was down are lost."""
-    import psycopg
+    import asyncio  # lazy: loaded by the caller's loop; `club` store commands skip it
+
+    import psycopg  # lazy: psycopg, only for PostgreSQL stores
 
     label = redact(url)
     down = False

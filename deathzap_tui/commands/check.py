@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.text import clean
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.problems import InvalidInput, Problem
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="force file (TOML)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.forcefile import load_force
-    from deathzap_tui.headless.text import clean
-    from deathzap_tui.rules.narration import plural
-    from deathzap_tui.rules.problems import InvalidInput, Problem
-
     def show(problem: Problem, source: str) -> str:
         """``file:line: path: message``, with ``warning`` before the path of a warning."""
         if not problem.is_error:

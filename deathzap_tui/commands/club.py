@@ -1,20 +1,20 @@
 """``deathzap club SUBCOMMAND``: a club's store, from the host's side (issue 23).
 
-``members``, ``add``, ``remove``, ``export``, ``import`` and ``migrate`` work on the
-club store (``--store PATH``, default :func:`deathzap_tui.club.sqlstore.default_path`)
-directly; other subcommands (``serve``...) live in modules of their own.
+``members``, ``add``, ``remove``, ``export``, ``import``, ``migrate`` and ``copy``
+work on the club store (``--store PATH``, default
+:func:`deathzap_tui.club.sqlstore.default_path`) directly
+(:mod:`deathzap_tui.commands.clubstore`); other subcommands (``serve``...) live in
+modules of their own. Only the chosen subcommand's module is imported.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import datetime as dt
 import importlib
-import sys
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
+
+from deathzap_tui.commands.subparsers import ChosenSubcommands
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "members": ("list the club's members and their keys", ""),
@@ -31,8 +31,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
                 "deathzap_tui.club.lobby"),
 }
 """subcommand -> (one-line help, module). A module named here has ``add_arguments
-(parser)`` and ``run(args) -> int``, as a command's module has; ``""``: this module's
-own ``args_<name>`` and ``run_<name>``. Every subcommand takes ``--store``."""
+(parser)`` and ``run(args) -> int``, as a command's module has; ``""``:
+:data:`STORE_COMMANDS`' ``args_<name>`` and ``run_<name>``. Every subcommand takes
+``--store``."""
+STORE_COMMANDS = "deathzap_tui.commands.clubstore"
+"""The module of the subcommands that work on the store directly."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,25 +45,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "default: club.sqlite in the saves folder) or a PostgreSQL "
                        "database (postgresql://USER@HOST:PORT/DB)")
     sub = parser.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True,
-                                action=_Subcommands)
+                                action=ChosenSubcommands, add_arguments=_add_arguments)
     for name, (summary, _module) in SUBCOMMANDS.items():
         sub.add_parser(name, help=summary, parents=[store],
                        description=summary[:1].upper() + summary[1:])
 
 
-class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]
-    """Subcommands whose own arguments are added only when one is chosen: a module
-    named in :data:`SUBCOMMANDS` (the SSH server, with asyncssh and Textual) is then
-    imported only to run it, never by every other `deathzap` command's parser."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        name = values[0]
-        chosen = self.choices.get(name)
-        if chosen is not None and not chosen.get_default("club_ready"):
-            _handler(name, "args")(chosen)
-            chosen.set_defaults(club_ready=True)
-        super().__call__(parser, namespace, values, option_string)
+def _add_arguments(name: str, parser: argparse.ArgumentParser) -> None:
+    """A module named in :data:`SUBCOMMANDS` (the SSH server, with asyncssh and
+    Textual) is imported only to run it, never by another subcommand's parser."""
+    _handler(name, "args")(parser)
 
 
 def _handler(name: str, what: str) -> Callable[..., Any]:
@@ -69,211 +63,8 @@ def _handler(name: str, what: str) -> Callable[..., Any]:
     if module:
         return getattr(importlib.import_module(module),
                        "add_arguments" if what == "args" else "run")
-    return globals()[f"{what}_{name}"]
+    return getattr(importlib.import_module(STORE_COMMANDS), f"{what}_{name}")
 
 
 def run(args: argparse.Namespace) -> int:
     return int(_handler(args.club_command, "run")(args) or 0)
-
-
-def _fail(args: argparse.Namespace, message: object) -> int:
-    print(f"deathzap club {args.club_command}: {message}", file=sys.stderr)
-    return 1
-
-
-@contextlib.contextmanager
-def _opened(location: str | None, *, upgrade: bool = False) -> Iterator[Any]:
-    """The club store at ``location`` (``None``: the default), closed after the block."""
-    from deathzap_tui.club.sqlstore import open_store
-
-    store = open_store(location, upgrade=upgrade)
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-def _day(seconds: int) -> str:
-    return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%d")
-
-
-# --- members ----------------------------------------------------------------
-def args_members(parser: argparse.ArgumentParser) -> None:
-    pass
-
-
-def run_members(args: argparse.Namespace) -> int:
-    from deathzap_tui.gamestore import StoreError
-
-    try:
-        with _opened(args.store) as club:
-            members = club.members()
-    except StoreError as exc:
-        return _fail(args, exc)
-    if not members:
-        print(f"no members yet in {club.label} (add one with `deathzap club add NAME "
-              "--key ...`)")
-    for member in members:
-        keys = len(member.keys)
-        print(f"{member.name}  ({keys} key{'s' if keys != 1 else ''}, member since "
-              f"{_day(member.created)})")
-        for key in member.keys:
-            print(f"  {key.type} {key.fingerprint}" + (f" {key.comment}" if key.comment
-                                                      else ""))
-    return 0
-
-
-# --- add / remove -----------------------------------------------------------
-def args_add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the member's name (2-24 characters)")
-    parser.add_argument("--key", action="append", required=True, metavar="KEY",
-                        help='an OpenSSH public key line, quoted ("ssh-ed25519 AAAA... '
-                        'you@host"); repeat for more keys')
-
-
-def run_add(args: argparse.Namespace) -> int:
-    from deathzap_tui.club.members import PublicKey
-    from deathzap_tui.gamestore import StoreError
-
-    try:
-        keys = [PublicKey.parse(text) for text in args.key]
-        with _opened(args.store) as club:
-            club.add_member(args.name, keys[0])
-            for key in keys[1:]:
-                club.add_key(args.name, key)
-    except StoreError as exc:
-        return _fail(args, exc)
-    print(f"added {args.name} ({', '.join(k.fingerprint for k in keys)})")
-    return 0
-
-
-def args_remove(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the member to remove")
-
-
-def run_remove(args: argparse.Namespace) -> int:
-    from deathzap_tui.gamestore import StoreError
-
-    try:
-        with _opened(args.store) as club:
-            club.remove_member(args.name)
-    except StoreError as exc:
-        return _fail(args, exc)
-    print(f"removed {args.name}")
-    return 0
-
-
-# --- export / import --------------------------------------------------------
-def args_export(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", metavar="GAME", type=int, help="the game's number")
-    parser.add_argument("--to", metavar="PATH",
-                        help="the save to write (default: club-game-GAME in the saves "
-                        "folder)")
-
-
-def run_export(args: argparse.Namespace) -> int:
-    from deathzap_tui import saves
-    from deathzap_tui.gamestore import StoreError, copy_game
-    from deathzap_tui.savestore import SaveFileStore
-
-    try:
-        with _opened(args.store) as club:
-            source = club.game_store(args.game)
-            game = source.load()
-            if args.to:
-                to = Path(args.to)
-                if not to.parent.is_dir():
-                    raise saves.SaveError(f"{to}: no folder {to.parent} to write the save in")
-                path = saves.save_path(to.name, to.parent)
-            else:
-                path = saves.unique_save_path(f"club-game-{args.game}")
-            left = copy_game(game, source, SaveFileStore(path))
-    except (StoreError, OSError) as exc:
-        return _fail(args, exc)
-    print(f"exported game {args.game} to {path}")
-    _note(left)
-    return 0
-
-
-def _note(left: str) -> None:
-    """Tell the host, on stderr, what a copied game left behind ("": nothing)."""
-    if left:
-        print(left, file=sys.stderr)
-
-
-def args_import(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("save", metavar="SAVE",
-                        help="save name (in the saves folder) or the path of any save file")
-    parser.add_argument("--red", required=True, metavar="MEMBER", help="who plays red")
-    parser.add_argument("--black", required=True, metavar="MEMBER", help="who plays black")
-    parser.add_argument("--public", action="store_true", help="anyone may watch the game")
-
-
-def run_import(args: argparse.Namespace) -> int:
-    from deathzap_tui.club.members import ClubError, name_key
-    from deathzap_tui.gamestore import StoreError, copy_game
-    from deathzap_tui.savestore import SaveFileStore
-    from deathzap_tui.session import Session
-
-    try:
-        if name_key(args.red) == name_key(args.black):
-            raise ClubError("--red and --black must be two different members")
-        with _opened(args.store) as club:
-            source = SaveFileStore(Session.locate(args.save))
-            game = source.load()
-            store = club.new_game(red=args.red, black=args.black, public=args.public)
-            left = copy_game(game, source, store)
-    except (StoreError, OSError) as exc:
-        return _fail(args, exc)
-    print(f"imported {args.save} as game {store.game_id} ({args.red} red, {args.black} "
-          f"black, {len(game.log)} events)")
-    _note(left)
-    return 0
-
-
-# --- migrate ----------------------------------------------------------------
-def args_migrate(parser: argparse.ArgumentParser) -> None:
-    pass
-
-
-def run_migrate(args: argparse.Namespace) -> int:
-    from deathzap_tui.gamestore import StoreError
-
-    try:
-        with _opened(args.store, upgrade=True) as club:
-            before, after = club.migrated
-    except StoreError as exc:
-        return _fail(args, exc)
-    if before == after:
-        print(f"{club.label}: at schema version {after}, nothing to do")
-    elif before == 0:
-        print(f"{club.label}: created at schema version {after}")
-    else:
-        print(f"{club.label}: upgraded from schema version {before} to {after}")
-    return 0
-
-
-# --- copy -------------------------------------------------------------------
-def args_copy(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--from", dest="source", metavar="STORE",
-                        help="the club to copy (default: --store, or club.sqlite in the "
-                        "saves folder)")
-    parser.add_argument("--to", required=True, metavar="STORE",
-                        help="the store to copy it into (made, or upgraded, to this "
-                        "deathzap's schema; refused if it holds a club already)")
-    parser.add_argument("--replace", action="store_true",
-                        help="empty the target store first if it holds a club")
-
-
-def run_copy(args: argparse.Namespace) -> int:
-    from deathzap_tui.club.copy import copy_club
-    from deathzap_tui.gamestore import StoreError
-
-    try:
-        with (_opened(args.source if args.source is not None else args.store) as source,
-              _opened(args.to, upgrade=True) as target):
-            copied = copy_club(source, target, replace=args.replace)
-    except StoreError as exc:
-        return _fail(args, exc)
-    print(f"copied {source.label} to {target.label}: {copied.summary()}")
-    return 0

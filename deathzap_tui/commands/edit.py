@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from deathzap_tui.forcedoc import ForceDocument
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.problems import InvalidInput
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="force file (TOML); made on save "
@@ -24,10 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.forcedoc import ForceDocument
-    from deathzap_tui.rules import registry
-    from deathzap_tui.rules.problems import InvalidInput
-
     try:
         if args.ruleset is not None:
             registry.get(args.ruleset)
@@ -40,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"deathzap edit: {e}", file=sys.stderr)
         return 1
 
-    from deathzap_tui.app.editor.editor import editor_app
+    from deathzap_tui.app.editor.app import EditorApp  # lazy: Textual, only to open the app
 
     if args.limit is not None and args.limit <= 0:
         print(f"deathzap edit: --limit {args.limit}: a number of points above 0",
               file=sys.stderr)
         return 1
-    editor_app(doc, args.limit).run()
+    EditorApp(doc, args.limit).run()
     return 0

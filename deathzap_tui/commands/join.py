@@ -6,6 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from deathzap_tui import saves
+from deathzap_tui.rules.steps import Refused
+from deathzap_tui.savepaths import socket_path
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", nargs="?", metavar="SAVE",
@@ -21,31 +25,25 @@ def socket_for(args: argparse.Namespace) -> Path:
         return Path(args.socket)
     if not args.save:
         raise ValueError("name the hosted save, or give --socket")
-    from deathzap_tui import saves
-    from deathzap_tui.commands.host import default_socket
 
-    return default_socket(saves.save_path(args.save))
+    return socket_path(saves.save_path(args.save))
 
 
 def connect(args: argparse.Namespace):  # -> RemoteSession
     """The non-UI half of join: a connected :class:`RemoteSession`."""
-    from deathzap_tui.net.client import RemoteSession
+    from deathzap_tui.net.client import RemoteSession  # lazy: asyncio, only to connect
 
     return RemoteSession.connect(socket_for(args), args.side, name=args.name)
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.rules.steps import Refused
-
     try:
         session = connect(args)
     except (ValueError, OSError, Refused) as exc:
         print(f"deathzap join: {exc}", file=sys.stderr)
         return 1
-    try:
-        from deathzap_tui.app.app import run_app
-    except ImportError:
-        from deathzap_tui.app.remote.app import run_app
+    from deathzap_tui.app.remote.app import run_app  # lazy: Textual, only to open the app
+
     try:
         run_app(session, side=None if args.side == "watch" else args.side, joined=True)
     finally:

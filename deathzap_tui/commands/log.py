@@ -6,6 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from deathzap_tui.rules.events import numbered
+from deathzap_tui.rules.game import CorruptLog
+from deathzap_tui.saves import SaveError, read_unplayed
+from deathzap_tui.session import Session
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", metavar="SAVE",
@@ -13,11 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.rules.events import numbered
-    from deathzap_tui.rules.game import CorruptLog
-    from deathzap_tui.saves import SaveError, read_unplayed
-    from deathzap_tui.session import Session
-
     try:
         game, log = read_unplayed(Session.locate(args.save))
     except SaveError as exc:

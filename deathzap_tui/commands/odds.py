@@ -26,6 +26,12 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from deathzap_tui import oddstext as ot  # shared with the app's odds panel
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.problems import InvalidInput
+
 if TYPE_CHECKING:
     from deathzap_tui.rules.odds import Odds
 
@@ -64,8 +70,6 @@ def _parse(parent: argparse.ArgumentParser, args: Sequence[str] | None = None,
 
 def build(parser: argparse.ArgumentParser, ruleset_id: str) -> None:
     """The command's own flags, then those of ruleset ``ruleset_id``."""
-    from deathzap_tui.rules import registry
-
     ruleset = registry.get(ruleset_id)
     parser.add_argument("--ruleset", choices=registry.ids(),
                         help=f"the ruleset of bare numbers (default {registry.DEFAULT}); "
@@ -91,8 +95,6 @@ def _ruleset_for(argv: Sequence[str]) -> str:
     """Whose flags to parse with: ``--ruleset``, else the ruleset of the first force
     file that loads, else the default. An unknown ``--ruleset`` gets the default's
     parser, which refuses it."""
-    from deathzap_tui.rules import registry
-
     named = _flag_value(argv, "--ruleset")
     if named is not None:
         return named if named in registry.ids() else registry.DEFAULT
@@ -116,9 +118,6 @@ def _flag_value(argv: Sequence[str], flag: str) -> str | None:
 
 
 def _file_ruleset(spec: str) -> str | None:
-    from deathzap_tui.forcefile import load_force
-    from deathzap_tui.rules.problems import InvalidInput
-
     path, _name = _split(spec)
     try:
         return load_force(path).ruleset.id if path else None
@@ -127,8 +126,6 @@ def _file_ruleset(spec: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.rules.problems import InvalidInput
-
     try:
         odds, title = _compute(args)
     except InvalidInput as e:
@@ -147,8 +144,6 @@ def run(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- compute
 def _compute(args: argparse.Namespace) -> tuple[Odds, list[str]]:
-    from deathzap_tui.rules import registry
-
     signed = set(getattr(args, "odds_signed", ()))
     for name, value in vars(args).items():  # every other number is a count
         if (isinstance(value, int) and not isinstance(value, bool) and value < 0
@@ -206,9 +201,6 @@ def _split(spec: str) -> tuple[str, str]:
 
 def _unit(spec: str, flag: str) -> tuple[Any, Any, Any]:
     """``FILE:UNIT`` -> (force, unit, ruleset); UNIT is a name or a 1-based index."""
-    from deathzap_tui.forcefile import load_force
-    from deathzap_tui.rules.narration import plural
-
     path, name = _split(spec)
     if not path:
         raise UsageError(f"{flag} takes FILE:UNIT (a unit name or its number), not {spec!r}")
@@ -242,8 +234,6 @@ def as_text(odds: Odds, title: list[str]) -> str:
     """The title lines, the expected values, then the outcomes table the odds carry,
     or the casualties, the headline chances and every chart: whatever the ruleset's
     odds put in their rows (``rules/odds.py``), in their order."""
-    from deathzap_tui import oddstext as ot  # shared with the app's odds panel
-
     lines = [*title, ""]
     means = odds.means()
     if means:

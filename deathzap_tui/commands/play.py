@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
+from pathlib import Path
+
+from deathzap_tui import saves
+from deathzap_tui.commands.start import finished
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
+from deathzap_tui.headless.options import parse_options
+from deathzap_tui.net.lock import SaveLocked
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,22 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a house-rule option (repeatable), e.g. --option deck=half")
 
 
-def parse_options(pairs: list[str]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
-        out[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
-    import secrets
-    from pathlib import Path
-
-    from deathzap_tui.app.app import GamePlan, Launch
-    from deathzap_tui.net.lock import SaveLocked
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
 
     try:
         options = parse_options(args.option)
@@ -51,16 +46,11 @@ def run(args: argparse.Namespace) -> int:
     session = lock = None
     try:
         if args.quick:
-            from deathzap_tui.headless.flow import new_session, quick_setup, writer_lock
-
             session = new_session(plan)
             lock = writer_lock(session, "deathzap play")  # held until the app quits
             quick_setup(session)
         else:
             # Fail before the screen opens on bad forces, options or a taken save name.
-            from deathzap_tui import saves
-            from deathzap_tui.forcefile import load_force
-
             red, black = (load_force(path) for path in (plan.red, plan.black))
             if red.ruleset.id != black.ruleset.id:
                 raise ValueError(f"the forces are for different rulesets ({red.ruleset.id} "
@@ -74,8 +64,6 @@ def run(args: argparse.Namespace) -> int:
             lock.release()
         print(f"deathzap play: {exc}", file=sys.stderr)
         return 1
-    from deathzap_tui.app.app import DeathzapApp
-
     if session is not None:
         app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice, lock=lock)
     else:  # the set-up screen takes the new save's lock (DeathzapApp.hold)
@@ -84,8 +72,4 @@ def run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         app.release_lock()
-    if app.return_code:  # stopped by an error (a save it could not write...), shown above
-        return app.return_code
-    if app.session is not None and app.session.path is not None:
-        print(f"saved: {app.session.path}")
-    return 0
+    return finished(app)

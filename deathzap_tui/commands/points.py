@@ -9,6 +9,12 @@ import textwrap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.text import clean
+from deathzap_tui.reporttext import cells, fit, safe_line
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.problems import InvalidInput
+
 if TYPE_CHECKING:
     from deathzap_tui.forcefile import LoadedForce
     from deathzap_tui.rules.ruleset import PointsReport
@@ -22,10 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.forcefile import load_force
-    from deathzap_tui.headless.text import clean
-    from deathzap_tui.rules.problems import InvalidInput
-
     status = 0
     results: list[dict[str, Any]] = []
     blocks = 0
@@ -92,8 +94,6 @@ def as_json(loaded: LoadedForce, report: PointsReport | None) -> dict[str, Any]:
 def _table(rows: list[list[str]]) -> list[str]:
     """Columns padded to fit in terminal cells (a wide character takes two: issue
     22), each cell one clean line; the first left-aligned, the rest right-aligned."""
-    from deathzap_tui.reporttext import cells, fit, safe_line
-
     rows = [[safe_line(cell) for cell in row] for row in rows]
     widths = [max(cells(row[c]) for row in rows) for c in range(len(rows[0]))]
     return ["  ".join(fit(cell, w, right=c > 0)
@@ -102,9 +102,6 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def as_text(loaded: LoadedForce, report: PointsReport | None) -> str:
-    from deathzap_tui.reporttext import cells
-    from deathzap_tui.rules.narration import plural
-
     title = f"{loaded.name}  ({loaded.ruleset.title}, {loaded.source})"
     if report is None:
         units, models = loaded.counts()

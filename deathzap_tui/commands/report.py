@@ -4,7 +4,17 @@ game (finished or not): the score over time, what each unit did, and dice luck."
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import sys
+
+from deathzap_tui.reporttext import as_markdown, as_text
+from deathzap_tui.rules.events import numbered
+from deathzap_tui.rules.game import CorruptLog
+from deathzap_tui.rules.report import build_report
+from deathzap_tui.savecache import read_report, report_key
+from deathzap_tui.saves import SaveError, read_unplayed
+from deathzap_tui.session import Session
 
 MIN_WIDTH = 60
 MAX_WIDTH = 160
@@ -21,27 +31,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def text_width() -> int:
     """The terminal's width, kept between :data:`MIN_WIDTH` and :data:`MAX_WIDTH`."""
-    import shutil
-
     return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from deathzap_tui.reporttext import as_markdown, as_text
-    from deathzap_tui.rules.events import numbered
-    from deathzap_tui.rules.game import CorruptLog
-    from deathzap_tui.rules.report import build_report
-    from deathzap_tui.saves import SaveError, read_unplayed
-    from deathzap_tui.session import Session
-
     try:
         # The report is one replay of the log: the game is not replayed first to
-        # load it (issue 21).
-        game, log = read_unplayed(Session.locate(args.save))
+        # load it; a finished game's report kept beside its save is read instead
+        # (issue 21).
+        path = Session.locate(args.save)
+        game, log = read_unplayed(path)
         done = numbered(log)
-        report = build_report(game, [e for _i, e in done], [i for i, _e in done])
+        events = [e for _i, e in done]
+        report = (read_report(path, report_key(game, events))
+                  or build_report(game, events, [i for i, _e in done]))
     except SaveError as exc:
         print(f"deathzap report: {exc}", file=sys.stderr)
         return 1

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.app.app import DeathzapApp, Launch
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
 
     app = DeathzapApp(Launch("resolve", attacker=args.attacker, target=args.target),
                       dice_mode=args.dice)

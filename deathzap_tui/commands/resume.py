@@ -6,6 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from deathzap_tui.headless.savestate import save_state
+from deathzap_tui.headless.text import clean
+from deathzap_tui.net import playbyturn
+from deathzap_tui.net.lock import SaveLocked
+from deathzap_tui.paths import saves_dir
+from deathzap_tui.rules.narration import plural
+from deathzap_tui.saves import list_saves
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("save", metavar="SAVE", nargs="?", default=None,
@@ -23,11 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def known_saves() -> list[str]:
     """The saves there are, newest first, one line each (name, forces, ruleset,
     events, when), or where none were found."""
-    from deathzap_tui.headless.text import clean
-    from deathzap_tui.paths import saves_dir
-    from deathzap_tui.rules.narration import plural
-    from deathzap_tui.saves import list_saves
-
     directory = saves_dir()
     found = list_saves(directory)
     if not found:
@@ -45,10 +48,6 @@ def save_menu() -> list[tuple[str, list[str]]]:
     """Every save, newest first: its name and the lines that describe it (the name,
     the ruleset and when it was last played; the players; whose turn it is, or the
     result of a finished game). Each is read without being written."""
-    from deathzap_tui.headless.savestate import save_state
-    from deathzap_tui.headless.text import clean
-    from deathzap_tui.saves import list_saves
-
     out = []
     for info in list_saves():
         name = clean(info.path.stem, oneline=True)
@@ -63,8 +62,6 @@ def save_menu() -> list[tuple[str, list[str]]]:
 def pick_save() -> str | None:
     """List the saves and read which to resume (a number or a name) from stdin;
     ``None`` (said why on stderr) when there is none or none is picked."""
-    from deathzap_tui.paths import saves_dir
-
     menu = save_menu()
     if not menu:
         print(f"deathzap resume: there are no saves in {saves_dir()}", file=sys.stderr)
@@ -92,9 +89,6 @@ def pick_save() -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.net import playbyturn
-    from deathzap_tui.net.lock import SaveLocked
-
     if args.save is None:
         args.save = pick_save()
         if args.save is None:
@@ -123,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             [f"Now: {playbyturn.whose_turn(session)}"]
         title = f"{args.side}: since you last looked" if args.side else session.ruleset.title
         greeting = (title, ([message, ""] if message else []) + lines)
-    from deathzap_tui.app.app import DeathzapApp, Launch
+    from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual, only to open the app
 
     app = DeathzapApp(Launch("battle"), session=session, dice_mode=args.dice, lock=lock,
                       greeting=greeting)

@@ -18,6 +18,9 @@ from deathzap_tui.commands.host import (
     at_least,
     login_limits_problem,
 )
+from deathzap_tui.net.limits import Limits
+from deathzap_tui.paths import saves_dir
+from deathzap_tui.savepaths import socket_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,11 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from deathzap_tui.commands.host import default_socket, resume_locked, serve_until_stopped
-    from deathzap_tui.net import lastseen, sshd
-    from deathzap_tui.net.limits import Limits
-    from deathzap_tui.net.referee import Referee, Table
-    from deathzap_tui.paths import saves_dir
+    from deathzap_tui.commands import serving  # lazy: the game and asyncio, only to serve
+    from deathzap_tui.net import lastseen, sshd  # lazy: asyncssh, only to serve
+    from deathzap_tui.net.referee import Referee, Table  # lazy: asyncio, only to serve
 
     if problem := login_limits_problem(args):
         print(f"deathzap serve-ssh: {problem}", file=sys.stderr)
@@ -51,14 +52,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         keys = sshd.load_keys(Path(args.keys))
         hostkey = sshd.host_key(saves_dir())
-        session, lock = resume_locked(args.save)
+        session, lock = serving.resume_locked(args.save)
     except (ValueError, OSError) as exc:
         print(f"deathzap serve-ssh: {exc}", file=sys.stderr)
         return 1
     path = session.path
-    sock = Path(args.socket) if args.socket else default_socket(path)
+    sock = Path(args.socket) if args.socket else socket_path(path)
 
-    async def serving() -> None:
+    async def serve() -> None:
         referee = Referee(Table(session, seen=lastseen.Recorder(path),
                                 typed_dice=args.dice == "physical"), sock,
                           limits=Limits(max_watchers=args.max_watchers))
@@ -77,4 +78,4 @@ def run(args: argparse.Namespace) -> int:
             await server.close()
             await referee.close()
 
-    return serve_until_stopped(serving, lock, "deathzap serve-ssh")
+    return serving.serve_until_stopped(serve, lock, "deathzap serve-ssh")

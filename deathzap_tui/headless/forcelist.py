@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.ruleset import SIDES, other_side
 
@@ -68,3 +69,21 @@ def pair_for(files: Iterable[Path], ruleset_id: str, keep: Pair = (None, None)) 
             out[i] = fits[0]
             spare.remove(fits[0])
     return out[0], out[1]
+
+
+def force_files() -> list[Path]:
+    """The force files of the forces folder (none if it cannot be read)."""
+    try:
+        return sorted(p for p in forces_dir().glob("*.toml") if p.is_file())
+    except OSError:
+        return []
+
+
+def shown_path(path: Path | None) -> str:
+    """``path`` as a player would type it: relative to here where it is below here."""
+    if path is None:
+        return ""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

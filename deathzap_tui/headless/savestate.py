@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from deathzap_tui.net import playbyturn
+from deathzap_tui.session import Session
+
 if TYPE_CHECKING:
     from deathzap_tui.saves import SaveInfo
 
@@ -13,9 +16,6 @@ def save_state(info: SaveInfo) -> tuple[str, str, bool]:
     """A save's ruleset title, how its game stands ("in progress: Red to activate",
     "finished: Red wins...") and True, read without writing; for a save that cannot
     be read, its ruleset id, why ("unreadable: ...") and False."""
-    from deathzap_tui.net import playbyturn
-    from deathzap_tui.session import Session
-
     try:
         session = Session.read(info.path)
         now = playbyturn.whose_turn(session)

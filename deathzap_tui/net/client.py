@@ -30,6 +30,7 @@ import itertools
 import queue
 import threading
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,7 @@ from deathzap_tui.net.wire import (
 )
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import RESOLVE, Event
+from deathzap_tui.rules.reportdata import report_from_json
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
 from deathzap_tui.rules.steps import Answer, Note, Refused, Step, answer_from_data
 
@@ -363,8 +365,6 @@ class RemoteSession:
         """The end-of-game report of the referee's game (same as a local
         ``Session.report()``); refused (:class:`Refused`) until the game is over.
         Blocks for the referee's replay of the game: call it off the app's thread."""
-        from deathzap_tui.rules.reportdata import report_from_json
-
         data = self._call("report").get("report")
         try:
             return report_from_json(data)
@@ -558,6 +558,5 @@ class RemoteSession:
                 try:
                     callback(item)
                 except Exception:  # a listener's bug must not stop the notifications
-                    import traceback
 
                     traceback.print_exc()

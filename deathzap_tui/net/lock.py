@@ -32,7 +32,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from deathzap_tui import saves
+from deathzap_tui.rules.steps import Refused
 from deathzap_tui.safefiles import STALE_AFTER, open_regular, remove_stale_temps
+from deathzap_tui.session import Session
 
 
 class SaveLocked(RuntimeError):
@@ -151,10 +154,6 @@ def holder(save: Path) -> dict[str, Any] | None:
 def read_only(save: Path) -> Any:
     """A session on ``save`` that never writes it (for watching a locked save): it
     offers no intents and refuses every change, with a message saying why."""
-    from deathzap_tui import saves
-    from deathzap_tui.rules.steps import Refused
-    from deathzap_tui.session import Session
-
     class ReadOnlySession(Session):
         read_only = True
 

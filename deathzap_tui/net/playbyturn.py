@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from deathzap_tui import saves
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.lock import SaveLock, SaveLocked, describe, read_only
+from deathzap_tui.session import Session
 
 
 def whose_turn(session: Any) -> str:
@@ -60,9 +62,6 @@ def open_for(save: str | Path, side: str | None, *, read_only_ok: bool = False,
     back to read only. Raises :class:`SaveLocked` if it is held and ``read_only_ok``
     is false; ``SaveError``/``OSError`` as ``Session.resume`` does.
     """
-    from deathzap_tui import saves
-    from deathzap_tui.session import Session
-
     path = saves.save_path(save)
     if not path.exists():
         raise FileNotFoundError(f"no save named {path.stem} in {path.parent}")

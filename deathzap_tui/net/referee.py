@@ -38,7 +38,7 @@ from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Action
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.ruleset import SIDES, WATCH, other_side
-from deathzap_tui.rules.steps import Answer, Dice, Refused
+from deathzap_tui.rules.steps import Answer, Dice, Refused, answer_to_data
 
 MAX_BAD_MESSAGES = 20
 MAX_BUFFERED = 4 * 1024 * 1024
@@ -424,8 +424,6 @@ class Table:
 
 
 def _answer_data(answer: Answer) -> Any:
-    from deathzap_tui.rules.steps import answer_to_data
-
     return answer_to_data(answer)
 
 

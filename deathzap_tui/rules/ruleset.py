@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from deathzap_tui.rules.odds import Odds
-from deathzap_tui.rules.problems import Problem
+from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.statebase import StateBase
 from deathzap_tui.rules.steps import Maker, Refused, Resolution
 
@@ -264,8 +264,6 @@ class Ruleset(ABC, Generic[ForceT, StateT]):
 
     def options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Defaults overlaid with ``raw``; raise ``InvalidInput`` on bad values."""
-        from deathzap_tui.rules.problems import InvalidInput
-
         specs = {s.key: s for s in self.option_specs()}
         out = {k: s.default for k, s in specs.items()}
         problems: list[Problem] = []

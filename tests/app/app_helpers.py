@@ -149,3 +149,11 @@ def play_quick(paths: tuple[Path, Path], seed: int, monkeypatch: Any) -> Any:
                                       str(paths[1]), "--seed", str(seed), "--quick"])
     assert play.run(args) == 0
     return launched[-1].session
+
+
+def play_out(session: Any, option: Any) -> Any:
+    """Begin ``option`` and answer every step as nobody asked (rolled dice, defaults)."""
+    action = session.begin(option.intent)
+    while action.resolution.step is not None:
+        action.resolution.answer(auto_answer(action.resolution.step))
+    return action

@@ -15,12 +15,12 @@ from typing import Any
 
 import toynet
 
-from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import HubClient, HubServer
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.notify import Notifier
 from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.net import protocol
 from deathzap_tui.net.wire import answer_out, step_from_data
 

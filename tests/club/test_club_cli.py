@@ -209,8 +209,9 @@ def test_import_and_export_refusals(tmp_path: Path, saves: Path) -> None:
 
 
 def test_other_commands_never_load_the_club_server() -> None:
-    """`deathzap points` and the rest build the whole parser: the club's subcommands
-    in modules of their own (the SSH server: asyncssh, Textual) load only to run."""
+    """`deathzap points` and the rest build the dispatcher's parser: no command's
+    module loads but the chosen one's, and the club's subcommands in modules of their
+    own (the SSH server: asyncssh, Textual) load only to run."""
     code = ("import sys; from deathzap_tui.cli import build_parser; build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'asyncssh', 'textual'}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

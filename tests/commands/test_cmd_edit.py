@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from deathzap_tui.app.editor import editor
+from deathzap_tui.app.editor import app as editor_app
 from deathzap_tui.cli import main
 from deathzap_tui.forcedoc import ForceDocument
 
@@ -32,7 +32,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[ForceDocument]:
         def run(self) -> None:
             pass
 
-    monkeypatch.setattr(editor, "editor_app", Fake)
+    monkeypatch.setattr(editor_app, "EditorApp", Fake)
     return docs
 
 

@@ -13,7 +13,7 @@ the intents carry them), labels (``9♥``) and words (``9 of hearts``):
 
 The hands and the deck come from the game's secret deal seed, which the referee
 holds: no byte sent to anyone names it either (the public seed alone does not tell
-the cards, ``tests/rules/test_ch_secret_deal.py``).
+the cards, ``tests/rules/commandhand/test_ch_secret_deal.py``).
 
 (SSH play runs ``deathzap join`` against this same referee, one process per key.)
 """

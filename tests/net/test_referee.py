@@ -281,10 +281,10 @@ def test_join_command_connects_by_save_name(host, saves_dir, monkeypatch) -> Non
         assert session.side == "black" and session.presence["black"] == 1
     finally:
         session.close()
-    from deathzap_tui.commands.host import default_socket
+    from deathzap_tui.savepaths import socket_path
     from deathzap_tui.saves import save_path
 
-    assert default_socket(save_path("duel")) == saves_dir / "duel.sock"
+    assert socket_path(save_path("duel")) == saves_dir / "duel.sock"
 
 
 def test_leaving_players_are_marked_as_having_seen_the_game(new_session, tmp_path) -> None:

@@ -174,6 +174,7 @@ def _same_game(resumed: Game, full: Game) -> None:
         [[n.text for n in notes] for _e, notes in full.history()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_every_ruleset_resumes_from_its_cache_as_a_full_replay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> None:
@@ -195,6 +196,7 @@ def test_every_ruleset_resumes_from_its_cache_as_a_full_replay(
     _same_game(resumed, full)
 
 
+@pytest.mark.slow
 def test_a_resume_reads_none_of_the_older_events(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from deathzap_tui.rules import events
@@ -225,6 +227,7 @@ def test_a_resume_reads_none_of_the_older_events(tmp_path: Path,
     assert again.narrative() == s.narrative()
 
 
+@pytest.mark.slow
 def test_a_long_run_of_undos_resumes_and_redoes(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     s = _played(tmp_path, monkeypatch, 200)

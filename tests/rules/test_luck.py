@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -34,15 +35,24 @@ def roll(count: int, target: int | None = None, rule: Luck | None = None,
     return DiceRequest("k", count, "a roll", target, side=side, luck=rule)
 
 
-def brute_p_at_least(request: DiceRequest, faces: tuple[int, ...]) -> Fraction:
-    """P(fair dice do at least as well as ``faces``), by listing every roll."""
+def brute_measures(request: DiceRequest) -> list[Any]:
+    """The measure of every roll fair dice could make for ``request``, listed."""
+    rule = luck_of(request)
+    return [luck.measure_of(Dice(faces=other), request, rule)
+            for other in itertools.product(range(1, 7), repeat=request.count)]
+
+
+def brute_p_at_least(request: DiceRequest, faces: tuple[int, ...],
+                     measures: list[Any] | None = None) -> Fraction:
+    """P(fair dice do at least as well as ``faces``), by listing every roll
+    (``measures``: :func:`brute_measures` of ``request``, listed once by a caller
+    that asks for many ``faces``)."""
     rule = luck_of(request)
     value = luck.measure_of(Dice(faces=faces), request, rule)
-    good = 0
-    for other in itertools.product(range(1, 7), repeat=request.count):
-        v = luck.measure_of(Dice(faces=other), request, rule)
-        good += (v >= value) if rule.more else (v <= value)
-    return Fraction(good, 6 ** request.count)
+    if measures is None:
+        measures = brute_measures(request)
+    good = sum((v >= value) if rule.more else (v <= value) for v in measures)
+    return Fraction(good, len(measures))
 
 
 def test_three_dice_at_4_plus_all_hitting_is_one_in_eight() -> None:
@@ -126,11 +136,12 @@ def test_faces_measures_match_brute_force(count: int, rule: Luck) -> None:
 @pytest.mark.parametrize("count,target", [(1, 2), (3, 4), (4, 6), (2, 3)])
 def test_successes_match_brute_force(count: int, target: int) -> None:
     request = roll(count, target)
+    measures = brute_measures(request)
     for faces in itertools.product(range(1, 7), repeat=count):
         judged = judge(request, Dice(faces=faces), 1)
         assert judged is not None
-        assert judged.p_at_least == pytest.approx(float(brute_p_at_least(request, faces)),
-                                                  abs=1e-12)
+        assert judged.p_at_least == pytest.approx(
+            float(brute_p_at_least(request, faces, measures)), abs=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -155,11 +166,14 @@ def brute_percentile(requests: list[tuple[DiceRequest, tuple[int, ...]]]) -> flo
     judged = [judge(r, Dice(faces=f), 1) for r, f in requests]
     total = sum(j.rank for j in judged if j is not None)
     below = same = 0.0
-    spaces = [itertools.product(range(1, 7), repeat=r.count) for r, _ in requests]
-    for combo in itertools.product(*(list(s) for s in spaces)):
-        js = [judge(r, Dice(faces=f), 1) for (r, _), f in zip(requests, combo, strict=True)]
-        s = sum(j.rank for j in js if j is not None)
-        p = 6.0 ** -sum(r.count for r, _ in requests)
+    # Each request's rank for every way its own dice could fall, judged once (an
+    # unjudged roll adds nothing).
+    ranks = [[0.0 if (j := judge(r, Dice(faces=f), 1)) is None else j.rank
+              for f in itertools.product(range(1, 7), repeat=r.count)]
+             for r, _ in requests]
+    p = 6.0 ** -sum(r.count for r, _ in requests)
+    for combo in itertools.product(*ranks):
+        s = sum(combo)
         if math.isclose(s, total, abs_tol=1e-9):
             same += p
         elif s < total:

@@ -28,6 +28,7 @@ def starting(game: Game, side: str) -> int:
     return sum(len(unit.figures) for unit in state.units[side])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("ruleset", list(PAIRS))
 def test_a_sides_losses_are_every_figure_it_no_longer_has(ruleset: str, seed: int) -> None:

@@ -37,6 +37,7 @@ def play_random(game: Game, rnd: random.Random, actions: int) -> None:
             return
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("ruleset", list(PAIRS))
 def test_the_report_of_any_game_is_consistent(ruleset: str, seed: int) -> None:

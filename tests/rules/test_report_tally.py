@@ -51,6 +51,7 @@ def test_the_golden_games_report_is_the_one_whole_views_give(
     assert len(fast.series) > 2  # the score moved: the series is worth comparing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [5, 6])
 @pytest.mark.parametrize("ruleset_id", registry.ids())
 def test_a_random_games_report_is_the_one_whole_views_give(

@@ -27,16 +27,22 @@ from deathzap_tui.app.battle.deck import DeckWidget
 from deathzap_tui.app.battle.hand import HandWidget
 from deathzap_tui.app.battle.hidden import HiddenHands
 from deathzap_tui.app.battle.score import ScoreWidget, render_score
+from deathzap_tui.app.battle.unitcard import UnitCardScreen
 from deathzap_tui.app.battle.units import UnitTable
+from deathzap_tui.app.common.dialogs import AskScreen
+from deathzap_tui.app.common.help import TextScreen
 from deathzap_tui.app.common.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.common.log import EventLog
+from deathzap_tui.app.common.messages import DiceMode, GameOver
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.app.frames import SteadyStyles
+from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.describe import side_label
 from deathzap_tui.headless.flow import in_group
 from deathzap_tui.headless.hidden import board_options, shared, terminal_side
+from deathzap_tui.rules.game import NARRATED_TAIL
 from deathzap_tui.rules.ruleset import (
     ADVANCE,
     END,
@@ -50,7 +56,6 @@ from deathzap_tui.rules.ruleset import (
 from deathzap_tui.rules.steps import Refused
 
 if TYPE_CHECKING:
-    from deathzap_tui.app.wizard.wizard import WizardScreen
     from deathzap_tui.session import Session
 
 _T = TypeVar("_T")
@@ -177,7 +182,7 @@ class BattleScreen(SteadyStyles, Screen[None]):
         if view.over and not self.game_over_shown:
             self.game_over_shown = True
             # Later: a wizard closing (WizardScreen.close) is still on top just now.
-            self.app.call_later(self.app.show_game_over)  # type: ignore[attr-defined]
+            self.post_message(GameOver())
         elif not view.over:
             self.game_over_shown = False
 
@@ -208,8 +213,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
 
     def action_card(self, unit_id: str = "") -> None:
         """The card of ``unit_id`` (the selected row's by default)."""
-        from deathzap_tui.app.battle.unitcard import UnitCardScreen
-
         view = self.view or self.session.view()
         rows = self.board_rows(view)
         if rows:
@@ -220,8 +223,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
         """Unit cards open over this board show their units as ``view`` (the
         session's now, by default) has them (issue 22: a card showed the unit as it
         was when opened)."""
-        from deathzap_tui.app.battle.unitcard import UnitCardScreen
-
         cards = [s for s in self.app.screen_stack if isinstance(s, UnitCardScreen)]
         if cards:
             view = view or self.session.view()
@@ -390,8 +391,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
 
     def wizard(self, **kw: Any) -> WizardScreen:
         """The wizard screen ``open_wizard`` pushes (JoinedBattleScreen: a shared table's)."""
-        from deathzap_tui.app.wizard.wizard import WizardScreen
-
         return WizardScreen(**kw)
 
     def on_unmount(self) -> None:
@@ -467,8 +466,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
     def action_end(self) -> None:
         """End the game once the player says yes (issue 22: one stray key must not
         end a game)."""
-        from deathzap_tui.app.common.dialogs import AskScreen
-
         opts = self.in_group(END)
         if not opts:
             return
@@ -503,9 +500,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
         """The game's narrative: of a long game, the last :data:`NARRATED_TAIL` events
         (narrated at hand, even just after a resume), ``e`` for the rest (issue 21). A
         joined terminal's session has every line already: it shows them all."""
-        from deathzap_tui.app.common.help import TextScreen
-        from deathzap_tui.rules.game import NARRATED_TAIL
-
         if getattr(self.session.game, "in_force", 0) > NARRATED_TAIL:
             page = TextScreen("The game so far", self.session.narrative(last=NARRATED_TAIL),
                               bottom=True, earlier=self.session.narrative)
@@ -516,8 +510,6 @@ class BattleScreen(SteadyStyles, Screen[None]):
     def action_score_page(self) -> None:
         """The score and the objectives on a page of their own: the panel beside the
         board scrolls when a narrow terminal has no room for them (issue 22)."""
-        from deathzap_tui.app.common.help import TextScreen
-
         view = self.view or self.session.view()
         self.app.push_screen(TextScreen("Score and objectives",
                                         render_score(view).plain.split("\n")))
@@ -542,9 +534,8 @@ class BattleScreen(SteadyStyles, Screen[None]):
         self.refresh_board()
 
     def action_dice_mode(self) -> None:
-        app: Any = self.app
-        app.set_dice_mode("generated" if app.dice_mode == "physical" else "physical")
-        self.refresh_board()
+        mode = "generated" if self.app.dice_mode == "physical" else "physical"  # type: ignore[attr-defined]
+        self.post_message(DiceMode(mode, keep=True))  # the app shows it on this board
 
     def palette_commands(self) -> list[tuple[str, str, Any]]:
         """(title, help, callback) for the command palette: every action of the board

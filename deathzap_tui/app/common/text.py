@@ -9,11 +9,11 @@ the engine hands us is treated as untrusted, because it quotes names from files.
 
 from __future__ import annotations
 
+from textual.markup import escape
+
 from deathzap_tui.headless.text import clean as clean
 
 
 def safe(text: object, *, oneline: bool = False) -> str:
     """``clean`` plus markup escaping, for places that parse Textual markup."""
-    from textual.markup import escape
-
     return escape(clean(text, oneline=oneline))

@@ -29,7 +29,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import Reactive
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Input, Label, OptionList, Static, Tree
@@ -43,7 +42,6 @@ from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.app.frames import OneFrameScreen, SteadySize, SteadyStatic, SteadyTree
-from deathzap_tui.app.start.start import shown_path
 from deathzap_tui.forcedoc import (
     CheckResult,
     ForceDocument,
@@ -53,13 +51,11 @@ from deathzap_tui.forcedoc import (
     join_path,
     parse_path,
 )
+from deathzap_tui.headless.forcelist import shown_path
 from deathzap_tui.headless.templates import ruleset_template
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.problems import InvalidInput, Problem
-
-APP_DIR = Path(__file__).resolve().parent.parent
-
 
 EMPTY = "empty: type a value, or ctrl+d to delete the field"
 """Why an emptied field is not read: emptying never deletes a key (its place and its
@@ -111,14 +107,6 @@ class FieldInput(SteadyInput):
         self.field, self.initial, self.touched = field, value, False
         self.placeholder = shown_value(field.sample, field.kind)
         self.value = value
-
-    def watch_value(self, value: str) -> None:
-        """Every change is read here, as it happens, so that the form, the points and
-        the problems are drawn with the typed character in one frame (the Changed
-        message reaches the screen after the input has been drawn)."""
-        screen = self.screen if self.is_mounted else None
-        if isinstance(screen, EditorScreen):
-            screen.typed(self, value)
 
 
 class FieldLine(SteadySize, Horizontal):
@@ -187,7 +175,6 @@ class EditorScreen(OneFrameScreen[bool]):
     repaint themselves, so the change is one frame, not the whole screen drawn again
     (as the wizard's, wizard/wizard.py)."""
 
-    CSS_PATH = "editor.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("w", "save_as", "Save as"),
@@ -252,6 +239,7 @@ class EditorScreen(OneFrameScreen[bool]):
                 for field in longest.fields:
                     row = FieldRow(field, "")
                     row.display = False
+                    self._follow(row.box)
                     yield row
                 yield SteadyStatic(Text("Enter: edit these fields · Esc: back to the "
                                         "outline · n: a field not listed"),
@@ -394,6 +382,7 @@ class EditorScreen(OneFrameScreen[bool]):
                 row = rows[n]
             else:
                 row = FieldRow(field, value)
+                self._follow(row.box)
                 new.append(row)
             self._rows[field.path] = (row.box, row.message)
         for row in rows[len(node.fields):]:
@@ -593,8 +582,16 @@ class EditorScreen(OneFrameScreen[bool]):
         problems.focus()
 
     # --- editing ---------------------------------------------------------------
+    def _follow(self, box: FieldInput) -> None:
+        """Read every change of ``box`` as it happens (a watcher, not the Changed
+        message, which reaches the screen after the input has been drawn), so that the
+        form, the points and the problems are drawn with the typed character in one
+        frame."""
+        self.watch(box, "value", lambda value: self.typed(box, value) if box.is_mounted
+                   else None, init=False)
+
     def typed(self, box: FieldInput, value: str) -> None:
-        """``box`` holds ``value`` now (:meth:`FieldInput.watch_value`): read it."""
+        """``box`` holds ``value`` now (:meth:`_follow`): read it."""
         box.touched = box.touched or value != box.initial
         if box.touched:  # else the text it opened with (made safe to show): no edit
             self.edit(box.field, value)
@@ -701,8 +698,6 @@ class EditorScreen(OneFrameScreen[bool]):
 
     def action_limit(self) -> None:
         """Ask for the game size to build against (blank: none)."""
-        from deathzap_tui.app.common.dialogs import PromptScreen
-
         def refused(text: str) -> str | None:
             value = text.strip()
             return None if not value or (value.isdigit() and int(value) > 0) else \
@@ -1054,16 +1049,3 @@ def points_text(result: CheckResult, limit: int | None = None,
         text.append(f"{clean(note)}\n", style="italic")
     return text
 
-
-def editor_app(doc: ForceDocument, limit: int | None = None) -> Any:
-    """An app that opens on the editor of ``doc`` (with a points ``limit``, or none)
-    and ends with it (``deathzap edit``)."""
-    from deathzap_tui.app.app import DeathzapApp
-
-    class EditorApp(DeathzapApp):
-        CSS_PATH: ClassVar[list[Any]] = [APP_DIR / p for p in DeathzapApp.CSS_PATH]
-
-        def first_screen(self) -> Screen:
-            return EditorScreen(doc, standalone=True, limit=limit)
-
-    return EditorApp()

@@ -32,9 +32,16 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.log import TailLog
+from deathzap_tui.app.common.messages import OpenStart
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.start.start import shown_path
+from deathzap_tui.app.wizard.wizard import WizardScreen
+from deathzap_tui.forcefile import force_from_text, load_force
+from deathzap_tui.headless.forcelist import pair_for, shown_path
+from deathzap_tui.headless.templates import template
 from deathzap_tui.paths import forces_dir
+from deathzap_tui.rules import registry
+from deathzap_tui.rules.problems import InvalidInput
+from deathzap_tui.rules.quick import ACTING, OTHER
 from deathzap_tui.rules.steps import Refused
 
 ROLES = ("attacker", "target")
@@ -59,9 +66,6 @@ def typed_label(role: str) -> str:
 def default_forces() -> tuple[Path | None, Path | None]:
     """The attacker's and target's force files to open on: two files (one if there is
     only one) of a ruleset that offers quick resolution, the default ruleset first."""
-    from deathzap_tui.headless.forcelist import pair_for
-    from deathzap_tui.rules import registry
-
     files = sorted(forces_dir().glob("*.toml")) if forces_dir().is_dir() else []
     ids = sorted(registry.ids(), key=lambda rid: rid != registry.DEFAULT)
     for rid in ids:
@@ -82,20 +86,6 @@ class QuickResolveScreen(Screen[None]):
         Binding("ctrl+s", "resolve", "Resolve", priority=True),
         Binding("escape", "leave", "Back"),
     ]
-    DEFAULT_CSS = """
-    QuickResolveScreen #quick-body { height: 1fr; padding: 0 1; }
-    QuickResolveScreen .row { height: 1; }
-    QuickResolveScreen .row-label { width: 18; }
-    QuickResolveScreen .row-field { width: 1fr; }
-    QuickResolveScreen .typed { height: 9; background: $boost; }
-    QuickResolveScreen .problems { height: auto; max-height: 6; }
-    QuickResolveScreen #quick-message { height: auto; padding: 0 1; }
-    QuickResolveScreen #quick-result { display: none; height: 1fr; padding: 0 1;
-                                       border-top: solid $primary; }
-    QuickResolveScreen.-result #quick-result { display: block; }
-    QuickResolveScreen.-result #quick-body { height: auto; max-height: 10;
-                                             border-top: solid $primary; }
-    """
 
     def __init__(self, *, attacker: str = "", target: str = "") -> None:
         super().__init__()
@@ -108,8 +98,6 @@ class QuickResolveScreen(Screen[None]):
         """role -> the template last put in its text area (replaced only if untouched)"""
 
     def compose(self) -> ComposeResult:
-        from deathzap_tui.rules import registry
-
         defaults = default_forces()
         sources: list[tuple[Any, str]] = [(Text("a force file"), FILE)]
         sources += [(Text(f"a unit typed in ({clean(registry.get(rid).title, oneline=True)})"),
@@ -165,8 +153,6 @@ class QuickResolveScreen(Screen[None]):
         loaded = self.forces.get("attacker") or self.forces.get("target")
         if loaded is not None:
             return loaded.ruleset
-        from deathzap_tui.rules import registry
-
         return registry.get()
 
     def _refresh_kinds(self) -> None:
@@ -208,8 +194,6 @@ class QuickResolveScreen(Screen[None]):
         if not raw:
             return
         try:
-            from deathzap_tui.forcefile import load_force
-
             loaded = load_force(Path(raw).expanduser())
         except Exception as exc:  # InvalidInput, OSError
             self._say(Text(clean(str(exc)), style="red"))
@@ -233,8 +217,6 @@ class QuickResolveScreen(Screen[None]):
             self._load(role)
             self._refresh_kinds()
             return
-        from deathzap_tui.headless.templates import template
-
         # Never replace what the player typed: only blank text or an untouched
         # template (of another ruleset) gives way to this ruleset's template.
         if area.text.strip() == "" or area.text == self._templated.get(role):
@@ -246,9 +228,6 @@ class QuickResolveScreen(Screen[None]):
     def _read(self, role: str) -> bool:
         """Read the typed text of ``role``; True if it is a valid force."""
         self._cancel_read(role)
-        from deathzap_tui.forcefile import force_from_text
-        from deathzap_tui.rules.problems import InvalidInput
-
         text = self.query_one(f"#{role}-text", TextArea).text
         try:
             loaded = force_from_text(text, typed_label(role))
@@ -323,7 +302,7 @@ class QuickResolveScreen(Screen[None]):
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
         else:
-            self.app.action_start_screen()  # type: ignore[attr-defined]
+            self.post_message(OpenStart())
 
     def action_resolve(self) -> None:
         for role in ROLES:
@@ -357,15 +336,11 @@ class QuickResolveScreen(Screen[None]):
         except (Refused, ValueError) as exc:
             self._say(Text(clean(str(exc)), style="red"))
             return
-        from deathzap_tui.app.wizard.wizard import WizardScreen
-
         def done(result: Any) -> None:
             if result is None:
                 self._say(Text("Cancelled."))
                 return
             self._show_result(f"Result: {label}", [n.text for n in resolution.ctx.notes])
-
-        from deathzap_tui.rules.quick import ACTING, OTHER
 
         label = clean(dict(ruleset.quick_kinds()).get(kind, str(kind)), oneline=True)
         state = resolution.ctx.state

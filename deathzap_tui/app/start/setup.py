@@ -16,17 +16,18 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.common.messages import Hold, OpenBattle
 from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.wizard.wizard import WizardScreen
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, setup_steps, writer_lock
 
 if TYPE_CHECKING:
-    from deathzap_tui.headless.flow import GamePlan
     from deathzap_tui.session import Session
 
 
 def force_name(path: Any) -> str:
     try:
-        from deathzap_tui.forcefile import load_force
-
         return str(load_force(path).force.name)
     except Exception:  # shown as the file name; the real error comes on continue
         return str(getattr(path, "name", path))
@@ -39,9 +40,6 @@ class SetupScreen(Screen[None]):
         Binding("g", "generate", "Roll all for me"),
         Binding("escape", "app.start_screen", "Back to start"),
     ]
-    DEFAULT_CSS = """
-    SetupScreen #setup-body { height: 1fr; padding: 1 2; }
-    """
 
     def __init__(self, plan: GamePlan) -> None:
         super().__init__()
@@ -73,8 +71,6 @@ class SetupScreen(Screen[None]):
             out.append("\n2. Pre-game steps\n", style="bold underline")
             for line in self.done_lines:
                 out.append(f"   {clean(line)}\n")
-            from deathzap_tui.headless.flow import setup_steps
-
             pending = setup_steps(self.session)
             if pending:
                 out.append(f"\n   Next: {clean(pending[0].label, oneline=True)} "
@@ -98,15 +94,14 @@ class SetupScreen(Screen[None]):
     def _ensure_session(self) -> bool:
         if self.session is not None:
             return True
-        from deathzap_tui.headless.flow import new_session
-
         try:
             session = new_session(self.plan)
-            self.app.hold(session)  # type: ignore[attr-defined]  # the writer's lock
+            lock = writer_lock(session)
         except Exception as exc:  # InvalidInput, SaveError, OSError, SaveLocked
             self.problem = str(exc)
             self._redraw()
             return False
+        self.post_message(Hold(session, lock))
         self.session = session
         self.problem = ""
         return True
@@ -114,23 +109,18 @@ class SetupScreen(Screen[None]):
     def action_generate(self) -> None:
         if not self._ensure_session():
             return
-        from deathzap_tui.headless.flow import quick_setup
-
         assert self.session is not None
         quick_setup(self.session)
-        self.app.open_battle(self.session)  # type: ignore[attr-defined]
+        self.post_message(OpenBattle(self.session))
 
     def action_go(self) -> None:
         if not self._ensure_session():
             return
-        from deathzap_tui.app.wizard.wizard import WizardScreen
-        from deathzap_tui.headless.flow import setup_steps
-
         session = self.session
         assert session is not None
         pending = setup_steps(session)
         if not pending:
-            self.app.open_battle(session)  # type: ignore[attr-defined]
+            self.post_message(OpenBattle(session))
             return
         option = pending[0]
         try:
@@ -163,9 +153,7 @@ class SetupScreen(Screen[None]):
         self.session.commit(action)
         self.done_lines.extend(n.text for n in action.resolution.ctx.notes)
         self._redraw()
-        from deathzap_tui.headless.flow import setup_steps
-
         if not setup_steps(self.session):
-            self.app.open_battle(self.session)  # type: ignore[attr-defined]
+            self.post_message(OpenBattle(self.session))
         else:
             self.action_go()

@@ -16,35 +16,41 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from deathzap_tui import saves
+from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
 from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
+from deathzap_tui.app.common.messages import (
+    DiceMode,
+    Hold,
+    OpenBattle,
+    OpenQuickResolve,
+    OpenSetup,
+)
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.app.frames import SteadyStyles
-from deathzap_tui.headless.forcelist import forces_for, pair_for, ruleset_of
+from deathzap_tui.app.start.since import LockedScreen
+from deathzap_tui.forcefile import load_force
+from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
+from deathzap_tui.headless.forcelist import (
+    force_files,
+    forces_for,
+    pair_for,
+    ruleset_of,
+    shown_path,
+)
+from deathzap_tui.headless.savestate import save_state
+from deathzap_tui.net import playbyturn
+from deathzap_tui.net.lock import SaveLocked, read_only
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
+from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.rules.ruleset import OptionSpec
 
 NEW_FORCE = "new"
 """The edit list's entry for a new force file."""
-
-
-def force_files() -> list[Path]:
-    try:
-        return sorted(p for p in forces_dir().glob("*.toml") if p.is_file())
-    except OSError:
-        return []
-
-
-def shown_path(path: Path | None) -> str:
-    if path is None:
-        return ""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget]]:
@@ -233,8 +239,6 @@ class StartScreen(SteadyStyles, Screen[None]):
     def _load_saves(self) -> None:
         """List the saves, in a thread: each is read to say whose game it is, which
         the first frame must not wait for (issue 21)."""
-        from deathzap_tui import saves
-
         try:
             found = saves.list_saves()
         except OSError:
@@ -276,8 +280,6 @@ class StartScreen(SteadyStyles, Screen[None]):
         """How the game of each save stands (its ruleset, in progress or finished and
         the result), read in a thread: knowing it replays a save's game (or reads its
         cache), which the start screen must not wait for."""
-        from deathzap_tui.headless.savestate import save_state
-
         states = {info.path: save_state(info)[:2] for info in found if not info.problem}
         self.app.call_from_thread(self._show_save_states, found, states)
 
@@ -300,11 +302,7 @@ class StartScreen(SteadyStyles, Screen[None]):
         if not raw:
             about.update(Text("choose a force file"))
             return False
-        from deathzap_tui.rules.problems import InvalidInput
-
         try:
-            from deathzap_tui.forcefile import load_force
-
             loaded = load_force(Path(raw).expanduser())
         except InvalidInput as exc:
             errors = sum(p.is_error for p in exc.problems)
@@ -347,7 +345,7 @@ class StartScreen(SteadyStyles, Screen[None]):
             self._build_options(event.value)
             self._offer_forces(event.value)
         elif sid == "dice" and isinstance(event.value, str):
-            self.app.dice_mode = event.value  # type: ignore[attr-defined]
+            self.post_message(DiceMode(event.value, keep=False))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id in ("red-path", "black-path"):
@@ -359,7 +357,7 @@ class StartScreen(SteadyStyles, Screen[None]):
         elif event.button.id == "quick":
             self.action_start(True)
         elif event.button.id == "quick-resolve":
-            self.app.action_quick_resolve()  # type: ignore[attr-defined]
+            self.post_message(OpenQuickResolve())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "saves" and event.option_index < len(self.saves):
@@ -368,8 +366,6 @@ class StartScreen(SteadyStyles, Screen[None]):
     # --- editing a force file (issue 14) ---------------------------------------
     def action_edit_force(self) -> None:
         """Pick a force file from the forces folder, or name a new one, and edit it."""
-        from deathzap_tui.app.common.dialogs import PickScreen
-
         choices = [(NEW_FORCE, "+ a new force file...")]
         choices += [(str(p), f"{p.stem}  ({ruleset_of(p)})") for p in self.files]
 
@@ -382,8 +378,7 @@ class StartScreen(SteadyStyles, Screen[None]):
         self.app.push_screen(PickScreen("Edit a force file", choices), picked)
 
     def _new_force(self) -> None:
-        from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
-        from deathzap_tui.forcedoc import force_path
+        from deathzap_tui.forcedoc import force_path  # lazy: the editor, ~38 ms CPU
 
         def named(name: str | None) -> None:
             if not (name or "").strip():
@@ -406,8 +401,8 @@ class StartScreen(SteadyStyles, Screen[None]):
             f"{shown_path(forces_dir())}"), named)
 
     def _edit(self, path: Path, ruleset_id: str | None) -> None:
-        from deathzap_tui.app.editor.editor import EditorScreen
-        from deathzap_tui.forcedoc import ForceDocument
+        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~38 ms CPU
+        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~38 ms CPU
 
         try:
             doc = ForceDocument.open(path, ruleset_id)
@@ -433,8 +428,6 @@ class StartScreen(SteadyStyles, Screen[None]):
         self.query_one("#problems", Static).update(Text(clean(message)))
 
     def plan(self) -> Any:
-        from deathzap_tui.headless.flow import GamePlan
-
         red = self.query_one("#red-path", Input).value.strip()
         black = self.query_one("#black-path", Input).value.strip()
         problems = []
@@ -463,38 +456,36 @@ class StartScreen(SteadyStyles, Screen[None]):
         plan = self.plan()
         if plan is None:
             return
-        app: Any = self.app
         if not quick:
-            app.open_setup(plan)
+            self.post_message(OpenSetup(plan))
             return
-        from deathzap_tui.headless.flow import new_session, quick_setup
-
         try:
             session = new_session(plan)
-            app.hold(session)  # the save's writer lock, before any more is written
+            # the save's writer lock, before any more is written
+            self.post_message(Hold(session, writer_lock(session)))
             quick_setup(session)
         except Exception as exc:  # InvalidInput, SaveError, OSError, Refused, SaveLocked
             self._problem(str(exc))
             return
-        app.open_battle(session)
+        self.post_message(OpenBattle(session))
 
     def _resume(self, path: Path) -> None:
-        from deathzap_tui.app.start.since import LockedScreen
-        from deathzap_tui.net.lock import SaveLocked
-
-        app: Any = self.app
+        """Open a save to play it, its writer's lock taken first; a save another
+        process writes may be watched read only instead."""
         try:
-            app.resume_save(path)  # takes the save's writer lock first
+            session, lock, notice = playbyturn.open_for(path, None, what="deathzap")
         except SaveLocked as exc:  # another process writes it: say who, offer to watch
 
             def chosen(watch: bool | None) -> None:
                 if not watch:
                     return
                 try:
-                    app.watch_save(path)
+                    self.post_message(OpenBattle(read_only(path)))
                 except Exception as err:  # SaveError, CorruptLog, OSError
                     self._problem(str(err))
 
-            app.push_screen(LockedScreen(str(exc)), chosen)
+            self.app.push_screen(LockedScreen(str(exc)), chosen)
         except Exception as exc:  # SaveError, CorruptLog, OSError
             self._problem(str(exc))
+        else:
+            self.post_message(OpenBattle(session, lock, notice or ""))

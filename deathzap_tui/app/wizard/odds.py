@@ -33,7 +33,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from deathzap_tui import oddstext as ot
-from deathzap_tui.headless.oddsview import OddsEntry, signature
+from deathzap_tui.headless.oddsview import OddsEntry, entries_for, signature
 from deathzap_tui.rules.odds import Mean, Odds
 
 BAR_WIDTH = 22
@@ -267,9 +267,6 @@ class OddsPanel(Widget):
     CSS breakpoint on the screen) always shows it.
     """
 
-    DEFAULT_CSS = """
-    OddsPanel { height: auto; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -338,8 +335,6 @@ def sync_odds(screen: Any, *, history_id: str = "wiz-history") -> None:
     every answer, back and redraw). The ruleset is the screen's ``odds_ruleset`` or
     else the session's; labels come from the screen's ``unit_names``. In the narrow
     layout the detail view takes the history's place."""
-    from deathzap_tui.headless.oddsview import entries_for
-
     panels = screen.query(OddsPanel)
     if not panels:
         return

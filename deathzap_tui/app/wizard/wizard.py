@@ -21,11 +21,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from deathzap_tui.app.common.dialogs import AskScreen
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.common.log import TailLog
@@ -131,21 +133,19 @@ class Odds(Settled, OddsPanel):
 
 class StepInput(Settled, SteadyInput):
     """The dice / number input. The live feedback under it follows each typed
-    character in the same frame: it is updated from the value's watcher, not from
-    the Changed message, which reaches the screen after the input has been drawn."""
-
-    def watch_value(self, value: str) -> None:
-        screen = self.screen
-        if isinstance(screen, WizardScreen):
-            screen._live_feedback(value)
+    character in the same frame: the screen watches its value (``WizardScreen.on_mount``),
+    not the Changed message, which reaches the screen after the input has been drawn."""
 
 
 class ConfirmBar(Settled, Static):
     """"Confirm" as plain text: Enter (a screen binding) or a click confirms. A
     Button would repaint the whole screen again for its press animation."""
 
+    class Pressed(Message):
+        """Clicked: confirm."""
+
     def on_click(self) -> None:
-        self.screen.action_confirm()  # type: ignore[attr-defined]
+        self.post_message(self.Pressed())
 
 
 class ChoiceList(OptionList):
@@ -157,6 +157,9 @@ class ChoiceList(OptionList):
 
     MOVES: ClassVar[frozenset[str]] = frozenset(
         {"up", "down", "home", "end", "pageup", "pagedown"})
+
+    class UnarmedEnter(Message):
+        """Enter while the list is not armed: the screen says why nothing was picked."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -199,7 +202,7 @@ class ChoiceList(OptionList):
         if self.armed:
             super().action_select()
         else:
-            self.screen.unarmed_enter()  # type: ignore[attr-defined]
+            self.post_message(self.UnarmedEnter())
 
 
 STATE_STYLED = "#wiz-step, #wiz-history, #wiz-who, #wiz-feedback"
@@ -316,6 +319,8 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.watch(self.query_one("#wiz-input", StepInput), "value", self._live_feedback,
+                   init=False)
         self._show_first()
 
     def _show_first(self) -> None:
@@ -625,7 +630,10 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         event.stop()
         self._choose(event.option_index)
 
-    def unarmed_enter(self) -> None:
+    def on_confirm_bar_pressed(self, event: ConfirmBar.Pressed) -> None:
+        self.action_confirm()
+
+    def on_choice_list_unarmed_enter(self, event: ChoiceList.UnarmedEnter) -> None:
         """Enter on a question's list as it arrived (generated dice): say how to answer."""
         self._feedback(f"Enter does not answer this for you: press {self._key_range()}, "
                        "or move with ↑/↓ first", error=True)
@@ -768,8 +776,6 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
             return
         if self._asking_to_quit:
             return
-        from deathzap_tui.app.common.dialogs import AskScreen
-
         def answered(value: str | None) -> None:
             self._asking_to_quit = False
             if value == "quit":

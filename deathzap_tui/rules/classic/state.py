@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from deathzap_tui.rules.classic import tables
 from deathzap_tui.rules.classic.model import Force, Weapon
+from deathzap_tui.rules.classic.options import OPTION_SPECS
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import FigureBase, ScoreEntry, StateBase, UnitRecord
@@ -191,8 +192,6 @@ def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
     """The state before any event: every unit on the table within 6" of its edge
     (CL §1), set-up starting with the roll-off. Classic has no cards: nothing is
     dealt, so ``deal_seed`` is not used."""
-    from deathzap_tui.rules.classic.options import OPTION_SPECS
-
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     forces = {"red": red, "black": black}

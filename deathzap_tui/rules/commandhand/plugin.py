@@ -29,11 +29,7 @@ class CommandHand(PackageRuleset["Force", "State"]):
 
     def intents(self, state: Any, viewer: str | None = None) -> list[IntentOption]:
         # Hidden hands: a viewer sees only what that side may do or know of.
-        from deathzap_tui.rules.commandhand.engine import intents
-
-        return intents(state, viewer)
+        return list(self.part("engine", "intents")(state, viewer))
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
-        from deathzap_tui.rules.commandhand.odds import odds_from_facts
-
-        return odds_from_facts(facts)
+        return self.part("odds", "odds_from_facts")(facts)

@@ -23,6 +23,7 @@ from typing import Any
 from deathzap_tui.rules.cards import Card, build_deck, shuffled
 from deathzap_tui.rules.commandhand import tables
 from deathzap_tui.rules.commandhand.model import Force, Weapon
+from deathzap_tui.rules.commandhand.options import OPTION_SPECS
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import (
@@ -210,8 +211,6 @@ def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
     deal RNG, from the secret ``deal_seed``, does both, so a replay deals the same
     hands but the public ``seed`` does not tell them (``None``: the dice RNG deals,
     as in games saved before deals were secret)."""
-    from deathzap_tui.rules.commandhand.options import OPTION_SPECS
-
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     rng = Rng.from_seed(seed)

@@ -7,6 +7,7 @@ from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.combat import enemies, melee, shoot
 from deathzap_tui.rules.deathzap3.common import (
     Gen,
+    add_vp,
     ask_yes_no,
     card_label,
     check_token_reset,
@@ -173,8 +174,6 @@ def _has_command(state: State, side: str) -> bool:
 def signal(ctx: Context, unit: UnitState) -> Gen:
     """Signal: choose an objective without a token and no enemy within 3", shoot,
     then the objective takes a token and scores (DZ3 §3, §12, DZ3-R15)."""
-    from deathzap_tui.rules.deathzap3.common import add_vp
-
     state: State = ctx.state
     side = unit.side
     free = [o for o in state.objectives if not o.token]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from deathzap_tui.rules.deathzap3 import odds as O
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.odds import Odds, at_most, need
 from deathzap_tui.rules.validation import MAX_MODELS_PER_UNIT, MAX_NUMBER
@@ -80,8 +81,6 @@ def odds_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 def odds_numbers(args: argparse.Namespace) -> tuple[Odds, list[str]]:
     """The odds of an attack or morale test described in bare numbers."""
-    from deathzap_tui.rules.deathzap3 import odds as O
-
     for key, most, why in LIMITS:
         at_most(getattr(args, key), key, most, why)
     known: dict[str, Any] = {"hits": args.hits, "damage": args.damage,

@@ -29,6 +29,4 @@ class Deathzap3(PackageRuleset["Force", "State"]):
                        "odds_arguments", "odds_numbers"})
 
     def attack_odds(self, state: Any, facts: Mapping[str, Any]) -> Any | None:
-        from deathzap_tui.rules.deathzap3.odds import odds_from_facts
-
-        return odds_from_facts(facts, state.options["morale"], None)
+        return self.part("odds", "odds_from_facts")(facts, state.options["morale"], None)

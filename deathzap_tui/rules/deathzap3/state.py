@@ -27,6 +27,7 @@ from typing import Any
 from deathzap_tui.rules.cards import SUITS, Card, build_deck, shuffled
 from deathzap_tui.rules.deathzap3 import tables
 from deathzap_tui.rules.deathzap3.model import Force, Weapon
+from deathzap_tui.rules.deathzap3.options import OPTION_SPECS
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import (
@@ -205,8 +206,6 @@ def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
     """The state before any event: no unit on the table, deck shuffled with the
     secret deal RNG (``None``: with the dice RNG, an old save), set-up starting with
     the roll-off (DZ3 §1)."""
-    from deathzap_tui.rules.deathzap3.options import OPTION_SPECS
-
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     rng = Rng.from_seed(seed)

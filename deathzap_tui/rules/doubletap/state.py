@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.doubletap.model import Force
+from deathzap_tui.rules.doubletap.options import OPTION_SPECS
 from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.statebase import FigureBase, StateBase, UnitRecord
 
@@ -160,8 +161,6 @@ def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
               deal_seed: int | None = None) -> State:
     """The state before any event: nothing on the table yet, set-up starting with the
     deployment roll-off (DT §2). No cards: ``deal_seed`` is not used."""
-    from deathzap_tui.rules.doubletap.options import OPTION_SPECS
-
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     forces = {"red": red, "black": black}

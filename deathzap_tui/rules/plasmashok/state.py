@@ -25,6 +25,7 @@ from deathzap_tui.rules.dice import Rng
 from deathzap_tui.rules.ids import figure_id, unit_id
 from deathzap_tui.rules.plasmashok import tables
 from deathzap_tui.rules.plasmashok.model import Force, Unit
+from deathzap_tui.rules.plasmashok.options import OPTION_SPECS
 from deathzap_tui.rules.plasmashok.tables import WeaponProfile
 from deathzap_tui.rules.statebase import FigureBase, StateBase, UnitRecord
 
@@ -175,8 +176,6 @@ def new_state(red: Force, black: Force, options: Mapping[str, Any], seed: int,
               deal_seed: int | None = None) -> State:
     """The state before any event: every unit within 6" of its edge (PS §1), set-up
     starting with the roll-off. Plasmashok has no cards: ``deal_seed`` is not used."""
-    from deathzap_tui.rules.plasmashok.options import OPTION_SPECS
-
     opts = {s.key: s.default for s in OPTION_SPECS}
     opts.update(dict(options))
     forces = {"red": red, "black": black}

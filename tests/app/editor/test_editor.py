@@ -8,27 +8,26 @@ should; shipped forces round-trip byte for byte.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from app_helpers import aiotest
+from editor_helpers import SIZE, demo, editing, keys
 from textual.widgets import Input
 
 from deathzap_tui import forceoutline as eo
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.common.dialogs import AskScreen, PickScreen, PromptScreen
 from deathzap_tui.app.editor import editor as editor_module
+from deathzap_tui.app.editor.app import EditorApp
 from deathzap_tui.app.editor.editor import (
     NARROW,
     SLOW_CHECK,
     EditorScreen,
     FieldInput,
-    editor_app,
     template_of,
 )
 from deathzap_tui.app.start.start import StartScreen
@@ -39,22 +38,6 @@ from deathzap_tui.paths import PROJECT_ROOT
 from deathzap_tui.rules import registry
 
 SHIPPED = sorted((PROJECT_ROOT / "forces").glob("*.toml"))
-SIZE = (120, 40)
-
-
-def editor(app: Any) -> EditorScreen:
-    return next(s for s in app.screen_stack if isinstance(s, EditorScreen))
-
-
-@contextlib.asynccontextmanager
-async def editing(path: Path, ruleset_id: str | None = None, *,
-                  size: tuple[int, int] = SIZE) -> AsyncIterator[tuple[Any, EditorScreen]]:
-    """The editor app on the force file at ``path``, started and settled: its pilot
-    and the editor screen."""
-    app = editor_app(ForceDocument.open(path, ruleset_id))
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        yield pilot, editor(app)
 
 
 def shown_total(screen: EditorScreen) -> int | None:
@@ -68,12 +51,6 @@ def shown_total(screen: EditorScreen) -> int | None:
 def checked(path: Path, capsys: Any) -> tuple[int, str]:
     status = main(["check", str(path)])
     return status, capsys.readouterr().out
-
-
-async def keys(pilot: Any, *pressed: str) -> None:
-    for key in pressed:
-        await pilot.press(key)
-    await pilot.pause()
 
 
 # --- from empty, by keys: the rulesets with points ----------------------------------
@@ -156,10 +133,6 @@ async def test_a_force_built_from_empty_by_keys_passes_check(
 
 
 # --- typed text is never lost; leaving and saving ask --------------------------------
-
-
-def demo(workdir: Path) -> Path:
-    return workdir / "forces" / "demo-ashfall-legion.toml"
 
 
 @aiotest
@@ -358,7 +331,7 @@ def test_editor_snapshot(snap_compare: Any, workdir: Path) -> None:
         await pilot.press(*["down"] * 11)  # the first unit's form
         await pilot.pause()
 
-    app = editor_app(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
+    app = EditorApp(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
@@ -649,7 +622,7 @@ def test_editor_snapshot_narrow(snap_compare: Any, workdir: Path) -> None:
         await pilot.press(*["down"] * 11, "enter")  # the first unit's name field
         await pilot.pause()
 
-    app = editor_app(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
+    app = EditorApp(ForceDocument.open(Path("forces") / "demo-ashfall-legion.toml"))
     assert snap_compare(app, terminal_size=NARROW_SIZE, run_before=settle)
 
 

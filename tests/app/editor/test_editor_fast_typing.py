@@ -6,33 +6,16 @@ read), and key by key with no pause (Pilot's ``press``)."""
 from __future__ import annotations
 
 import tomllib
-import unicodedata
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from app_helpers import aiotest
-from test_editor import demo, editing
-from textual import events
+from editor_helpers import burst, demo, editing
 
 from deathzap_tui.app.common.dialogs import AskScreen
 
 NAME = "Raider Squad"
-
-
-def burst(pilot: Any, keys: Iterable[str]) -> None:
-    """Queue every key with the driver at once, as a fast typist's (or a pasted)
-    burst reaches the app: nothing is read until all have arrived."""
-    app = pilot.app
-    for key in keys:
-        char = key if len(key) == 1 else None
-        name = {" ": "space"}.get(key, key)
-        if char is not None and not char.isalnum():
-            name = unicodedata.name(char).lower().replace(" ", "_")
-        event = events.Key(name, char)
-        event.set_sender(app)
-        app._driver.send_message(event)
 
 
 def saved_name(path: Path) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app_helpers import aiotest, copy_forces
-from test_editor import demo, editing, keys
+from editor_helpers import demo, editing, keys
 
 from deathzap_tui.app.common.dialogs import PromptScreen
 from deathzap_tui.forcedoc import ForceDocument

@@ -10,14 +10,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from app_helpers import aiotest, battle_app
+from app_helpers import aiotest, battle_app, play_out
 from ch_helpers import screen_text
 from test_cl_golden import play_scripted_game
 from test_dz3_golden import play_scripted_game as play_dz3_game
 
 from deathzap_tui.app.app import GamePlan
 from deathzap_tui.app.gameover.gameover import WORKING, GameOverScreen, ReportText
-from deathzap_tui.headless.describe import auto_answer
 from deathzap_tui.headless.flow import new_session, quick_setup
 from deathzap_tui.reporttext import as_markdown, luck_text, units_note, units_table
 from deathzap_tui.rules.ruleset import ADVANCE, UNIT
@@ -68,14 +67,6 @@ def shown(screen: GameOverScreen, part: str) -> tuple[str, int]:
     """The text of one part of the report as the screen renders it, and its width."""
     widget = screen.query_one(f"#report-{part}", ReportText)
     return widget.render().plain, widget.content_size.width
-
-
-def play_out(session: Any, option: Any) -> Any:
-    """Begin ``option`` and answer every step as nobody asked (rolled dice, defaults)."""
-    action = session.begin(option.intent)
-    while action.resolution.step is not None:
-        action.resolution.answer(auto_answer(action.resolution.step))
-    return action
 
 
 @aiotest

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_helpers import aiotest, session_at
-from test_report_screen import play_out
+from app_helpers import aiotest, play_out, session_at
 
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.rules.ruleset import END

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app_helpers import aiotest
-from test_editor import demo, editing
-from test_editor_fast_typing import burst
+from editor_helpers import burst, demo, editing
 from test_wizard_keys import ToyApp, loose
 from textual.widgets import Input
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from app_helpers import aiotest, battle_app, keys_for, session_at
-from test_editor import editing
+from editor_helpers import editing
 from test_odds_panel import to_first_hit_roll
 from test_wizard_keys import ToyApp, loose
 from textual.app import App

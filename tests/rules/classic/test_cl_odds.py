@@ -773,6 +773,7 @@ def test_monte_carlo_of_the_engine_shooting_agrees_cl_s5_r2() -> None:
                            "ends panicked": odds.p_break_any_cause})
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_lone_figures_end_panicked_cl_s4_s5() -> None:
     """The issue's case in the engine: a Radius gun at 2 Beasts, 1 in the blast; the
     casualty comes off, the survivor is alone and panicked (CL §4: "1 figure
@@ -837,6 +838,7 @@ def test_monte_carlo_of_the_engine_melee_agrees_cl_s6_r4() -> None:
     check(counts, trials, {**dict(enumerate(odds.casualties)), "panicked": odds.p_break})
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_the_engine_melee_lone_figures_end_panicked_cl_s4_s6() -> None:
     """Red Beasts (4) in melee with a Black squad of 2 infantry: the engine's share of
     squads ending the melee panicked (lost the end-of-melee roll, or one figure left:

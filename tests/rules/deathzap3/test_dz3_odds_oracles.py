@@ -331,6 +331,7 @@ def icepool_casualties(n, to_hit, vs, shields, figures, save, strike=False):
     return [Fraction(cas.probability(k)) for k in range(figures + 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,to_hit,vs,shields,figures,save,strike", [
     (24, 2, 2, 24, 10, 6, False),
     (240, 3, 3, 24, 10, 5, False),

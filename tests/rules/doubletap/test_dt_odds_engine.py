@@ -86,6 +86,7 @@ def test_dt_monte_carlo_shooting_dodged_tough_regeneration_agrees_dt_s4_s6_s7() 
     check(attack_odds(want), kills, hits, broke)
 
 
+@pytest.mark.slow
 def test_dt_monte_carlo_melee_answered_in_kind_agrees_dt_s4_s5_s6() -> None:
     """A Sword and a Knife (6 attacks) charge an Armored unit (blocks 3+) that strikes
     back in melee (1 test cancelling); failing morale after melee hits stuns it."""
