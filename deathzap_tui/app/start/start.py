@@ -16,7 +16,6 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from deathzap_tui import saves
 from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
 from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.inputs import SteadyInput
@@ -40,9 +39,6 @@ from deathzap_tui.headless.forcelist import (
     ruleset_of,
     shown_path,
 )
-from deathzap_tui.headless.savestate import save_state
-from deathzap_tui.net import playbyturn
-from deathzap_tui.net.lock import SaveLocked, read_only
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
@@ -239,6 +235,8 @@ class StartScreen(SteadyStyles, Screen[None]):
     def _load_saves(self) -> None:
         """List the saves, in a thread: each is read to say whose game it is, which
         the first frame must not wait for (issue 21)."""
+        from deathzap_tui import saves  # lazy: after the first frame (issue 21: ~40 ms CPU)
+
         try:
             found = saves.list_saves()
         except OSError:
@@ -280,6 +278,8 @@ class StartScreen(SteadyStyles, Screen[None]):
         """How the game of each save stands (its ruleset, in progress or finished and
         the result), read in a thread: knowing it replays a save's game (or reads its
         cache), which the start screen must not wait for."""
+        from deathzap_tui.headless.savestate import save_state  # lazy: as saves, above
+
         states = {info.path: save_state(info)[:2] for info in found if not info.problem}
         self.app.call_from_thread(self._show_save_states, found, states)
 
@@ -472,6 +472,9 @@ class StartScreen(SteadyStyles, Screen[None]):
     def _resume(self, path: Path) -> None:
         """Open a save to play it, its writer's lock taken first; a save another
         process writes may be watched read only instead."""
+        from deathzap_tui.net import playbyturn  # lazy: only on resuming a save (issue 21)
+        from deathzap_tui.net.lock import SaveLocked, read_only  # lazy: as playbyturn
+
         try:
             session, lock, notice = playbyturn.open_for(path, None, what="deathzap")
         except SaveLocked as exc:  # another process writes it: say who, offer to watch
