@@ -15,7 +15,9 @@ seconds), starting at random offsets. For each move we time from sending the com
 to the first bytes of the opponent's screen update arriving at their SSH client
 (the opponent's screen is quiet before the commit is sent). Then: p50/p95, the
 server's CPU (the server process and every session's app) during play, RSS and PSS
-per idle session (all started, nothing moving) and per playing session.
+per idle session (all started, nothing moving) and per playing session, and how the
+server's event loop fared while they played (how late it ran a timer; its store
+writes per move, and how long they held the loop).
 
     .venv/bin/python benchmarks/club.py [--sessions 100] [--seconds 60] [--every 3]
 
@@ -28,12 +30,14 @@ one; p50/p95 are given for each. Then the store's event-append throughput: event
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
-Memory per session, and what a pre-imported template would save (``--fork-memory
-N``): N joined apps at one toy referee, each on its own pty as the SSH server runs
-them (``setsid``, the pty its controlling terminal), started as today (a fresh
-interpreter each) and then forked from a process that imported the app first (a
-zygote: copy-on-write shares what it loaded); RSS, PSS and private memory per app
-once they idle.
+The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
+``--no-zygote`` starts each as a process of its own (as before it), to compare: the
+time from asking for a session's terminal to its app's first bytes, and the memory
+per session (the zygote's own is printed apart: its children share it).
+``--fork-memory N`` measures the same without SSH: N joined apps at one toy referee,
+each on its own pty (``setsid``, the pty its controlling terminal), started as fresh
+interpreters and then forked from a process that imported the app first; RSS, PSS
+and private memory per app once they idle.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -54,22 +59,22 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-TOY = ROOT / "tests" / "net"
 sys.path.insert(0, str(ROOT / "tests"))
-from subprocess_env import helper_folders  # noqa: E402
 
-# The tests' helper folders (toynet and the toy ruleset it builds on), here and in
-# every referee and client process this starts.
-sys.path[:0] = helper_folders()
-os.environ["PYTHONPATH"] = os.pathsep.join(helper_folders())
+from subprocess_env import child_env, helper_folders  # noqa: E402
+
+sys.path[:0] = helper_folders()  # the tests' helpers (toynet...), as pytest finds them
+os.environ.update(child_env())  # and so do the processes started here (the zygote...)
 
 import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
 from deathzap_tui.club.pgstore import redact  # noqa: E402
+from deathzap_tui.club.zygote import preload  # noqa: E402
 
-JOIN = ("import sys; sys.path.insert(0, sys.argv[1]); import toynet; toynet.install(); "
-        "from deathzap_tui.cli import main; sys.exit(main(sys.argv[2:]))")
+JOIN = ("import sys; import toynet; toynet.install(); "
+        "from deathzap_tui.cli import main; sys.exit(main(sys.argv[1:]))")
+"""``python -c JOIN ARGS...``: the CLI with the toy ruleset known (``PYTHONPATH``)."""
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 QUIET = 0.08
@@ -83,7 +88,8 @@ def pct(values: list[float], p: float) -> float:
 
 # --- the server process ------------------------------------------------------------
 
-async def serve(store_path: str, rundir: Path, front: int, fronts: int) -> None:
+async def serve(store_path: str, rundir: Path, front: int, fronts: int,
+                zygote: bool) -> None:
     """Host the games of the store that have a player on front-end ``front`` (of
     ``fronts``, :func:`front_of`), as a lobby opening them would; print the port and
     each game's socket."""
@@ -109,15 +115,60 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int) -> None:
 
     def command(member: str) -> list[str]:
         sock, side = seats[member]
-        return [sys.executable, "-c", JOIN, str(TOY), "join", "--socket", sock, "--as", side]
+        return [sys.executable, "-c", JOIN, "join", "--socket", sock, "--as", side]
 
     hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
     await hub.start()
     server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
-                           max_unauthenticated=64, log=lambda text: None)
+                           max_unauthenticated=64, zygote=zygote, log=lambda text: None)
     await server.start()
+    loop = asyncio.get_running_loop()
+    watch = LoopWatch(store)
+    loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
+    loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
-    await asyncio.Event().wait()
+    await watch.sample()
+
+
+class LoopWatch:
+    """In a server process: how late its event loop runs a timer (what a move waits
+    for it), and how long its store writes hold the loop (an event, which waits
+    for the disk, and an action's records)."""
+
+    WRITES = ("append_event", "store_in_flight")
+    EVERY = 0.05
+    """Seconds between the timer's samples (few: its own CPU counts as the server's)."""
+
+    def __init__(self, store: Any) -> None:
+        self.lags: list[float] = []
+        self.writes = 0
+        self.writing = 0.0
+        for name in self.WRITES:
+            write = getattr(store, name)
+
+            def timed(*args: Any, write: Any = write) -> Any:
+                started = time.perf_counter()
+                try:
+                    return write(*args)
+                finally:
+                    self.writes += 1
+                    self.writing += time.perf_counter() - started
+
+            setattr(store, name, timed)
+
+    async def sample(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(self.EVERY)
+            self.lags.append(time.perf_counter() - started - self.EVERY)
+
+    def reset(self) -> None:
+        self.lags, self.writes, self.writing = [], 0, 0.0
+
+    def report(self) -> None:
+        ms = [lag * 1000 for lag in self.lags] or [0.0]
+        print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
+                          "writing": self.writing}), flush=True)
 
 
 # --- measuring processes ---------------------------------------------------------
@@ -155,9 +206,27 @@ def memory(pid: int, *, private: bool = False) -> tuple[float, ...]:
     return (rss, pss, own) if private else (rss, pss)
 
 
+def is_zygote(pid: int) -> bool:
+    try:
+        return b"deathzap_tui.club.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def zygotes(server: int) -> list[int]:
+    """The server's zygote (:mod:`deathzap_tui.club.zygote`), if it runs one."""
+    return [pid for pid in children(server) if is_zygote(pid)]
+
+
 def apps(server: int) -> list[int]:
-    """The sessions' app processes (children of the server)."""
-    return children(server)
+    """The sessions' app processes: the server's children, or its zygote's."""
+    return [app for pid in children(server)
+            for app in (children(pid) if is_zygote(pid) else [pid])]
+
+
+def zygote_line(server: int) -> str:
+    return "".join(f", zygote {rss:.1f} MB RSS / {pss:.1f} MB PSS (shared by its children)"
+                   for rss, pss in map(memory, zygotes(server)))
 
 
 def mem_line(pids: list[int]) -> str:
@@ -199,13 +268,17 @@ class Screen:
         return self.last
 
 
-async def open_screen(port: int, key: asyncssh.SSHKey) -> Screen:
+async def open_screen(port: int, key: asyncssh.SSHKey, starts: list[float]) -> Screen:
+    """A session; the time from asking for its terminal (logged in) to the first
+    bytes its app draws goes into ``starts``."""
     conn = await asyncssh.connect("127.0.0.1", port, username="p", client_keys=[key],
                                   known_hosts=None, agent_path=None)
+    asked = time.monotonic()
     proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24),
                                      encoding=None)
     screen = Screen(proc)
     await asyncio.wait_for(screen.arrived.wait(), 60)
+    starts.append(screen.last - asked)
     return screen
 
 
@@ -342,7 +415,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             rundir.mkdir(mode=0o700)
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
-                 str(fronts)],
+                 str(fronts), "no" if args.no_zygote else "yes"],
                 stdout=subprocess.PIPE, text=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
@@ -356,23 +429,32 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             print(f"{sessions} SSH sessions in {len(games)} games on loopback; a move "
                   f"per game every {args.every:g} s for {args.seconds:g} s "
                   f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
-                  f"front-end{'s' if fronts > 1 else ''})")
+                  f"front-end{'s' if fronts > 1 else ''}; sessions' apps "
+                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'})")
             started = time.monotonic()
             screens: list[Screen] = []
+            starts: list[float] = []
             for i in range(0, sessions, args.batch):  # start a few at a time
                 screens += await asyncio.gather(*(
                     open_screen(ports[front_of(n // 2, ("red", "black")[n % 2], fronts)],
-                                keys[n]) for n in range(i, min(i + args.batch, sessions))))
-            print(f"  all sessions up in {time.monotonic() - started:.1f} s")
+                                keys[n], starts)
+                    for n in range(i, min(i + args.batch, sessions))))
+            ms = [t * 1000 for t in starts]
+            print(f"  all sessions up in {time.monotonic() - started:.1f} s ({args.batch} at "
+                  f"a time); a session's start (terminal asked -> its app's first bytes): "
+                  f"p50 {pct(ms, 50):.0f} ms, p95 {pct(ms, 95):.0f} ms")
             await asyncio.sleep(3)
             if why := ended(screens):
                 print(why)
             pids = [p for proc in servers for p in apps(proc.pid)]
-            print(f"  idle:    {mem_line(pids)}; server "
-                  f"{memory(server.pid)[0]:.1f} MB RSS")
-            own0 = sum(cpu_seconds(proc.pid) for proc in servers)
+            print(f"  idle:    {mem_line(pids)}; server {memory(server.pid)[0]:.1f} MB RSS"
+                  f"{zygote_line(server.pid)}")
+            own0 = sum(cpu_seconds(p) for proc in servers
+                       for p in (proc.pid, *zygotes(proc.pid)))
             cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
+            for proc in servers:
+                proc.send_signal(signal.SIGUSR1)  # play starts: the loop watch begins
             wall0 = time.monotonic()
             across: list[float] = []
             within: list[float] = []
@@ -389,11 +471,12 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             await asyncio.gather(*plays)
             times = across + within
             wall = time.monotonic() - wall0
-            own = sum(cpu_seconds(proc.pid) for proc in servers) - own0
+            own = sum(cpu_seconds(p) for proc in servers
+                      for p in (proc.pid, *zygotes(proc.pid))) - own0
             cpu = own + own0 + sum(cpu_seconds(p) for p in pids) - cpu0
             mine = sum(os.times()[:2]) - mine0
-            print(f"  playing: {mem_line(pids)}; server "
-                  f"{memory(server.pid)[0]:.1f} MB RSS")
+            print(f"  playing: {mem_line(pids)}; server {memory(server.pid)[0]:.1f} MB RSS"
+                  f"{zygote_line(server.pid)}")
             for label, measured in (("across front-ends", across),
                                     ("within one front-end", within)):
                 if measured:
@@ -410,6 +493,19 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                       f"process (SSH, hub, referees, store) {own / len(times) * 1000:.0f} ms "
                       "and the apps the rest (both screens repaint at each step of a "
                       "move: begin, answers, commit)")
+            watched = []
+            for proc in servers:
+                proc.send_signal(signal.SIGUSR2)
+                assert proc.stdout is not None
+                watched.append(json.loads(proc.stdout.readline()))
+            writes = sum(w["writes"] for w in watched)
+            writing = sum(w["writing"] for w in watched)
+            print(f"  the server's event loop: a timer late by p50 "
+                  f"{max(w['lag50'] for w in watched):.1f} ms, p95 "
+                  f"{max(w['lag95'] for w in watched):.1f} ms; store writes "
+                  f"{writes / max(1, len(times)):.1f} per move, "
+                  f"{writing * 1000 / max(1, writes):.1f} ms each, holding the loop "
+                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end)")
             if errors:
                 print(f"  {len(errors)} moves failed, e.g. {errors[0]}")
             if why := ended(screens):
@@ -462,11 +558,8 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     """Memory per joined app started as today and forked from a pre-imported process
     (see the module's docstring), ``count`` apps each way."""
     import fcntl
-    import gc
-    import importlib
     import pty
     import selectors
-    import signal
     import termios
     import threading
     import tty
@@ -480,7 +573,7 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
         """In the child: the app on the pty that is stdin/stdout/stderr."""
         argv = ["join", "--socket", str(sock), "--as", side]
         if fresh:
-            os.execv(sys.executable, [sys.executable, "-c", JOIN, str(TOY), *argv])
+            os.execv(sys.executable, [sys.executable, "-c", JOIN, *argv])
         from deathzap_tui.cli import main as cli_main
 
         os._exit(cli_main(argv) or 0)
@@ -548,29 +641,23 @@ def fork_memory(count: int, idle: float = 10.0) -> None:
     toynet.install()
     print(f"{count} joined apps on ptys at one referee, idle {idle:g} s:")
     print(f"  started as today (a fresh interpreter each): {measure(True)}")
-    for module in ("textual.widgets", "deathzap_tui.cli", "deathzap_tui.app.remote.app"):
-        importlib.import_module(module)  # what a session's app loads first
-    gc.collect()
-    gc.freeze()  # the collector need not touch (and copy) the template's objects
+    preload()  # as the server's zygote does
     print(f"  forked from a process that imported the app: {measure(False)}")
 
 
 LIMITS = """\
-What limits the sessions: each SSH session runs its own app process (Python,
-Textual and the app: the RSS above, most of it not shared), and every change
-at a table repaints every screen at it in its own process (the CPU above). Memory
-bounds the count (about 24 GB / RSS per session here), CPU bounds the moves per
-second (the CPU per move above, over the cores free). To halve the memory: one
-process serving many sessions' screens (Textual cannot
-run several apps on one Linux driver in one process, so this needs the app to
-drive its terminal through the SSH channel, e.g. Textual's web driver protocol
-over the channel), or lighter screens for watchers. Forking each session's app
-from a pre-imported template process saves about a third, not half (see
---fork-memory: copy-on-write shares the imported modules, but each app's own
-widgets, styles and heap stay private). The CPU goes mostly to the screen
-switches of a move (its wizard opens and closes at both terminals: a restyle
-and a full repaint each); a joined app already draws a burst of pushes once and
-leaves a battle screen hidden by the wizard alone until it shows again."""
+What limits the sessions: each SSH session runs its own app process, forked from
+the server's zygote (Python, Textual, the app and the rulesets imported once and
+shared copy-on-write: the PSS above; RSS counts the shared pages in every process),
+and every change at a table repaints every screen at it in its own process (the CPU
+per move above, nearly all of it the apps'). Memory bounds the count (about 23 GB
+free / PSS per playing session here), CPU the moves per second (the CPU per move
+over the cores free), and the server's one event loop waits for the store's disk
+flush at each event (the line above) before it serves anything else. To halve
+the memory again: one process serving many sessions' screens (Textual runs one app
+per driver in a process, so the app would have to drive each terminal through its
+SSH channel, e.g. Textual's web driver protocol), or lighter screens for watchers.
+See docs/club-scale.md."""
 
 
 def main() -> None:
@@ -594,12 +681,16 @@ def main() -> None:
     parser.add_argument("--fork-memory", type=int, default=0, metavar="N",
                         help="only measure the memory of N joined apps started as today "
                         "and forked from a pre-imported process")
-    parser.add_argument("--serve", nargs=4, metavar=("STORE", "RUNDIR", "FRONT", "FRONTS"),
+    parser.add_argument("--no-zygote", action="store_true",
+                        help="start each session's app as a process of its own (as before "
+                        "the zygote), to compare")
+    parser.add_argument("--serve", nargs=5,
+                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
-                          int(args.serve[3])))
+                          int(args.serve[3]), args.serve[4] == "yes"))
         return
     if args.fork_memory:
         fork_memory(args.fork_memory)

@@ -236,12 +236,16 @@ def copied(path: Path, name: str) -> Path:
 
 def alternately(first: Callable[[], object], second: Callable[[], object],
                 repeat: int) -> tuple[float, float]:
-    """:func:`timed` of ``first`` and of ``second``, run in turn: a ratio of the two
-    then compares them under the same load of a shared machine."""
+    """:func:`timed` of ``first`` and of ``second``, run in turn (each first every other
+    time): a ratio of the two then compares them under the same load of a shared
+    machine."""
     a, b = [], []
-    for _ in range(repeat):
+    for k in range(repeat):
+        if k % 2:
+            b.append(timed(second, 1))
         a.append(timed(first, 1))
-        b.append(timed(second, 1))
+        if not k % 2:
+            b.append(timed(second, 1))
     return statistics.median(a), statistics.median(b)
 
 

@@ -69,7 +69,13 @@ def read_regular(path: Path, limit: int) -> bytes:
     ``limit`` bytes. Raises ``FileNotFoundError``, or ``OSError`` saying what is wrong."""
     fd = open_regular(path, os.O_RDONLY)
     with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
+        # As many bytes as the file holds: a read of ``limit`` bytes takes that much
+        # memory first (32 MB to read a 300 KB journal, issue 21), then what it has
+        # grown by since, up to the limit.
+        size = os.fstat(fd).st_size
+        data = f.read(min(size, limit) + 1)
+        if size < len(data) <= limit:
+            data += f.read(limit + 1 - len(data))
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit} bytes")
     return data

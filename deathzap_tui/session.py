@@ -231,8 +231,12 @@ class Session:
 
     def keep_action(self, action: Action | None) -> None:
         """Keep ``action`` (begun, partly answered) beside the save as it stands now,
-        durably before returning, so that a later sitting resumes it at the same step
-        (:meth:`kept_action`); ``None``: there is none any more (cancelled). Each
+        before returning, so that a later sitting resumes it at the same step
+        (:meth:`kept_action`); ``None``: there is none any more (cancelled). It
+        survives any process dying; a save file's record also survives a power cut,
+        a club store's commits without waiting for the disk (one flush per move, issue
+        23), so a power cut may lose the step reached, never a move: the action then
+        begins again, with the same generated dice (they come from the state). Each
         answer or step back is kept by calling this again; committing, or any other
         event, forgets it. Raises ``OSError`` if it cannot be written."""
         if self.in_flight is None:

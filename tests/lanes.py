@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 NET = Path(__file__).resolve().parent / "net"
-SERVER_FIXTURES = frozenset({"pg", "club_server", "club_thread", "running"})
+SERVER_FIXTURES = frozenset({"pg", "club_server", "club_thread"})
 """Fixtures that start a server for the test: PostgreSQL, the club's server process,
 its hub in a thread."""
 STARTS_AN_APP = frozenset({".run_test", ".run_async", "auto_pilot="})

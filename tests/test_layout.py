@@ -23,13 +23,10 @@ def test_no_two_test_modules_share_a_name() -> None:
 
 
 def test_no_test_edits_sys_path() -> None:
-    """A child Python gets the helper folders as PYTHONPATH (subprocess_env.py).
-    Not yet checked in tests/app/, whose test_inflight_app.py still hands its child
-    scripts their folders to put on sys.path (issue 20: to do there)."""
+    """A child Python gets the helper folders as PYTHONPATH (subprocess_env.py)."""
     edits = re.compile(r"sys\.path(\.insert|\.append|\[)")
     assert [str(p.relative_to(TESTS)) for p in MODULES
-            if edits.search(p.read_text(encoding="utf-8"))
-            and p.relative_to(TESTS).parts[0] != "app"] == []
+            if edits.search(p.read_text(encoding="utf-8"))] == []
 
 
 @pytest.fixture

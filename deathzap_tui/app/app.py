@@ -5,9 +5,9 @@ Screens read ``app.session`` and call its facade (``view``, ``intents``, ``begin
 messages of :mod:`deathzap_tui.app.common.messages`. The app holds no rules.
 
 The screens a game moves through are imported when first opened (``# lazy``): each
-command opens on one of them, and importing them all would cost about 190 ms of CPU
-before any first frame (start 20 ms, set-up and quick resolve 25-30 ms with the
-wizard, the battle screen 50 ms with it, game over 55 ms with the report).
+command opens on one of them, and importing them all would cost about 80 ms of CPU
+before any first frame (medians after ``deathzap_tui.cli``: start 13 ms, set-up 24 ms
+and quick resolve 40 ms with the wizard, the battle screen 40 ms with it).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from deathzap_tui.app.common.messages import (
     OpenStart,
 )
 from deathzap_tui.app.common.palette import PaletteCommands
+from deathzap_tui.app.gameover.gameover import GameOverScreen
 from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
@@ -107,18 +108,18 @@ class DeathzapApp(App[None]):
     def first_screen(self) -> Screen:
         kind = self.launch.kind
         if kind == "battle" and self.session is not None:
-            from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~50 ms CPU
+            from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
 
             return BattleScreen()
         if kind == "setup" and self.launch.plan is not None:
-            from deathzap_tui.app.start.setup import SetupScreen  # lazy: ~25 ms CPU
+            from deathzap_tui.app.start.setup import SetupScreen  # lazy: ~24 ms CPU
 
             return SetupScreen(self.launch.plan)
         if kind == "resolve":
-            from deathzap_tui.app.quick.quick import QuickResolveScreen  # lazy: ~30 ms CPU
+            from deathzap_tui.app.quick.quick import QuickResolveScreen  # lazy: ~40 ms CPU
 
             return QuickResolveScreen(attacker=self.launch.attacker, target=self.launch.target)
-        from deathzap_tui.app.start.start import StartScreen  # lazy: ~20 ms CPU
+        from deathzap_tui.app.start.start import StartScreen  # lazy: ~13 ms CPU
 
         return StartScreen(red=self.launch.red, black=self.launch.black, seed=self.launch.seed)
 
@@ -129,7 +130,7 @@ class DeathzapApp(App[None]):
                 yield cmd
 
     def open_battle(self, session: Session) -> None:
-        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~50 ms CPU
+        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
 
         self._hold_or_watch(session)
         battle = BattleScreen()
@@ -141,7 +142,7 @@ class DeathzapApp(App[None]):
         kept in progress when the game was last open (quit, crash or dropped link
         mid-action: ``Session.kept_action``), at the same step with the same answers
         and dice; say so when a kept action no longer fits the game and was dropped."""
-        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~50 ms CPU
+        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
 
         kept = getattr(self.session, "kept_action", None)
         if not isinstance(screen, BattleScreen) or kept is None or self.lock is None \
@@ -223,7 +224,7 @@ class DeathzapApp(App[None]):
 
     def poll_save(self) -> None:
         """Re-read a watched save if the writer saved it, and show the new state."""
-        from deathzap_tui.app.battle.battle import LOG_EVENTS, BattleScreen  # lazy: ~50 ms CPU
+        from deathzap_tui.app.battle.battle import LOG_EVENTS, BattleScreen  # lazy: ~40 ms CPU
 
         session = self.session
         source = getattr(session, "source", None)
@@ -244,7 +245,7 @@ class DeathzapApp(App[None]):
                 screen.refresh_board()
 
     def open_setup(self, plan: GamePlan) -> None:
-        from deathzap_tui.app.start.setup import SetupScreen  # lazy: ~25 ms CPU
+        from deathzap_tui.app.start.setup import SetupScreen  # lazy: ~24 ms CPU
 
         self._replace_all(SetupScreen(plan))
 
@@ -255,8 +256,6 @@ class DeathzapApp(App[None]):
         self.switch_screen(screen)
 
     def show_game_over(self) -> None:
-        from deathzap_tui.app.gameover.gameover import GameOverScreen  # lazy: ~55 ms CPU
-
         self.push_screen(GameOverScreen())
 
     # --- what the screens ask (messages up: common/messages.py) -----------------
@@ -285,7 +284,7 @@ class DeathzapApp(App[None]):
     def on_dice_mode(self, message: DiceMode) -> None:
         """The dice mode chosen on the start screen (for the game to come) or the
         battle screen (kept with the save, and shown on the board at once)."""
-        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~50 ms CPU
+        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
 
         if not message.keep:
             self.dice_mode = message.mode
@@ -314,13 +313,13 @@ class DeathzapApp(App[None]):
         self.push_screen(HelpScreen(ruleset))
 
     def action_quick_resolve(self) -> None:
-        from deathzap_tui.app.quick.quick import QuickResolveScreen  # lazy: ~30 ms CPU
+        from deathzap_tui.app.quick.quick import QuickResolveScreen  # lazy: ~40 ms CPU
 
         if not isinstance(self.screen, QuickResolveScreen):
             self.push_screen(QuickResolveScreen())
 
     def action_start_screen(self) -> None:
-        from deathzap_tui.app.start.start import StartScreen  # lazy: ~20 ms CPU
+        from deathzap_tui.app.start.start import StartScreen  # lazy: ~13 ms CPU
 
         self._replace_all(StartScreen(seed=self.launch.seed))
 

@@ -1,8 +1,10 @@
-"""Every style sheet of the app, in one list that every App uses (``DeathzapApp``,
-the joined app, the editor's, the club's lobby app): each feature folder has its own
-``<feature>.tcss``, named here by absolute path, so an App subclass in another folder
-reads the same files (Textual reads a relative ``CSS_PATH`` beside the module of the
-class that names it)."""
+"""Every style sheet of the app, in one list that every App uses as its ``CSS_PATH``
+(``DeathzapApp``, so the joined app and the editor's; the club's lobby app adds its
+own ``club/lobby.tcss``). The convention (docs/architecture.md, "The app"): each
+feature folder has one ``<feature>.tcss``; no ``DEFAULT_CSS``, no ``CSS``, no
+per-screen ``CSS_PATH``. Named by absolute path: Textual reads a relative
+``CSS_PATH`` beside the module of the class that names it, and App subclasses live
+in other folders."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from pathlib import Path
 APP_DIR = Path(__file__).resolve().parent
 
 STYLES: list[str | Path] = [APP_DIR / p for p in (
-    "common/common.tcss", "start/start.tcss", "battle/battle.tcss", "wizard/wizard.tcss")]
-"""Loaded up front (one parse at start-up), in this order: a later sheet's rule wins a
-tie of specificity."""
+    "common/common.tcss", "start/start.tcss", "battle/battle.tcss", "wizard/wizard.tcss",
+    "quick/quick.tcss", "editor/editor.tcss", "gameover/gameover.tcss",
+    "remote/remote.tcss")]
+"""All read once at start-up, in this order: of two rules of the same specificity
+the later one wins. The first four were read up front before issue 20; the sheets
+after them were each read when their screen first opened, after all the others."""

@@ -30,6 +30,13 @@ class Dialect:
     notify: str | None = None
     """A statement announcing a game's change to other front-ends (one parameter: the
     payload), run in the transaction that makes it; ``None``: one front-end only."""
+    lazy_begin: str = ""
+    """What opens a write transaction whose commit need not wait for the disk (an
+    action in flight, a session counted, a game marked seen: what a power cut may
+    lose, unlike an event); "": :attr:`begin`, with :attr:`lazy` around it."""
+    lazy: tuple[str, str] = ("", "")
+    """What to run before and after such a transaction (SQLite's safety level cannot
+    change inside one)."""
     unavailable: tuple[type[Exception], ...] = ()
     """The database server gone (a lost connection): the store is unavailable until
     a new connection is made."""

@@ -9,7 +9,9 @@ checks the same things and an export is a plain save.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from deathzap_tui.gamestore import StoreError
@@ -27,9 +29,24 @@ class ClubInFlight:
 
     def __init__(self, games: ClubGameStore) -> None:
         self.games = games
+        self._read: tuple[str | None] | None = None
+        """The record as :meth:`read_with` was given it, while its block runs."""
+
+    @contextlib.contextmanager
+    def read_with(self, raw: str | None) -> Iterator[None]:
+        """Within the block, :meth:`load` gives ``raw``, the record read together
+        with the events just applied (:meth:`ClubGameStore.since`), rather than
+        reading the store again: a record another writer kept a moment later would
+        not fit those events, and would be dropped as stale."""
+        self._read = (raw,)
+        try:
+            yield
+        finally:
+            self._read = None
 
     def load(self) -> InFlight | None:
-        raw = self.games.club.load_in_flight(self.games.game_id_or_fail())
+        raw = self._read[0] if self._read is not None else \
+            self.games.club.load_in_flight(self.games.game_id_or_fail())
         if raw is None:
             return None
         try:
@@ -84,7 +101,15 @@ class ClubGameStore:
         self.club.append_event(self.game_id_or_fail(), seq, event_json(event))
 
     def events_after(self, count: int) -> list[Event]:
-        rows = self.club.event_rows(self.game_id_or_fail(), count)
+        return self._events(count, self.club.event_rows(self.game_id_or_fail(), count))
+
+    def since(self, count: int) -> tuple[list[Event], str | None]:
+        """The events after the first ``count`` and the action in flight's record
+        (for :meth:`ClubInFlight.read_with`), as of one moment, in one read."""
+        rows, kept = self.club.rows_since(self.game_id_or_fail(), count)
+        return self._events(count, rows), kept
+
+    def _events(self, count: int, rows: list[str]) -> list[Event]:
         try:
             return [Event.from_data(self._decode(count + i, raw)) for i, raw in enumerate(rows)]
         except (ValueError, TypeError) as exc:

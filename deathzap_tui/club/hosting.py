@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from deathzap_tui.club.across import Across
+from deathzap_tui.club.gamestore import ClubGameStore
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.notify import Notifier
@@ -302,7 +303,10 @@ class Club:
 
     async def _do_open(self, member: str, msg: dict[str, Any]) -> dict[str, Any]:
         info, side = self._visible(member, msg["game"])
+        loaded = info.id in self.hosted
         hosted = await self.host(info.id)
+        if loaded and self._following is not None:
+            self.catch_up(hosted)  # a notice lost with the front-end that wrote it
         hosted.opened = self.clock()
         since: list[str] = []
         if side in SIDES:
@@ -436,27 +440,26 @@ class Club:
 
     def catch_up(self, hosted: Hosted) -> None:
         """Bring a hosted game up to its store: the events kept after the ones it has
-        (by sequence number), then the action in flight as kept. Events are applied
-        without this front-end's listeners (they are kept already: writing them again
-        would be refused); its players' lobbies still hear of them."""
+        (by sequence number) and the action in flight as kept with them, read in one
+        go. Events are applied without this front-end's listeners (they are kept
+        already: writing them again would be refused); its players' lobbies still
+        hear of them."""
         table = hosted.table
         game, store = table.game, table.session.store
+        assert isinstance(store, ClubGameStore)
         before = _in_progress(table)
         new: list[Event] = []
         try:
-            for _ in range(3):  # an action kept past the events read: read them again
-                events = store.events_after(len(game.log))
-                listeners, game.listeners[:] = list(game.listeners), []
-                try:
-                    for event in events:
-                        game.apply(event)
-                        new.append(event)
-                finally:
-                    game.listeners[:] = listeners
-                kept = store.in_flight.load()
-                if kept is None or kept.events <= len(game.log):
-                    break
-            table.follow()
+            events, kept = store.since(len(game.log))
+            listeners, game.listeners[:] = list(game.listeners), []
+            try:
+                for event in events:
+                    game.apply(event)
+                    new.append(event)
+            finally:
+                game.listeners[:] = listeners
+            with store.in_flight.read_with(kept):
+                table.follow()
         except Exception as exc:  # a store gone, an event this game cannot take
             self.log(f"game {hosted.game_id}: cannot catch up with the store ({exc}); "
                      "loading it again")

@@ -36,7 +36,6 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
-from deathzap_tui.app.app import DeathzapApp
 from deathzap_tui.app.common.dialogs import PickScreen
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
@@ -44,6 +43,7 @@ from deathzap_tui.app.remote.app import JoinedApp
 from deathzap_tui.app.remote.battle import JoinedBattleScreen
 from deathzap_tui.app.remote.wizard import JoinedWizardScreen
 from deathzap_tui.app.start.since import SinceScreen
+from deathzap_tui.app.styles import STYLES
 from deathzap_tui.club.hub import TOKEN_ENV, HubClient, HubError
 from deathzap_tui.club.lobbyform import GameFormScreen
 from deathzap_tui.club.lobbyscreen import LobbyScreen
@@ -51,7 +51,6 @@ from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.steps import Refused
 
-APP_DIR = Path(__file__).resolve().parents[1] / "app"
 FORCE_FILE = "new-force.toml"
 """The name of the file a force built in the lobby is edited in (a private temporary
 folder; what the club keeps is its text, under the force's own name)."""
@@ -87,7 +86,7 @@ class ClubBattleScreen(JoinedBattleScreen):
 class LobbyApp(JoinedApp):
     """The lobby, and each game opened from it as a joined game."""
 
-    CSS_PATH: ClassVar[list[Any]] = [str(APP_DIR / p) for p in DeathzapApp.CSS_PATH]
+    CSS_PATH: ClassVar[list[Any]] = [*STYLES, Path(__file__).resolve().parent / "lobby.tcss"]
     TITLE = "deathzap club"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+l", "lobby", "Lobby", priority=True, show=False)]
@@ -241,8 +240,8 @@ class LobbyApp(JoinedApp):
         temporary folder); once saved there, keep it in the club under your name:
         ``done(row)``, or ``done(None, problems)`` with what ``deathzap check`` found
         (a force with errors is refused)."""
-        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~55 ms CPU
-        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~55 ms CPU
+        from deathzap_tui.app.editor.editor import EditorScreen  # lazy: the editor, ~38 ms CPU
+        from deathzap_tui.forcedoc import ForceDocument  # lazy: the editor, ~38 ms CPU
 
         folder = Path(tempfile.mkdtemp(prefix="deathzap-force-"))
         path = folder / FORCE_FILE

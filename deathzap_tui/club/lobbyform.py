@@ -51,7 +51,6 @@ def force_spec(value: str) -> dict[str, str]:
 class GameFormScreen(ModalScreen[dict[str, Any] | None]):
     """A new challenge (``challenge`` is ``None``) or the force to accept one with."""
 
-    CSS_PATH = "lobby.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "done", "Challenge / accept", priority=True),
         Binding("ctrl+e", "build", "Build a force", priority=True),

@@ -131,7 +131,6 @@ class LobbyScreen(Screen[None]):
     """The lobby; the app (:class:`deathzap_tui.club.lobby.LobbyApp`) does what its
     keys ask and calls :meth:`show` with every new ``lobby`` reply."""
 
-    CSS_PATH = "lobby.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("enter,o", "open", "Open"),
         Binding("n", "app.new_game", "New game"),

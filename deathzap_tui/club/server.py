@@ -15,7 +15,9 @@ only the keys listed there (TOML, as ``serve-ssh``'s keys file, with member name
     name = "alice"
     key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI... alice@laptop"
 
-Each SSH session runs the lobby app on its own pty (:func:`lobby_command`) with a
+Each SSH session runs the lobby app on its own pty (:func:`lobby_command`), forked
+from a pre-imported zygote (:mod:`.zygote`, :mod:`.launcher`: a session starts in a
+fraction of the time and shares the imported code's memory), with a
 token for the member its key belongs to (:data:`~.hub.TOKEN_ENV`): the server, never
 the client, says who a session is. A key has at most ``sessions_per_key`` sessions
 at once across all the club's front-ends (counted in the store: each front-end, named
@@ -33,7 +35,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -42,6 +44,7 @@ import asyncssh
 
 from deathzap_tui.club.hosting import Club, ClubLimits
 from deathzap_tui.club.hub import TOKEN_ENV, HubServer
+from deathzap_tui.club.launcher import Launcher
 from deathzap_tui.club.members import ClubError, PublicKey, check_name, fingerprint
 from deathzap_tui.club.notify import Notifier, parse_command
 from deathzap_tui.club.sqlstore import open_store
@@ -113,8 +116,11 @@ class ClubSSHServer(sshd.GameSSHServer):
                  members: dict[bytes, str] | None = None, open_registration: bool = False,
                  sessions_per_key: int = SESSIONS_PER_KEY,
                  register_timeout: float = REGISTER_TIMEOUT,
-                 command: Callable[[str], Sequence[str]] | None = None, **kw: Any) -> None:
+                 command: Callable[[str], Sequence[str]] | None = None, zygote: bool = True,
+                 **kw: Any) -> None:
         super().__init__({}, host_key, command or lobby_command(hub.path), **kw)
+        self.launcher = Launcher(hub.path.parent, log=self.log) if zygote else None
+        """Where sessions' apps are forked from (:mod:`.zygote`), beside the hub."""
         self.club = club
         self.hub = hub
         self.members = members
@@ -130,10 +136,23 @@ class ClubSSHServer(sshd.GameSSHServer):
         return _ClubAuth(self)
 
     async def start(self) -> None:
+        if self.launcher is not None:
+            await self.launcher.start()
         await super().start()
         self.front_end = f"{socket.gethostname()}:{self.port}"
         with contextlib.suppress(StoreError):  # each session says so if it stays down
             self.club.store.clear_sessions(self.front_end)  # left by a run killed -9
+
+    async def close(self) -> None:
+        await super().close()
+        if self.launcher is not None:
+            await self.launcher.close()
+
+    async def _start_child(self, argv: Sequence[str], env: Mapping[str, str],
+                           slave: int) -> sshd.Child:
+        forked = await self.launcher.start_child(argv, env, slave) \
+            if self.launcher is not None else None
+        return forked or await super()._start_child(argv, env, slave)
 
     def _open_session(self, blob: bytes) -> int | None:
         """Count a session of the key ``blob`` in the store (every front-end's

@@ -177,10 +177,18 @@ class EventLog(Protocol):
     def game_header(self, game_id: int) -> dict[str, Any]: ...
 
     def append_event(self, game_id: int, seq: int, data: str) -> None:
-        """Raises :class:`~deathzap_tui.gamestore.Conflict` unless ``seq`` is next."""
+        """Raises :class:`~deathzap_tui.gamestore.Conflict` unless ``seq`` is next.
+        The game's action in flight goes in the same transaction: any event leaves it
+        behind (the session forgets it then), so the ``clear_in_flight`` that follows
+        finds nothing and writes nothing (one commit, one disk flush, per move)."""
 
     def event_rows(self, game_id: int, count: int) -> list[str]:
         """The events after the first ``count``, in order."""
+
+    def rows_since(self, game_id: int, count: int) -> tuple[list[str], str | None]:
+        """The events after the first ``count`` and the action in flight, as of one
+        moment (one statement: one round trip, and a record that goes with the
+        events read)."""
 
     def finish_game(self, game_id: int, over: bool, result: str) -> None: ...
 

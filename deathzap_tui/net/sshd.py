@@ -46,7 +46,7 @@ import tomllib
 import tty
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -140,6 +140,23 @@ def join_command(socket_path: Path) -> Callable[[str], Sequence[str]]:
     return command
 
 
+class Child(Protocol):
+    """A session's app process as the server handles it (an
+    :class:`asyncio.subprocess.Process`, or one a club's zygote forked)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+    def terminate(self) -> None: ...
+
+    def kill(self) -> None: ...
+
+
 class GameSSHServer:
     """The server: ``await start()``, ``port``, ``await close()``."""
 
@@ -162,7 +179,7 @@ class GameSSHServer:
             max_unauthenticated, lambda conn: conn.abort())
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self._server: asyncssh.SSHAcceptor | None = None
-        self._children: set[asyncio.subprocess.Process] = set()
+        self._children: set[Child] = set()
 
     async def start(self) -> None:
         self._server = await asyncssh.create_server(
@@ -211,6 +228,15 @@ class GameSSHServer:
         process.exit(1)
         return None
 
+    async def _start_child(self, argv: Sequence[str], env: Mapping[str, str],
+                           slave: int) -> Child:
+        """Start ``argv`` with ``env`` on the pty whose slave end is ``slave``: in a
+        session of its own, the pty its controlling terminal and its stdin, stdout
+        and stderr, no other descriptor inherited."""
+        return await asyncio.create_subprocess_exec(
+            *argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+            start_new_session=True, preexec_fn=_take_tty, close_fds=True)
+
     async def _run_on_pty(self, process: asyncssh.SSHServerProcess, side: str,
                           term: str, extra_env: Mapping[str, str] | None = None) -> None:
         """Run ``command(side)`` on a pty for the session, ``extra_env`` added to its
@@ -228,9 +254,7 @@ class GameSSHServer:
                 env[name] = value
         env.update(extra_env or {})
         try:
-            child = await asyncio.create_subprocess_exec(
-                *self.command(side), stdin=slave, stdout=slave, stderr=slave, env=env,
-                start_new_session=True, preexec_fn=_take_tty, close_fds=True)
+            child = await self._start_child(self.command(side), env, slave)
         finally:
             os.close(slave)
         self._children.add(child)

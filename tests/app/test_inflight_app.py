@@ -6,16 +6,15 @@ typed answers and the same generated dice."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from app_helpers import aiotest, battle_app, keys_for
 from inflight_fixtures import FORCES, Plan, new_game, play_to_action
+from subprocess_env import child_env
 
 from deathzap_tui.app.app import DeathzapApp, GamePlan, Launch
 from deathzap_tui.app.battle.battle import BattleScreen
@@ -183,7 +182,6 @@ async def test_a_stale_kept_action_is_dropped_with_a_message() -> None:
 
 KILLED = """
 import asyncio, json, sys
-sys.path[:0] = sys.argv[2:4]
 from test_inflight_app import SIZE, keys_of, open_plan, shown
 from inflight_fixtures import new_game, play_to_action
 from app_helpers import battle_app
@@ -207,10 +205,8 @@ def killed_in_wizard(script: str, ruleset_id: str, wizard: str) -> dict[str, Any
     """Run ``script`` (an app stopping in ``wizard`` of a new ``ruleset_id`` game) in
     a process of its own and kill -9 it there: the step, answers and history it
     printed."""
-    here = Path(__file__).resolve().parent
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script, ruleset_id, str(here), str(here.parent / "rules")],
-        stdout=subprocess.PIPE, env=dict(os.environ))
+    proc = subprocess.Popen([sys.executable, "-c", script, ruleset_id],
+                            stdout=subprocess.PIPE, env=child_env())
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -234,7 +230,6 @@ async def test_kill_9_mid_action_and_resume_in_every_ruleset(ruleset_id: str) ->
 
 KILLED_SET_UP = """
 import asyncio, json, sys
-sys.path[:0] = sys.argv[2:4]
 from test_inflight_app import SIZE, shown
 from inflight_fixtures import FORCES
 from app_helpers import keys_for

@@ -3,11 +3,14 @@ on a real SQLite file and a real PostgreSQL database (the ``club`` fixture)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from club_fixtures import FORCES, club_session, key_text, new_game, play, run_sql, with_two_members
+from dz3_fixtures import random_answer
 
+from deathzap_tui.club.gamestore import event_json
 from deathzap_tui.club.members import ClubError, PublicKey, check_name
 from deathzap_tui.club.sqlstore import SqlClubStore, open_store
 from deathzap_tui.gamestore import Conflict
@@ -164,6 +167,27 @@ def test_the_unique_event_number_decides_when_the_count_is_stale(
         store.append(1, game.log[1])
 
 
+def test_an_event_kept_takes_the_action_in_flight_with_it(club: SqlClubStore) -> None:
+    """The record of an action in flight goes in the transaction that keeps the next
+    event (which leaves it behind), not in a second write after it (issue 23)."""
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    session = Session(game, None, store=store)
+    play(session, 1)
+    action = session.begin(session.intents()[0].intent, "red")
+    session.keep_action(action)
+    assert store.game_id is not None and club.load_in_flight(store.game_id) is not None
+    rnd = random.Random(2)
+    while not action.resolution.done:
+        action.resolution.answer(random_answer(action.resolution.step, rnd))
+    game.listeners.clear()  # the event kept by the store alone, no session after it
+    event = game.commit(action)
+    store.append(1, event)
+    assert club.load_in_flight(store.game_id) is None
+    assert club.event_rows(store.game_id, 1) == [event_json(event)]
+
+
 def test_per_key_counters(club_spec: str) -> None:
     now = [1000.0]
     store = open_store(club_spec, clock=lambda: now[0])
@@ -228,3 +252,49 @@ def test_a_damaged_game_is_refused_saying_what(club: SqlClubStore, table: str, c
     run_sql(club, f"UPDATE {table} SET {column} = ? WHERE {where}", value, store.game_id)
     with pytest.raises(StoreError, match=why):
         club.game_store(store.game_id or 0).load()
+
+
+def test_the_events_and_the_action_in_flight_are_read_in_one_go(club: SqlClubStore) -> None:
+    """A front-end catching up reads the events it lacks and the action in flight
+    as of one moment; the record read is the one the session then resumes, without
+    reading the store again (issue 24)."""
+    store = club.new_game(red="alice", black="bob")
+    game = new_game()
+    store.create(game)
+    session = Session(game, None, store=store)
+    play(session, 2)
+    events, kept = store.since(1)
+    assert [e.to_data() for e in events] == [game.log[1].to_data()] and kept is None
+    session.keep_action(session.begin(session.intents()[0].intent, "red"))
+    events, kept = store.since(1)
+    assert [e.to_data() for e in events] == [game.log[1].to_data()]
+    assert kept is not None and kept == club.load_in_flight(store.game_id or 0)
+    assert store.since(2) == ([], kept)
+    run_sql(club, "DELETE FROM in_flight")  # gone from the store since it was read
+    with store.in_flight.read_with(kept):
+        again = Session(game, None, store=store).kept_action()
+    assert again[0] is not None and again[1] == ""
+    assert store.in_flight.load() is None
+
+
+def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(
+        club: SqlClubStore) -> None:
+    """Counting a session, marking a game seen or keeping an action in flight does
+    not wait for the disk; every other write (an event) does, before and after
+    (issue 23: one flush per move on the server's loop)."""
+    def durability() -> object:
+        return club.conn.execute("SHOW synchronous_commit" if club.dialect.name == "postgres"
+                                 else "PRAGMA synchronous").fetchone()[0]
+
+    full = durability()
+    assert full in ("on", 2)  # SQLite's FULL
+    seen: list[object] = []
+    with club._tx(lazy=True) as run:
+        run("DELETE FROM sessions WHERE server = ?", "nowhere")
+        seen.append(durability())
+    assert seen == ["off" if full == "on" else 1] and durability() == full  # 1: NORMAL
+    club.close_session(club.open_session("SHA256:x", "here"))
+    store = club.new_game(red="alice", black="bob")
+    store.create(new_game())
+    club.store_in_flight(store.game_id or 0, "{}")
+    assert durability() == full

@@ -2,12 +2,13 @@
 store, members on real SSH connections (asyncssh clients with a pty, reading what
 the lobby app draws), from registering to a report of the exported game.
 
-alice and bob register; alice challenges bob (the ``--notify`` command runs, bob's
-lobby shows it live and rings the bell); bob accepts and both choose forces; both
-play the set-up live, each answering their own steps (the server rolls); bob leaves,
-alice draws a card alone; bob comes back to the unread marker and "since you last
-looked"; carol registers and sees nothing of their private game; ``club export`` gives
-a save that ``deathzap report`` reads.
+alice and bob register (their sessions' apps forked from the server's zygote);
+alice challenges bob (the ``--notify`` command runs, bob's lobby shows it live and
+rings the bell); bob accepts and both choose forces; both play the set-up live, each
+answering their own steps (the server rolls); bob leaves, alice draws a card alone;
+bob comes back to the unread marker and "since you last looked"; carol registers and
+sees nothing of their private game; ``club export`` gives a save that ``deathzap
+report`` reads.
 """
 
 from __future__ import annotations
@@ -130,6 +131,19 @@ async def register(port: int, key: asyncssh.SSHKey, name: str) -> Terminal:
     return term
 
 
+def assert_forked_from_the_zygote(log: Path, sessions: int) -> None:
+    """The sessions' apps the server's log names (each still running) are children
+    of the zygote it started (issue 23)."""
+    text = log.read_text()
+    zygote = re.search(r"zygote: ready \(pid (\d+)\)", text)
+    assert zygote, text[-2000:]
+    apps = [int(pid) for pid in re.findall(r"session started \(pid (\d+)", text)]
+    assert len(apps) == sessions, text[-2000:]
+    for pid in apps:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        assert int(stat.rsplit(")", 1)[1].split()[1]) == int(zygote.group(1)), stat
+
+
 async def until(predicate, what: str, timeout: float = 30.0, every: float = 0.2) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -193,6 +207,7 @@ def test_two_members_from_challenge_to_report_over_ssh(club_server: dict, tmp_pa
     async def main() -> None:
         alice = await register(port, keys["alice"], "alice")
         bob = await register(port, keys["bob"], "bob")
+        assert_forked_from_the_zygote(club_server["log"], sessions=2)
 
         # alice challenges bob by name with the first shipped Deathzap 3 force.
         alice.press("n")

@@ -323,3 +323,26 @@ def test_a_database_gone_mid_game_stops_play_saying_so_and_it_resumes_when_back(
                 assert await events_at(seat, 2) == 2
 
     asyncio.run(main())
+
+
+def test_a_notice_missed_is_made_up_when_the_game_is_opened(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A front-end that missed an action's notice is a step behind until a player
+    opens the game there: the club catches it up from the store then (issue 24)."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            side = whose(await sides.seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            here = sides.home[side]
+            there = sides.other(here)
+            monkeypatch.setattr(here.store, "_announce", lambda run, game_id, what: None)
+            await begin(sides.seats[side], side)  # kept; its notice never sent
+            await asyncio.sleep(0.5)
+            assert not (await sides.seats[other].fresh()).get("pending")
+            lobby = await there.lobby("alice" if there is a else "bob", subscribe=False)
+            await lobby.request("open", game=sides.game)
+            state = await sides.seats[other].until_state(lambda s: bool(s.get("pending")))
+            assert state["pending"]["by"] == side
+
+    asyncio.run(main())

@@ -117,6 +117,7 @@ def test_a_members_key_gets_their_lobby_with_the_server_saying_who(tmp_path, key
         async with serve_in_process(tmp_path, keys) as (_club, server):
             conn, screen = await session(server.port, keys["bob"])
             await screen.until("member=bob hub=bob")
+            assert server.launcher is not None and server.launcher.forked == 1  # zygote
             lobby = await screen.ask(t="lobby")
             assert lobby["games"] == [] and lobby["challenges"] == []
             conn.close()

@@ -53,9 +53,6 @@ def render_clock(clock: TurnClock) -> Text:
 class ClockWidget(Static):
     """Shows a :class:`TurnClock`; hidden while there is none."""
 
-    DEFAULT_CSS = """
-    ClockWidget { height: auto; border: round $secondary; padding: 0 1; }
-    """
 
     def show(self, clock: TurnClock | None) -> None:
         if clock == getattr(self, "_last", None) and self.display == (clock is not None):

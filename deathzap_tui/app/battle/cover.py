@@ -56,7 +56,6 @@ def cover_text(side: str, deciding: bool) -> Text:
 
 
 class CoverScreen(Screen[IntentOption | None]):
-    CSS_PATH = "cover.tcss"
     AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[Any]] = [
         Binding("enter", "reveal", "Show (only you can see)"),

@@ -64,9 +64,6 @@ class DeckWidget(Static):
     """Shows a :class:`DeckView`; not displayed (no room taken) for a ruleset without
     cards (``None``)."""
 
-    DEFAULT_CSS = """
-    DeckWidget { height: auto; border: round $secondary; padding: 0 1; }
-    """
 
     def show(self, deck: DeckView | None) -> None:
         if deck == getattr(self, "_last", None) and self.display == (deck is not None):

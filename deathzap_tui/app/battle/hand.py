@@ -43,14 +43,6 @@ class HandWidget(Static):
     them off again (the text is dropped, not only hidden). ``compact``: the first
     line only (the battle screen; the whole text is one key away)."""
 
-    DEFAULT_CSS = """
-    HandWidget {
-        height: auto;
-        border: round $accent;
-        border-title-align: left;
-        padding: 0 1;
-    }
-    """
 
     def __init__(self, *args, compact: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)

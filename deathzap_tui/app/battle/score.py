@@ -76,9 +76,6 @@ def fit_score(view: BoardView, width: int, height: int) -> Text:
 class ScoreWidget(Widget):
     """Sized by its whole text (up to its CSS limit), drawn for the room it got."""
 
-    DEFAULT_CSS = """
-    ScoreWidget { height: auto; border: round $secondary; padding: 0 1; }
-    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

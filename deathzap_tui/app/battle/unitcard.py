@@ -59,7 +59,6 @@ class UnitCardScreen(Screen[None]):
     """One unit in full; ``rows`` are the board's units in its order, so that ``n`` and
     ``p`` step through them."""
 
-    CSS_PATH = "unitcard.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("escape,c", "app.pop_screen", "Back to the board"),
         Binding("n", "step(1)", "Next unit"),

@@ -310,9 +310,6 @@ class UnitTable(Widget):
     """The status table of one side: re-rendered for its width whenever Textual
     paints it, so a resize or a new row of data costs this widget alone."""
 
-    DEFAULT_CSS = """
-    UnitTable { height: auto; }
-    """
 
     def __init__(self, side: str, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -1,5 +1,5 @@
 """Small dialogs over a screen: a question answered by one key, one line of text,
-one of a list. Styles in ``dialogs.tcss``."""
+one of a list. Styles in ``common.tcss``."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from deathzap_tui.app.common.text import clean
 
 class Dialog(ModalScreen[str | None]):
     """A small dialog answering a string (``None``: cancelled)."""
-
-    CSS_PATH = "dialogs.tcss"
 
 
 class AskScreen(Dialog):

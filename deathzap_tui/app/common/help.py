@@ -40,10 +40,6 @@ def render_sections(sections: list[tuple[str, str]], query: str) -> Text:
 
 class HelpScreen(Screen[None]):
     BINDINGS: ClassVar[list[Any]] = [Binding("escape", "app.pop_screen", "Close help")]
-    DEFAULT_CSS = """
-    HelpScreen #help-body { height: 1fr; padding: 0 1; }
-    HelpScreen #help-search { margin: 0 0; }
-    """
 
     def __init__(self, ruleset: Ruleset) -> None:
         super().__init__()
@@ -80,9 +76,6 @@ class TextScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[Any]] = [Binding("escape", "app.pop_screen", "Close"),
                                      Binding("e", "earlier", "Earlier")]
-    DEFAULT_CSS = """
-    TextScreen #text-body { height: 1fr; padding: 0 1; }
-    """
 
     def __init__(self, title: str, lines: list[str], *, bottom: bool = False,
                  earlier: Callable[[], list[str]] | None = None) -> None:

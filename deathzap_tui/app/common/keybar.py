@@ -25,14 +25,6 @@ PINNED = frozenset({"quit"})
 
 
 class KeyBar(Widget):
-    DEFAULT_CSS = """
-    KeyBar {
-        dock: bottom;
-        height: 1;
-        background: $footer-background;
-        color: $footer-foreground;
-    }
-    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -24,9 +24,6 @@ from deathzap_tui.app.common.text import clean
 class TailLog(Widget):
     """Shows the tail of a list of (possibly styled) lines."""
 
-    DEFAULT_CSS = """
-    TailLog { height: 1fr; min-height: 1; }
-    """
     WHOLE: ClassVar[bool] = False
     """Show only whole lines: a line that does not fit wrapped is left out with the
     older ones (the last line is shown in part when it alone is too tall)."""
@@ -65,9 +62,6 @@ class TailLog(Widget):
 
 
 class EventLog(TailLog):
-    DEFAULT_CSS = """
-    EventLog { border: round $secondary; height: 1fr; min-height: 3; }
-    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

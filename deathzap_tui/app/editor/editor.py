@@ -175,7 +175,6 @@ class EditorScreen(OneFrameScreen[bool]):
     repaint themselves, so the change is one frame, not the whole screen drawn again
     (as the wizard's, wizard/wizard.py)."""
 
-    CSS_PATH = "editor.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("w", "save_as", "Save as"),

@@ -90,7 +90,6 @@ class ReportText(Widget):
 
 
 class GameOverScreen(Screen[None]):
-    CSS_PATH = "gameover.tcss"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("u", "undo", "Undo last"),
         Binding("escape", "app.pop_screen", "Back to board"),

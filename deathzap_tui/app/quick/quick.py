@@ -86,20 +86,6 @@ class QuickResolveScreen(Screen[None]):
         Binding("ctrl+s", "resolve", "Resolve", priority=True),
         Binding("escape", "leave", "Back"),
     ]
-    DEFAULT_CSS = """
-    QuickResolveScreen #quick-body { height: 1fr; padding: 0 1; }
-    QuickResolveScreen .row { height: 1; }
-    QuickResolveScreen .row-label { width: 18; }
-    QuickResolveScreen .row-field { width: 1fr; }
-    QuickResolveScreen .typed { height: 9; background: $boost; }
-    QuickResolveScreen .problems { height: auto; max-height: 6; }
-    QuickResolveScreen #quick-message { height: auto; padding: 0 1; }
-    QuickResolveScreen #quick-result { display: none; height: 1fr; padding: 0 1;
-                                       border-top: solid $primary; }
-    QuickResolveScreen.-result #quick-result { display: block; }
-    QuickResolveScreen.-result #quick-body { height: auto; max-height: 10;
-                                             border-top: solid $primary; }
-    """
 
     def __init__(self, *, attacker: str = "", target: str = "") -> None:
         super().__init__()

@@ -20,9 +20,6 @@ from deathzap_tui.rules.steps import Refused
 
 
 class JoinedBattleScreen(BattleScreen):
-    DEFAULT_CSS = """
-    JoinedBattleScreen #net-status { height: 1; background: $boost; padding: 0 0; }
-    """
 
     def __init__(self) -> None:
         super().__init__()

@@ -22,11 +22,6 @@ class RequestScreen(ModalScreen[bool]):
         Binding("y", "answer(True)", "Agree"),
         Binding("n,escape", "answer(False)", "Decline"),
     ]
-    CSS = """
-    RequestScreen { align: left bottom; background: $background 30%; }
-    RequestScreen > Vertical { width: 60; height: auto; border: thick $warning;
-                               background: $surface; padding: 0 2; margin-bottom: 1; }
-    """
 
     def __init__(self, request: Mapping[str, str]) -> None:
         super().__init__()

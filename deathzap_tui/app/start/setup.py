@@ -40,9 +40,6 @@ class SetupScreen(Screen[None]):
         Binding("g", "generate", "Roll all for me"),
         Binding("escape", "app.start_screen", "Back to start"),
     ]
-    DEFAULT_CSS = """
-    SetupScreen #setup-body { height: 1fr; padding: 1 2; }
-    """
 
     def __init__(self, plan: GamePlan) -> None:
         super().__init__()

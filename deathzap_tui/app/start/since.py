@@ -21,14 +21,6 @@ class SinceScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[Any]] = [
         Binding("enter,escape", "close", "Close"),
     ]
-    DEFAULT_CSS = """
-    SinceScreen { align: center middle; }
-    SinceScreen > Vertical { width: 80%; max-width: 100; height: auto; max-height: 90%;
-                             border: thick $accent; background: $surface; padding: 0 1; }
-    SinceScreen #since-body { height: auto; max-height: 30; }
-    SinceScreen #since-turn { margin-top: 1; }
-    SinceScreen .hint { color: $text-muted; }
-    """
 
     def __init__(self, title: str, lines: list[str]) -> None:
         super().__init__()
@@ -63,11 +55,6 @@ class LockedScreen(ModalScreen[bool]):
         Binding("y,w", "answer(True)", "Watch read only"),
         Binding("n,escape", "answer(False)", "Back"),
     ]
-    DEFAULT_CSS = """
-    LockedScreen { align: center middle; }
-    LockedScreen > Vertical { width: 70; height: auto; border: thick $warning;
-                              background: $surface; padding: 1 2; }
-    """
 
     def __init__(self, message: str) -> None:
         super().__init__()

@@ -267,9 +267,6 @@ class OddsPanel(Widget):
     CSS breakpoint on the screen) always shows it.
     """
 
-    DEFAULT_CSS = """
-    OddsPanel { height: auto; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -174,7 +174,7 @@ async def test_dice_mode_is_kept_with_the_save(demo_paths) -> None:
     assert saves.read_settings(session.path) == {"dice": "generated"}
     assert saves.stamp(session.path) == snapshot, "a toggle does not touch the save"
     # No mode given (`deathzap resume` without --dice): the save's. A mode given
-    # wins over it (issue 26: tests/test_cmd_log_resume.py).
+    # wins over it (issue 26: tests/commands/test_cmd_log_resume.py).
     again = DeathzapApp(Launch("battle"), session=Session.resume(session.path))
     async with again.run_test(size=(80, 24)):
         assert again.dice_mode == "generated"

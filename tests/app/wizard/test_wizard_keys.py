@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 from app_helpers import aiotest, battle_app, keys_for, session_at
 from test_odds_panel import to_first_hit_roll
 from textual.app import App
 
+from deathzap_tui.app.styles import STYLES
 from deathzap_tui.app.wizard.odds import OddsPanel
 from deathzap_tui.app.wizard.wizard import CHOICE_KEYS, WizardScreen, choice_key
 from deathzap_tui.headless.describe import step_headline
@@ -40,6 +41,11 @@ def toy_steps(ctx: Context) -> Any:
 
 
 class ToyApp(App[None]):
+    CSS_PATH: ClassVar[list[Any]] = [STYLES[0]]
+    """The shared widgets' sheet (common.tcss: the key bar's and the logs' own rules),
+    as the toy had them before issue 20 (their DEFAULT_CSS); not wizard.tcss, which it
+    never had."""
+
     def __init__(self, intents: list[IntentOption], dice_mode: str = "physical") -> None:
         super().__init__()
         self.toy = Toy()
