@@ -58,7 +58,7 @@ def pilot_waits_without_fixed_naps(monkeypatch: pytest.MonkeyPatch) -> None:
     run has imported Textual: the rules' tests never pay for it."""
     if "textual.app" not in sys.modules:
         return
-    from pilot_wait import wait_for_idle
+    from pilot_wait import wait_for_idle  # lazy: imports Textual (rules-only runs never do)
 
     monkeypatch.setattr("textual.app.wait_for_idle", wait_for_idle)
     monkeypatch.setattr("textual.pilot.wait_for_idle", wait_for_idle)

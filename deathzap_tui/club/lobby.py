@@ -175,6 +175,22 @@ class LobbyApp(JoinedApp):
             self.notify(clean(text, oneline=True), markup=False, timeout=6,
                         severity="error" if error else "information")
 
+    # --- what the lobby and its form ask (messages up) -------------------------------
+    def on_lobby_screen_open_game(self, message: LobbyScreen.OpenGame) -> None:
+        self.open_game(message.game)
+
+    def on_lobby_screen_accept(self, message: LobbyScreen.Accept) -> None:
+        self.accept(message.challenge)
+
+    def on_lobby_screen_decline(self, message: LobbyScreen.Decline) -> None:
+        self.decline(message.challenge)
+
+    def on_lobby_screen_set_public(self, message: LobbyScreen.SetPublic) -> None:
+        self.set_public(message.game, message.public)
+
+    def on_game_form_screen_build_force(self, message: GameFormScreen.BuildForce) -> None:
+        self.build_force(message.ruleset_id, message.done)
+
     # --- lobby keys -----------------------------------------------------------------
     def action_refresh_lobby(self) -> None:
         self.run_worker(self.refresh_lobby(), group="lobby")

@@ -13,13 +13,14 @@ without ``id``), or ``None``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
@@ -128,8 +129,17 @@ class GameFormScreen(ModalScreen[dict[str, Any] | None]):
             self.query_one("#form-force", Select).set_options(self._choices())
 
     # --- a force built here ---------------------------------------------------------
+    class BuildForce(Message):
+        """Build a new force of ``ruleset_id`` in the editor and keep it in the club;
+        ``done(row)`` with the kept force, or ``done(None, problems)``."""
+
+        def __init__(self, ruleset_id: str, done: Callable[..., None]) -> None:
+            super().__init__()
+            self.ruleset_id = ruleset_id
+            self.done = done
+
     def action_build(self) -> None:
-        self.app.build_force(self.ruleset_id, self.force_saved)  # type: ignore[attr-defined]
+        self.post_message(self.BuildForce(self.ruleset_id, self.force_saved))
 
     def force_saved(self, row: Mapping[str, str] | None, problems: Sequence[str] = ()) -> None:
         """The editor's force as the club kept it (chosen here), or why it was not."""

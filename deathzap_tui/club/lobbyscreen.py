@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -131,6 +132,35 @@ class LobbyScreen(Screen[None]):
     """The lobby; the app (:class:`deathzap_tui.club.lobby.LobbyApp`) does what its
     keys ask and calls :meth:`show` with every new ``lobby`` reply."""
 
+    class OpenGame(Message):
+        """Open ``game``: play it, watch it, or read its report."""
+
+        def __init__(self, game: int) -> None:
+            super().__init__()
+            self.game = game
+
+    class Accept(Message):
+        """Accept ``challenge`` (the form asks for the force first)."""
+
+        def __init__(self, challenge: Mapping[str, Any]) -> None:
+            super().__init__()
+            self.challenge = challenge
+
+    class Decline(Message):
+        """Decline ``challenge``, or withdraw it if it is this member's own."""
+
+        def __init__(self, challenge: Mapping[str, Any]) -> None:
+            super().__init__()
+            self.challenge = challenge
+
+    class SetPublic(Message):
+        """Let others watch ``game`` (``public``), or not."""
+
+        def __init__(self, game: int, public: bool) -> None:
+            super().__init__()
+            self.game = game
+            self.public = public
+
     BINDINGS: ClassVar[list[Any]] = [
         Binding("enter,o", "open", "Open"),
         Binding("n", "app.new_game", "New game"),
@@ -223,7 +253,7 @@ class LobbyScreen(Screen[None]):
         elif section == "challenges":
             self.action_accept()
         else:
-            self.app.open_game(int(row["game"]))  # type: ignore[attr-defined]
+            self.post_message(self.OpenGame(int(row["game"])))
 
     def action_accept(self) -> None:
         section, row = self.selected()
@@ -232,7 +262,7 @@ class LobbyScreen(Screen[None]):
         elif row.get("mine"):
             self.say("That challenge is your own: d withdraws it.")
         else:
-            self.app.accept(row)  # type: ignore[attr-defined]
+            self.post_message(self.Accept(row))
 
     def action_decline(self) -> None:
         section, row = self.selected()
@@ -242,28 +272,28 @@ class LobbyScreen(Screen[None]):
             self.say("An open challenge is declined by leaving it; only its maker "
                      "withdraws it.")
         else:
-            self.app.decline(row)  # type: ignore[attr-defined]
+            self.post_message(self.Decline(row))
 
     def action_watch(self) -> None:
         section, row = self.selected()
         if section != "watch" or row is None:
             self.say("Watch: choose a public game under Watch first.")
         else:
-            self.app.open_game(int(row["game"]))  # type: ignore[attr-defined]
+            self.post_message(self.OpenGame(int(row["game"])))
 
     def action_report(self) -> None:
         section, row = self.selected()
         if section != "finished" or row is None:
             self.say("Report: choose a finished game first.")
         else:
-            self.app.open_game(int(row["game"]))  # type: ignore[attr-defined]
+            self.post_message(self.OpenGame(int(row["game"])))
 
     def action_public(self) -> None:
         section, row = self.selected()
         if section not in ("games", "finished") or row is None:
             self.say("Public: choose one of your games first.")
         else:
-            self.app.set_public(int(row["game"]), not row.get("public"))  # type: ignore[attr-defined]
+            self.post_message(self.SetPublic(int(row["game"]), not row.get("public")))
 
     def palette_commands(self) -> list[tuple[str, str, Any]]:
         """Everything the lobby's keys do, for the command palette."""

@@ -17,9 +17,10 @@ from club_fixtures import key_text
 from dz3play import play_one
 from joined_helpers import screen_text, until
 
+from deathzap_tui.app.editor.editor import EditorScreen
 from deathzap_tui.club.hosting import Club
 from deathzap_tui.club.hub import HubServer
-from deathzap_tui.club.lobby import ClubBattleScreen, ClubWizardScreen, LobbyApp
+from deathzap_tui.club.lobby import FORCE_FILE, ClubBattleScreen, ClubWizardScreen, LobbyApp
 from deathzap_tui.club.lobbyform import GameFormScreen
 from deathzap_tui.club.lobbyscreen import LobbyScreen, ago_text, game_line
 from deathzap_tui.club.members import PublicKey
@@ -363,6 +364,24 @@ def test_every_key_of_the_lobby_and_the_form_is_in_the_palette(
             assert {f"action_{b.action}" for b in GameFormScreen.BINDINGS} <= named
 
     asyncio.run(main())
+
+def test_ctrl_e_in_the_form_asks_the_app_to_build_a_force(club_thread: ClubThread) -> None:
+    """The form posts its request up (GameFormScreen.BuildForce) and the lobby app opens
+    the force editor on a new force, over the form."""
+    async def main() -> None:
+        app = club_thread.app("bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "games" in app.data)
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, GameFormScreen))
+            form = app.screen
+            await pilot.press("ctrl+e")
+            await until(pilot, lambda: isinstance(app.screen, EditorScreen))
+            assert app.screen.doc.path.name == FORCE_FILE  # in its private folder
+            assert form in app.screen_stack
+
+    asyncio.run(main())
+
 
 def test_lobby_snapshot_80x24(club_thread: ClubThread, snap_compare) -> None:
     """The lobby at 80x24: a game in set-up, a challenge to bob, an open one, bob's own."""
