@@ -21,7 +21,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from deathzap_tui import saves
 from deathzap_tui.app.common.help import HelpScreen
 from deathzap_tui.app.common.messages import (
     DiceMode,
@@ -33,11 +32,9 @@ from deathzap_tui.app.common.messages import (
     OpenStart,
 )
 from deathzap_tui.app.common.palette import PaletteCommands
-from deathzap_tui.app.gameover.gameover import GameOverScreen
 from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
-from deathzap_tui.net.lock import SaveLocked, read_only
 from deathzap_tui.rules import registry
 
 if TYPE_CHECKING:
@@ -183,6 +180,8 @@ class DeathzapApp(App[None]):
     def _restore_dice(self, save: Path) -> None:
         """Take the dice mode kept with the save (``saves.read_settings``) unless one
         was given, or keep this one there for the next sitting."""
+        from deathzap_tui import saves  # lazy: once a game is open (issue 21: ~40 ms CPU)
+
         saved = saves.read_settings(save).get("dice")
         if saved is not None and not self._dice_given:
             self.dice_mode = saved
@@ -192,12 +191,16 @@ class DeathzapApp(App[None]):
     def set_dice_mode(self, mode: str) -> None:
         """Switch between typed and generated dice; the save's writer keeps the mode
         with the save, so resuming the game restores it."""
+        from deathzap_tui import saves  # lazy: as in _restore_dice
+
         self.dice_mode = mode
         if self.lock is not None and self.lock.held:
             saves.write_setting(self.lock.path, "dice", mode)
 
     def _hold_or_watch(self, session: GameSession[Any], lock: SaveLock | None = None) -> None:
         """:meth:`hold`, or if another process writes the save, watch it read only."""
+        from deathzap_tui.net.lock import SaveLocked, read_only  # lazy: ~20 ms, game open
+
         try:
             self.hold(session, lock)
         except SaveLocked as exc:
@@ -224,6 +227,7 @@ class DeathzapApp(App[None]):
 
     def poll_save(self) -> None:
         """Re-read a watched save if the writer saved it, and show the new state."""
+        from deathzap_tui import saves  # lazy: as in _restore_dice
         from deathzap_tui.app.battle.battle import LOG_EVENTS, BattleScreen  # lazy: ~40 ms CPU
 
         session = self.session
@@ -256,6 +260,8 @@ class DeathzapApp(App[None]):
         self.switch_screen(screen)
 
     def show_game_over(self) -> None:
+        from deathzap_tui.app.gameover.gameover import GameOverScreen  # lazy: ~13 ms CPU
+
         self.push_screen(GameOverScreen())
 
     # --- what the screens ask (messages up: common/messages.py) -----------------

@@ -12,6 +12,15 @@ wrote the screen twice, each time in full. Folding the repaint into the layout's
 once. Guarded by ``tests/app/wizard/test_wizard_frames.py`` (``a`` opens the chooser in
 one frame).
 
+**Requests still on their way.** A widget's ``refresh`` only marks it; the widget
+posts the request (a layout, a repaint) to its screen when it next goes idle. When the
+screen's frame timer fires first, the screen draws what it has and the late requests
+make a second frame a tick later: in a real terminal, opening the wizard on ``a`` drew
+the whole screen twice (its step box's layout request arrived after the first frame;
+headless tests, scheduled differently, saw one). :class:`OneFrameScreen` lets its frame
+wait a tick (at most :attr:`~OneFrameScreen.MAX_WAITS`) while any of its widgets still
+holds a request or its own queue holds messages, so that one frame draws them all.
+
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
 itself (a Tree: its lines), which never agree, so every layout of the screen refreshes
@@ -34,6 +43,16 @@ row is shown for the first time. For a widget that does not scroll (:class:`Stea
 mixed in, :class:`SteadyStatic`) the virtual size is only recorded: the layout that
 sized it has placed everything already.
 
+**Styles computed again on every push.** Pushing a screen styles it and all its
+widgets again (``ScreenResume(refresh_styles=True)``), though each widget was styled when
+mounted and again whenever a class or pseudo-class of it or an ancestor changed since:
+the start screen's form was styled twice before its first frame, the wizard (kept
+installed) restyled whole on every ``a``. Only a change outside the screen leaves its
+styles behind (a theme, the app's classes or focus, reloaded CSS): :class:`SteadyStyles`
+skips the restyle when none happened since the screen was last styled. (A style that
+follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
+Textual restyles only those on a focus change.)
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -41,10 +60,12 @@ state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from textual import events
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static, Tree
 
 ResultT = TypeVar("ResultT")
@@ -52,12 +73,29 @@ NodeT = TypeVar("NodeT")
 
 
 class OneFrameScreen(Screen[ResultT]):
-    """A screen whose layout and full repaint, pending together, make one frame."""
+    """A screen whose layout and full repaint, pending together, make one frame, and
+    that waits (a tick or two) for its widgets' requests still on their way."""
+
+    MAX_WAITS: ClassVar[int] = 3
+    """Ticks (of ~17 ms) a frame may wait for its widgets' requests in flight."""
+    _waits = 0
+
+    def _requests_in_flight(self) -> bool:
+        # Private: a widget's refresh sets these and posts its request to the screen
+        # when the widget next goes idle (Widget._check_refresh); posted, it waits in
+        # the screen's queue.
+        return not self._message_queue.empty() or any(
+            widget._layout_required or widget._repaint_required
+            for widget in self.walk_children(Widget))
 
     def _on_timer_update(self) -> None:
-        # Private: Textual's per-frame update. Its layout pass renders the dirty
-        # widgets; the screen among them is rendered in full, so the separate full
-        # repaint that would follow it is not needed.
+        # Private: Textual's per-frame update (an interval timer, paused by it).
+        if self._waits < self.MAX_WAITS and self._requests_in_flight():
+            self._waits += 1  # the timer runs on: the next tick draws them together
+            return
+        self._waits = 0
+        # Its layout pass renders the dirty widgets; the screen among them is rendered
+        # in full, so the separate full repaint that would follow it is not needed.
         if self._layout_required and self._repaint_required:
             self._repaint_required = False
             self._dirty_widgets.add(self)
@@ -67,8 +105,36 @@ class OneFrameScreen(Screen[ResultT]):
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView as _ScrollView
     from textual.widget import Widget as _Widget
+
+    _Screen = Screen[object]
 else:
-    _ScrollView = _Widget = object
+    _ScrollView = _Widget = _Screen = object
+
+
+class SteadyStyles(_Screen):
+    """Mixed into a screen (first among its bases): pushing it restyles it only when
+    something outside it that styles read changed since it was last styled (see the
+    module's docstring)."""
+
+    _styled_for: tuple[object, ...] | None = None
+    """What the screen's styles were last computed under (:meth:`_style_stamp`)."""
+
+    def _style_stamp(self) -> tuple[object, ...]:
+        # Private: the app's CSS generation (themes, CSS reloads bump it).
+        app = self.app
+        return app._css_update_count, frozenset(app.classes), frozenset(app.pseudo_classes)
+
+    def _on_mount(self) -> None:
+        # Every widget was styled as it was mounted, this screen last.
+        self._styled_for = self._style_stamp()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Screen's own handler (Textual dispatches each class's in turn,
+        # most derived first), which restyles the screen if ``refresh_styles``.
+        stamp = self._style_stamp()
+        if stamp == self._styled_for:
+            event.refresh_styles = False
+        self._styled_for = stamp
 
 
 class SteadyScrollbars(_ScrollView):

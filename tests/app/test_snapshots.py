@@ -17,6 +17,7 @@ LARGE = (120, 40)
 
 async def settle(pilot) -> None:
     await pilot.pause()
+    await pilot.app.workers.wait_for_complete()  # the start screen's saves, read in a thread
     await pilot.pause()
 
 

@@ -86,7 +86,7 @@ class JoinedWizardScreen(WizardScreen):
         what = clean(step.text, oneline=True) if step is not None else "confirm"
         title = " — ".join(p for p in (self.wizard_title, self.intent_label) if p)
         repaint(self.query_one("#wiz-title", Static), Text(title))
-        self.set_class(False, "-done", "-picking")
+        self._state(done=False, picking=False)
         self._feedback("")
         self._render_history()
         repaint(self.query_one("#wiz-who", Static),

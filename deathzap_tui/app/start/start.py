@@ -16,8 +16,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from deathzap_tui import saves
 from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
+from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.messages import (
@@ -28,6 +28,7 @@ from deathzap_tui.app.common.messages import (
     OpenSetup,
 )
 from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.frames import SteadyStyles
 from deathzap_tui.app.start.since import LockedScreen
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
@@ -38,9 +39,6 @@ from deathzap_tui.headless.forcelist import (
     ruleset_of,
     shown_path,
 )
-from deathzap_tui.headless.savestate import save_state
-from deathzap_tui.net import playbyturn
-from deathzap_tui.net.lock import SaveLocked, read_only
 from deathzap_tui.paths import forces_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
@@ -66,7 +64,7 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
                       classes="row-label")
         label.tooltip = clean(spec.help)
         if spec.choices:
-            field: Widget = Select([(Text(clean(c, oneline=True)), c) for c in spec.choices],
+            field: Widget = Dropdown([(Text(clean(c, oneline=True)), c) for c in spec.choices],
                                    value=spec.default, allow_blank=False,
                                    id=f"opt-{spec.key}", classes="row-field", compact=True)
         else:
@@ -123,7 +121,7 @@ def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Te
     return text
 
 
-class StartScreen(Screen[None]):
+class StartScreen(SteadyStyles, Screen[None]):
     AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
@@ -156,7 +154,7 @@ class StartScreen(Screen[None]):
                 ids = registry.ids()
                 with Horizontal(classes="row"):
                     yield Label("Ruleset", classes="row-label")
-                    yield Select([(Text(i), i) for i in ids], value=self.ruleset_id,
+                    yield Dropdown([(Text(i), i) for i in ids], value=self.ruleset_id,
                                  allow_blank=False, id="ruleset", compact=True,
                                  classes="row-field")
                 listed = forces_for(self.files, self.ruleset_id)
@@ -166,7 +164,7 @@ class StartScreen(Screen[None]):
                                     classes="row-label")
                         # A force of another ruleset (given on the command line) stays
                         # in the path field, unpicked: starting says what is wrong.
-                        yield Select([(Text(p.stem), str(p)) for p in listed],
+                        yield Dropdown([(Text(p.stem), str(p)) for p in listed],
                                      prompt="pick from forces/", id=f"{side}-pick",
                                      value=str(path) if path in listed else Select.NULL,
                                      compact=True, classes="row-field")
@@ -181,7 +179,7 @@ class StartScreen(Screen[None]):
                                 classes="row-field")
                 with Horizontal(classes="row"):
                     yield Label("Dice", classes="row-label")
-                    yield Select([(Text("physical (typed in)"), "physical"),
+                    yield Dropdown([(Text("physical (typed in)"), "physical"),
                                   (Text("generated (the app rolls)"), "generated")],
                                  value=self.app.dice_mode, allow_blank=False,  # type: ignore
                                  id="dice", compact=True, classes="row-field")
@@ -198,8 +196,10 @@ class StartScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        # The forces are described in the first frame (reading two small files costs
+        # less than drawing the screen twice); the saves, however many, come after it.
+        self._describe_forces()
         self._load_saves()
-        self.call_after_refresh(self._describe_forces)
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -231,13 +231,24 @@ class StartScreen(Screen[None]):
         self.option_specs, widgets = option_widgets(ruleset_id)
         return widgets
 
+    @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
+        """List the saves, in a thread: each is read to say whose game it is, which
+        the first frame must not wait for (issue 21)."""
+        from deathzap_tui import saves  # lazy: after the first frame (issue 21: ~40 ms CPU)
+
+        try:
+            found = saves.list_saves()
+        except OSError:
+            found = []
+        self.app.call_from_thread(self._show_saves, found)
+
+    def _show_saves(self, found: list[Any]) -> None:
+        if not self.is_mounted:  # the screen was left meanwhile
+            return
         opts = self.query_one("#saves", OptionList)
         opts.clear_options()
-        try:
-            self.saves = saves.list_saves()
-        except OSError:
-            self.saves = []
+        self.saves = found
         self.save_states = {}
         if not self.saves:
             opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
@@ -267,6 +278,8 @@ class StartScreen(Screen[None]):
         """How the game of each save stands (its ruleset, in progress or finished and
         the result), read in a thread: knowing it replays a save's game (or reads its
         cache), which the start screen must not wait for."""
+        from deathzap_tui.headless.savestate import save_state  # lazy: as saves, above
+
         states = {info.path: save_state(info)[:2] for info in found if not info.problem}
         self.app.call_from_thread(self._show_save_states, found, states)
 
@@ -318,12 +331,17 @@ class StartScreen(Screen[None]):
         return True
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        # A Select announces its first value too, and a value set here: only a change
+        # from what the form shows rebuilds or reads anything.
         sid = event.select.id or ""
         if sid.endswith("-pick") and isinstance(event.value, str):
             side = sid.removesuffix("-pick")
-            self.query_one(f"#{side}-path", Input).value = shown_path(Path(event.value))
-            self._describe(side)
-        elif sid == "ruleset" and isinstance(event.value, str):
+            path = self.query_one(f"#{side}-path", Input)
+            if path.value != shown_path(Path(event.value)):
+                path.value = shown_path(Path(event.value))
+                self._describe(side)
+        elif sid == "ruleset" and isinstance(event.value, str) \
+                and event.value != self.ruleset_id:
             self._build_options(event.value)
             self._offer_forces(event.value)
         elif sid == "dice" and isinstance(event.value, str):
@@ -454,6 +472,9 @@ class StartScreen(Screen[None]):
     def _resume(self, path: Path) -> None:
         """Open a save to play it, its writer's lock taken first; a save another
         process writes may be watched read only instead."""
+        from deathzap_tui.net import playbyturn  # lazy: only on resuming a save (issue 21)
+        from deathzap_tui.net.lock import SaveLocked, read_only  # lazy: as playbyturn
+
         try:
             session, lock, notice = playbyturn.open_for(path, None, what="deathzap")
         except SaveLocked as exc:  # another process writes it: say who, offer to watch

@@ -33,7 +33,7 @@ from deathzap_tui.app.common.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.common.log import TailLog
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import OneFrameScreen
+from deathzap_tui.app.frames import OneFrameScreen, SteadyStyles
 from deathzap_tui.app.wizard.odds import OddsPanel, sync_odds
 from deathzap_tui.headless import describe as d
 from deathzap_tui.rules.ids import UnitId, side_of
@@ -205,7 +205,12 @@ class ChoiceList(OptionList):
             self.post_message(self.UnarmedEnter())
 
 
-class WizardScreen(OneFrameScreen[Any]):
+STATE_STYLED = "#wiz-step, #wiz-history, #wiz-who, #wiz-feedback"
+"""The widgets wizard.tcss styles by the screen's state classes (``-picking``,
+``-fresh``, ``-done``): the only ones a change of state styles again."""
+
+
+class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     VERTICAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-tiny"), (24, "-short"), (32, "-tall")]
     """-tiny (under 24 rows): the step box takes what the history and odds leave."""
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (120, "-wide")]
@@ -407,11 +412,12 @@ class WizardScreen(OneFrameScreen[Any]):
         if self._states is not None:
             self._states.update(states)
             return
-        classes = set(self.classes)
-        new = (classes - {f"-{name}" for name in states}) | {
-            f"-{name}" for name, on in states.items() if on}
-        if new != classes:
-            self.set_classes(new)
+        on = {f"-{name}" for name, value in states.items() if value}
+        off = {f"-{name}" for name, value in states.items() if not value}
+        if on <= self.classes and off.isdisjoint(self.classes):
+            return
+        self.add_class(*on, update=False).remove_class(*off, update=False)
+        self.app.stylesheet.update_nodes([self, *self.query(STATE_STYLED)], animate=True)
 
     def _draw(self) -> None:
         step = self.resolution.step if self.resolution is not None else None

@@ -37,6 +37,9 @@ async def test_the_first_field_has_the_focus_and_shows_it(demo_paths) -> None:
         await pilot.press("escape")
         await pilot.press("tab")
         assert app.focused is screen.query_one("#red-pick", Select)
+        await pilot.pause()
+        lit = [label for label in labels if label.styles.color not in others]
+        assert lit == [app.focused.parent.query_one(Label)]  # the label follows the focus
 
 
 @aiotest

@@ -20,6 +20,8 @@ updated). The overrides of Textual that make these one frame are in
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +31,7 @@ from test_odds_panel import to_first_hit_roll
 from test_wizard_keys import ToyApp, loose
 from textual.app import App
 
+from deathzap_tui.app.wizard import wizard
 from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.rules.steps import DiceRequest
 
@@ -154,3 +157,42 @@ async def test_editor_outline_enter_and_a_keystroke_are_one_frame_each(
         frames["backspace"] = await counter.press(pilot, "backspace")
         assert screen.doc.get("units[0].move") == 1 and str(status.render()) == before
         assert frames == dict.fromkeys(frames, 1)
+
+
+@aiotest
+async def test_a_frame_waits_for_requests_still_on_their_way(demo_paths, monkeypatch) -> None:
+    """In a real terminal the screen's frame timer may fire before a widget has posted
+    the layout it asked for (it posts it when it next goes idle): the screen then drew
+    what it had and the late request made a second frame (``a`` drew the wizard twice).
+    Here the timer fires by hand between the request and its posting: no frame is
+    drawn until the request has arrived, then one."""
+    counter = FrameCounter(monkeypatch)
+    app = battle_app(session_at(*demo_paths, draws=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await counter.press(pilot, "a")
+        wiz = app.screen
+        assert isinstance(wiz, WizardScreen)
+        await pilot.pause()
+        before = counter.frames
+        wiz.refresh(layout=True)  # the screen's own request: a frame is due
+        step = wiz.query_one("#wiz-step")
+        step.refresh(layout=True)  # a widget's, posted when it goes idle
+        wiz._on_timer_update()  # the timer fires first
+        assert counter.frames == before
+        for _ in range(3):
+            await pilot.pause(0.05)
+        assert counter.frames == before + 1
+
+
+def test_a_change_of_state_restyles_every_widget_the_states_style() -> None:
+    """A change of the wizard's state classes restyles only ``STATE_STYLED`` (issue
+    21): every rule of wizard.tcss that reads a state class styles one of them."""
+    sheet = (Path(wizard.__file__).parent / "wizard.tcss").read_text(encoding="utf-8")
+    sheet = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
+    styled = {s.strip() for s in wizard.STATE_STYLED.split(",")}
+    targets = set()
+    for selectors in re.findall(r"([^{}]+)\{", sheet):
+        for selector in selectors.split(","):
+            if re.search(r"\.-(picking|fresh|done)\b", selector):
+                targets.add(selector.split()[-1])
+    assert targets and targets <= styled, targets - styled
