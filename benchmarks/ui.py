@@ -36,11 +36,13 @@ is the median of ``--runs`` rounds; each key row the median of all its presses.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import fcntl
 import os
 import pty
 import select
 import shutil
+import signal
 import statistics
 import struct
 import subprocess
@@ -57,6 +59,12 @@ SYNC_START = b"\x1b[?2026h"
 """Textual writes this before every frame once the terminal says it supports it."""
 
 
+def _die_with_parent() -> None:
+    """In the child: be killed when the benchmark dies, however it dies (a benchmark
+    stopped by a timeout or kill -9 left apps drawing in their own sessions)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 class Term:
     def __init__(self, argv: list[str], env: dict[str, str], cols: int = 80, rows: int = 24):
         self.master, slave = pty.openpty()
@@ -64,7 +72,7 @@ class Term:
         self.t0 = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      cwd=env.get("BENCH_CWD"), start_new_session=True,
-                                     close_fds=True)
+                                     close_fds=True, preexec_fn=_die_with_parent)
         os.close(slave)
         self.buf = b""
 
