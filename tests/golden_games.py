@@ -56,6 +56,16 @@ class Golden:
         return Session.resume(self.saved())
 
 
+def assert_golden(text: str, expected: Path) -> None:
+    """``text`` (a game's narrative) reads exactly as the golden file ``expected``;
+    with ``DEATHZAP_REGOLD=1`` it is first written there, to be read before committing."""
+    if os.environ.get("DEATHZAP_REGOLD"):
+        expected.write_text(text, encoding="utf-8")
+    assert expected.exists(), f"no golden file {expected}: write it with DEATHZAP_REGOLD=1 " \
+                              "and read it"
+    assert text == expected.read_text(encoding="utf-8")
+
+
 @functools.cache
 def play_once(script: Callable[..., Session], *args: Hashable) -> Golden:
     """``script(*args)``'s game, played the first time it is asked for in this

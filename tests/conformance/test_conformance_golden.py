@@ -6,11 +6,11 @@ line for line. Write (or rewrite, on purpose) a ruleset's file with
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from conformance_kit import GOLDEN, golden
+from golden_games import assert_golden
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -23,11 +23,6 @@ def test_golden_playthrough(ruleset_id: str, saves_dir: Path,
     playthrough.saved()
     assert main(["log", f"conformance-{ruleset_id}"]) == 0
     text = capsys.readouterr().out
-    expected = GOLDEN / f"{ruleset_id}.txt"
-    if os.environ.get("DEATHZAP_REGOLD"):
-        expected.write_text(text, encoding="utf-8")
-    assert expected.exists(), f"no golden playthrough for {ruleset_id}: write {expected} " \
-                              "with DEATHZAP_REGOLD=1 and read it"
-    assert text == expected.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN / f"{ruleset_id}.txt")
     again = Session.resume(f"conformance-{ruleset_id}")
     assert again.game.state == playthrough.played.game.state

@@ -12,14 +12,13 @@ one (physical-dice entry, not ``ROLL``). Rebuild the golden file on purpose with
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 from cl_fixtures import FORCES, play_random_game
 from fixtures_common import given_dice
-from golden_games import play_once
+from golden_games import assert_golden, play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -53,9 +52,7 @@ def test_scripted_game_matches_the_golden_narrative(
     golden.saved()
     assert main(["log", "cl-golden"]) == 0
     text = capsys.readouterr().out
-    if os.environ.get("DEATHZAP_REGOLD"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN)
 
 
 def test_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:

@@ -11,13 +11,12 @@ the diff.
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 from ch_fixtures import FORCES, given_dice, narrative, play_random_game
-from golden_games import play_once
+from golden_games import assert_golden, play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.rules.commandhand import RULESET
@@ -55,9 +54,7 @@ def test_scripted_game_matches_the_golden_narrative() -> None:
     kinds = {e.data["intent"]["type"] for e in game.log}
     assert {"interrupt", "pass", "activate", "draw"} <= kinds
     text = transcript(game)
-    if os.environ.get("DEATHZAP_REGOLD"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN)
 
 
 def test_a_command_hand_game_saves_resumes_and_logs(

@@ -9,14 +9,13 @@ Rebuild the golden file on purpose with ``DEATHZAP_REGOLD=1`` and read the diff.
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 from dz3_fixtures import play_random_game
 from fixtures_common import given_dice
-from golden_games import play_once
+from golden_games import assert_golden, play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -48,9 +47,7 @@ def test_scripted_game_matches_the_golden_narrative(
     golden.saved()
     assert main(["log", "golden"]) == 0
     text = capsys.readouterr().out
-    if os.environ.get("DEATHZAP_REGOLD"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN)
 
 
 def test_log_reads_a_save_file_outside_the_saves_folder(

@@ -19,12 +19,11 @@ golden file on purpose with ``DEATHZAP_REGOLD=1`` and read the diff.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from dt_fixtures import FORCES, face, given_dice, play_script, reacting
-from golden_games import play_once
+from golden_games import assert_golden, play_once
 
 from deathzap_tui.cli import main
 from deathzap_tui.session import Session
@@ -132,9 +131,7 @@ def test_dt_scripted_game_matches_the_golden_narrative(
                   "tests against its poison", "Regeneration", "recovers", "arrives from "
                   "reserve", "wound marker", "seizes", "neutral again", "is stunned"):
         assert words in text, words
-    if os.environ.get("DEATHZAP_REGOLD"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN)
 
 
 def test_dt_saved_game_reloads_to_the_same_state(saves_dir: Path) -> None:

@@ -13,12 +13,11 @@ take their defaults; every die is entered as faces from a seeded ``random.Random
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from fixtures_common import given_dice
-from golden_games import play_once
+from golden_games import assert_golden, play_once
 from ps_fixtures import FORCES, play_script
 
 from deathzap_tui.cli import main
@@ -60,9 +59,7 @@ def test_ps_scripted_game_matches_the_golden_narrative_ps_s3_s8(
     golden.saved()
     assert main(["log", "ps-golden"]) == 0
     text = capsys.readouterr().out
-    if os.environ.get("DEATHZAP_REGOLD"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert_golden(text, GOLDEN)
 
 
 def test_ps_saved_game_reloads_to_the_same_state_ps_s3(saves_dir: Path) -> None:
