@@ -203,11 +203,17 @@ class SqlClubStore:
             self.conn.close()
 
     def _announce(self, run: Callable[..., list[tuple[Any, ...]]], game_id: int,
-                  what: str) -> None:
+                  what: str, data: str = "") -> None:
         """Tell other front-ends that game ``game_id`` changed (``what``: "event",
-        "action"), when this transaction commits."""
+        "action"), when this transaction commits; with ``data``, the change itself
+        (an event's number and JSON, an action's record or ``null``), if it fits in
+        a notice (:data:`.pgstore.NOTICE_BYTES`): the others then take it from the
+        notice and read nothing (:meth:`~deathzap_tui.club.hosting.Club.take`)."""
         if self.dialect.notify is not None:
-            run(self.dialect.notify, f"{game_id} {what} {self.origin}")
+            payload = f"{game_id} {what} {self.origin}"
+            if data and len(payload.encode()) + 1 + len(data.encode()) < pgstore.NOTICE_BYTES:
+                payload += f" {data}"
+            run(self.dialect.notify, payload)
 
     def tell(self, game_id: int, what: str) -> None:
         """Announce a change already committed (a notice alone: its commit does not
@@ -550,7 +556,7 @@ class SqlClubStore:
                 run("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
                     seq + 1, now, game_id)
                 run("DELETE FROM in_flight WHERE game_id = ?", game_id)
-                self._announce(run, game_id, "event")
+                self._announce(run, game_id, "event", f"{seq} {data}")
         except self.dialect.unique:
             raise Conflict(f"game {game_id}: another writer kept event number {seq} "
                            "first; reload it") from None
@@ -592,12 +598,12 @@ class SqlClubStore:
             run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
                 "updated_at = excluded.updated_at", game_id, data, self._now())
-            self._announce(run, game_id, "action")
+            self._announce(run, game_id, "action", data)
 
     def clear_in_flight(self, game_id: int) -> None:
         with self._tx(lazy=True) as run:
             if run("DELETE FROM in_flight WHERE game_id = ? RETURNING game_id", game_id):
-                self._announce(run, game_id, "action")
+                self._announce(run, game_id, "action", "null")
 
     # --- limits -------------------------------------------------------------
     def open_session(self, fingerprint: str, server: str = "") -> int:
