@@ -37,6 +37,9 @@ class Dialect:
     lazy: tuple[str, str] = ("", "")
     """What to run before and after such a transaction (SQLite's safety level cannot
     change inside one)."""
+    pipeline: bool = False
+    """Whether the driver sends a transaction's statements whose results are not
+    read without waiting for each (psycopg's pipeline mode: :class:`.sqlstore.Run`)."""
     unavailable: tuple[type[Exception], ...] = ()
     """The database server gone (a lost connection): the store is unavailable until
     a new connection is made."""

@@ -64,8 +64,8 @@ def dialect() -> Dialect:
         "WHERE table_schema = current_schema()",
         "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),
         notify=f"SELECT pg_notify('{CHANNEL}', ?)",
-        lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",  # one round trip
-        unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
+        lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",
+        pipeline=True, unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
 
 
 def connect(url: str) -> object:

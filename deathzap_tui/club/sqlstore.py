@@ -109,6 +109,32 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
         raise
 
 
+class Run:
+    """The statements of one transaction (:meth:`SqlClubStore._tx`), written with
+    ``?`` placeholders. ``run(sql, *params)`` returns the rows; :meth:`send` runs a
+    statement whose result is not read: on PostgreSQL (:attr:`Dialect.pipeline`) it
+    goes to the server with the next statement that is read, or with the commit, in
+    one round trip for them all rather than one each (a front-end's event loop waits
+    for each round trip, and for a database server that waits for a CPU itself)."""
+
+    def __init__(self, cursor: Any, placeholder: str, line: Any) -> None:
+        self.cursor = cursor
+        self.placeholder = placeholder
+        self.line = line
+        """The connection's pipeline (psycopg), or ``None``."""
+
+    def __call__(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        self.send(sql, *params)
+        if self.line is not None:
+            self.line.sync()  # the rows of this one, and the errors of those before
+        return self.cursor.fetchall() if self.cursor.description else []
+
+    def send(self, sql: str, *params: Any) -> None:
+        if self.placeholder != "?":
+            sql = sql.replace("?", self.placeholder)
+        self.cursor.execute(sql, params)
+
+
 def _prepared(store: SqlClubStore, upgrade: bool) -> SqlClubStore:
     """``store`` at the current schema (:meth:`SqlClubStore.prepare`), closed if it
     cannot be."""
@@ -148,35 +174,29 @@ class SqlClubStore:
 
     # --- transactions -------------------------------------------------------
     @contextlib.contextmanager
-    def _tx(self, *, read: bool = False,
-            lazy: bool = False) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
+    def _tx(self, *, read: bool = False, lazy: bool = False) -> Iterator[Run]:
         """One transaction (``read``: one that only reads, so it never waits for a
         writer; ``lazy``: one whose commit does not wait for the disk,
-        :attr:`Dialect.lazy`); yields ``run(sql, *params) -> rows``. A driver
-        error becomes a :class:`StoreError` naming the store; unique-key errors
-        are left to the caller, which knows what they mean."""
+        :attr:`Dialect.lazy`); yields a :class:`Run`. A driver error becomes a
+        :class:`StoreError` naming the store; unique-key errors are left to the
+        caller, which knows what they mean."""
         with self._lock:
             if self._reconnect is not None and self.conn.closed:
                 self.conn = self._reconnect()
             cursor = self.conn.cursor()
-
-            def run(sql: str, *params: Any) -> list[tuple[Any, ...]]:
-                if self.dialect.placeholder != "?":
-                    sql = sql.replace("?", self.dialect.placeholder)
-                cursor.execute(sql, params)
-                return cursor.fetchall() if cursor.description else []
-
             begin = self.dialect.begin_read if read else \
                 (lazy and self.dialect.lazy_begin) or self.dialect.begin
             before, after = self.dialect.lazy if lazy else ("", "")
+            batched = self.dialect.pipeline and bool(begin)
             try:
-                if before:
-                    cursor.execute(before)
-                if begin:
-                    cursor.execute(begin)
-                yield run
-                if begin:
-                    cursor.execute("COMMIT")
+                with self.conn.pipeline() if batched else contextlib.nullcontext() as line:
+                    run = Run(cursor, self.dialect.placeholder, line)
+                    for statement in (before, *begin.split(";")):
+                        if statement.strip():
+                            run.send(statement.strip())
+                    yield run
+                    if begin:
+                        run.send("COMMIT")
             except BaseException as exc:
                 if begin:
                     with contextlib.suppress(*self.dialect.errors):
@@ -202,7 +222,7 @@ class SqlClubStore:
         with self._lock:
             self.conn.close()
 
-    def _announce(self, run: Callable[..., list[tuple[Any, ...]]], game_id: int,
+    def _announce(self, run: Run, game_id: int,
                   what: str, data: str = "") -> None:
         """Tell other front-ends that game ``game_id`` changed (``what``: "event",
         "action"), when this transaction commits; with ``data``, the change itself
@@ -213,7 +233,7 @@ class SqlClubStore:
             payload = f"{game_id} {what} {self.origin}"
             if data and len(payload.encode()) + 1 + len(data.encode()) < pgstore.NOTICE_BYTES:
                 payload += f" {data}"
-            run(self.dialect.notify, payload)
+            run.send(self.dialect.notify, payload)
 
     def tell(self, game_id: int, what: str) -> None:
         """Announce a change already committed (a notice alone: its commit does not
@@ -502,9 +522,9 @@ class SqlClubStore:
     def mark_seen(self, game_id: int, member: str, events: int) -> None:
         with self._tx(lazy=True) as run:
             me = self._member_id(run, member)
-            run("DELETE FROM game_seen WHERE game_id = ? AND member_id = ?", game_id, me)
-            run("INSERT INTO game_seen (game_id, member_id, events, seen_at) "
-                "VALUES (?, ?, ?, ?)", game_id, me, events, self._now())
+            run.send("DELETE FROM game_seen WHERE game_id = ? AND member_id = ?", game_id, me)
+            run.send("INSERT INTO game_seen (game_id, member_id, events, seen_at) "
+                     "VALUES (?, ?, ?, ?)", game_id, me, events, self._now())
 
     # --- one game's rows (ClubGameStore) ------------------------------------
     def insert_game(self, game: Game, red: str | None, black: str | None,
@@ -551,11 +571,11 @@ class SqlClubStore:
                     raise Conflict(f"game {game_id} has {rows[0][0]} events, so event "
                                    f"number {seq} cannot come next; reload it")
                 now = self._now()
-                run("INSERT INTO events (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
-                    game_id, seq, data, now)
-                run("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
-                    seq + 1, now, game_id)
-                run("DELETE FROM in_flight WHERE game_id = ?", game_id)
+                run.send("INSERT INTO events (game_id, seq, data, created_at) "
+                         "VALUES (?, ?, ?, ?)", game_id, seq, data, now)
+                run.send("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
+                         seq + 1, now, game_id)
+                run.send("DELETE FROM in_flight WHERE game_id = ?", game_id)
                 self._announce(run, game_id, "event", f"{seq} {data}")
         except self.dialect.unique:
             raise Conflict(f"game {game_id}: another writer kept event number {seq} "
@@ -595,9 +615,9 @@ class SqlClubStore:
         event loop, and, on PostgreSQL, in one line with every front-end's other
         notifying commits (a notice holds the queue until its commit is flushed)."""
         with self._tx(lazy=True) as run:
-            run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
-                "updated_at = excluded.updated_at", game_id, data, self._now())
+            run.send("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
+                     "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                     "updated_at = excluded.updated_at", game_id, data, self._now())
             self._announce(run, game_id, "action", data)
 
     def clear_in_flight(self, game_id: int) -> None:
