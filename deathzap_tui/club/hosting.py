@@ -141,6 +141,8 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
+        self._players: dict[int, tuple[str | None, ...]] = {}
+        """Game -> its members (:meth:`_players_of`)."""
         self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
         """What a game's tables on other front-ends and this one's tell each other."""
 
@@ -416,12 +418,22 @@ class Club:
                 if not self._behind:
                     asyncio.get_running_loop().call_soon(self._catch_up_behind)
                 self._behind.add(game_id)
-        elif what == "event" and self._subscribers:  # lobbies open here to tell
+        elif what == "event":
             self._summaries.pop(game_id, None)  # its lobby line is read again
-            with contextlib.suppress(ClubError, StoreError):
+            for member in self._players_of(game_id) if self._subscribers else ():
+                self._push(member, "moved", f"game {game_id} moved", game=game_id)
+
+    def _players_of(self, game_id: int) -> tuple[str | None, ...]:
+        """The game's two members (red, black), read once: every front-end hears of
+        every game's moves, and a game's players never change."""
+        players = self._players.get(game_id)
+        if players is None:
+            try:
                 info = self.store.game_info(game_id)
-                for member in (info.red, info.black):
-                    self._push(member, "moved", f"game {game_id} moved", game=game_id)
+            except (ClubError, StoreError):
+                return ()
+            players = self._players[game_id] = (info.red, info.black)
+        return players
 
     def _resync(self) -> None:
         """Notices may have been missed (the store's connection was down): catch up

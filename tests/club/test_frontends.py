@@ -20,8 +20,10 @@ from server_helpers import (
     auto_answer,
     begin,
     challenge_and_accept,
+    event,
     play_turn,
     running,
+    seated,
     step_from_data,
     whose,
 )
@@ -173,6 +175,29 @@ def test_the_other_front_end_takes_each_change_from_its_notice_reading_nothing(
                 assert reads.get(waiting, 0) == 0 and reads.get(mover, 0) <= 1, reads
             states = [await seat.fresh() for seat in sides.seats.values()]
             assert states[0]["view"]["score"] == states[1]["view"]["score"]
+
+    asyncio.run(main())
+
+
+def test_a_lobby_on_another_front_end_hears_each_move_of_a_game_not_hosted_there(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every front-end hears of every game's events; one that does not host the game
+    tells its players' lobbies open there, reading who they are once."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            alice, bob = await a.lobby("alice"), await a.lobby("bob")
+            game = await challenge_and_accept(a, alice, bob)
+            seats = await seated(game, alice, bob)
+            elsewhere = await b.lobby("bob")
+            reads: list[int] = []
+            info = b.store.game_info
+            monkeypatch.setattr(b.store, "game_info",
+                                lambda game_id, *rest: (reads.append(game_id),
+                                                        info(game_id, *rest))[1])
+            for _ in range(3):
+                await play_turn(seats, whose(await seats["red"].fresh()))
+                assert (await event(elsewhere, "moved"))["game"] == game
+            assert game not in b.club.hosted and reads == [game]
 
     asyncio.run(main())
 
