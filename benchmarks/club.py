@@ -137,6 +137,8 @@ class LoopWatch:
     for the disk, and an action's records)."""
 
     WRITES = ("append_event", "store_in_flight")
+    READS = ("rows_since", "event_rows", "load_in_flight", "game_info")
+    """What a front-end reads of a game in play (catching it up, a lobby's line)."""
     EVERY = 0.05
     """Seconds between the timer's samples (few: its own CPU counts as the server's)."""
 
@@ -145,6 +147,15 @@ class LoopWatch:
         self.lags: list[float] = []
         self.writes = 0
         self.writing = 0.0
+        self.reads = 0
+        for name in self.READS:
+            read = getattr(store, name)
+
+            def counted(*args: Any, read: Any = read) -> Any:
+                self.reads += 1
+                return read(*args)
+
+            setattr(store, name, counted)
         for name in self.WRITES:
             write = getattr(store, name)
 
@@ -165,12 +176,13 @@ class LoopWatch:
             self.lags.append(time.perf_counter() - started - self.EVERY)
 
     def reset(self) -> None:
-        self.lags, self.writes, self.writing = [], 0, 0.0
+        self.lags, self.writes, self.writing, self.reads = [], 0, 0.0, 0
 
     def report(self) -> None:
         ms = [lag * 1000 for lag in self.lags] or [0.0]
         print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
-                          "writing": self.writing, **vars(self.hops)}), flush=True)
+                          "writing": self.writing, "reads": self.reads,
+                          **vars(self.hops)}), flush=True)
 
 
 class Hops:
@@ -548,12 +560,14 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                 watched.append(json.loads(proc.stdout.readline()))
             writes = sum(w["writes"] for w in watched)
             writing = sum(w["writing"] for w in watched)
+            reads = sum(w["reads"] for w in watched)
             print(f"  the server's event loop: a timer late by p50 "
                   f"{max(w['lag50'] for w in watched):.1f} ms, p95 "
                   f"{max(w['lag95'] for w in watched):.1f} ms; store writes "
                   f"{writes / max(1, len(times)):.1f} per move, "
                   f"{writing * 1000 / max(1, writes):.1f} ms each, holding the loop "
-                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end)")
+                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end); "
+                  f"store reads {reads / max(1, len(times)):.1f} per move")
             if moves:
                 print(hops_line(moves, watched))
             if errors:
