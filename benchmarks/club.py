@@ -26,7 +26,12 @@ Several front-ends (issue 24): ``--store postgresql://...`` (an empty database; 
 ``--front-ends 2`` run that many ``club serve`` processes on the one database. Half
 the games are played across two front-ends (red's session on one, black's on the
 other: the move reaches the opponent through the store's LISTEN/NOTIFY), half within
-one; p50/p95 are given for each. Then the store's event-append throughput: events
+one; p50/p95 are given for each, and a move across hop by hop (:func:`hops_line`:
+the commit sent -> the event kept by the mover's front-end A -> its notice heard by
+the opponent's front-end B (B may hear it before A's call has returned: a hop of
+-1 ms) -> B's state written to its terminals -> the opponent's screen), with the
+store reads per move (a front-end takes another's change from its notice; it reads
+the store only when not in step with the notices). Then the store's event-append throughput: events
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
