@@ -65,7 +65,8 @@ def dialect() -> Dialect:
         "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),
         notify=f"SELECT pg_notify('{CHANNEL}', ?)",
         lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",
-        pipeline=True, unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
+        batch=psycopg.ClientCursor,
+        unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
 
 
 def connect(url: str) -> object:

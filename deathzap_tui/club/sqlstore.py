@@ -111,28 +111,39 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
 
 class Run:
     """The statements of one transaction (:meth:`SqlClubStore._tx`), written with
-    ``?`` placeholders. ``run(sql, *params)`` returns the rows; :meth:`send` runs a
-    statement whose result is not read: on PostgreSQL (:attr:`Dialect.pipeline`) it
-    goes to the server with the next statement that is read, or with the commit, in
-    one round trip for them all rather than one each (a front-end's event loop waits
-    for each round trip, and for a database server that waits for a CPU itself)."""
+    ``?`` placeholders. ``run(sql, *params)`` returns the rows; :meth:`send` takes a
+    statement whose result is not read. ``batched`` (PostgreSQL,
+    :attr:`Dialect.batch`): what is sent waits, bound, to go to the server with the
+    next statement that is read, or with the commit, as one string: one round trip
+    for them all rather than one each (a front-end's event loop waits for each, and
+    for a database server that waits for a CPU itself)."""
 
-    def __init__(self, cursor: Any, placeholder: str, line: Any) -> None:
+    def __init__(self, cursor: Any, placeholder: str, *, batched: bool) -> None:
         self.cursor = cursor
         self.placeholder = placeholder
-        self.line = line
-        """The connection's pipeline (psycopg), or ``None``."""
+        self.batched = batched
+        self._waiting: list[str] = []
 
     def __call__(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         self.send(sql, *params)
-        if self.line is not None:
-            self.line.sync()  # the rows of this one, and the errors of those before
-        return self.cursor.fetchall() if self.cursor.description else []
+        return self.flush()
 
     def send(self, sql: str, *params: Any) -> None:
         if self.placeholder != "?":
             sql = sql.replace("?", self.placeholder)
-        self.cursor.execute(sql, params)
+        if self.batched:
+            self._waiting.append(self.cursor.mogrify(sql, params))
+        else:
+            self.cursor.execute(sql, params)
+
+    def flush(self) -> list[tuple[Any, ...]]:
+        """Send what waits; the rows of the last statement sent."""
+        if self._waiting:
+            statements, self._waiting = "; ".join(self._waiting), []
+            self.cursor.execute(statements)
+            while self.cursor.nextset():
+                pass  # to the last statement's result
+        return self.cursor.fetchall() if self.cursor.description else []
 
 
 def _prepared(store: SqlClubStore, upgrade: bool) -> SqlClubStore:
@@ -183,20 +194,20 @@ class SqlClubStore:
         with self._lock:
             if self._reconnect is not None and self.conn.closed:
                 self.conn = self._reconnect()
-            cursor = self.conn.cursor()
             begin = self.dialect.begin_read if read else \
                 (lazy and self.dialect.lazy_begin) or self.dialect.begin
             before, after = self.dialect.lazy if lazy else ("", "")
-            batched = self.dialect.pipeline and bool(begin)
+            batch = self.dialect.batch if begin else None
+            cursor = batch(self.conn) if batch is not None else self.conn.cursor()
             try:
-                with self.conn.pipeline() if batched else contextlib.nullcontext() as line:
-                    run = Run(cursor, self.dialect.placeholder, line)
-                    for statement in (before, *begin.split(";")):
-                        if statement.strip():
-                            run.send(statement.strip())
-                    yield run
-                    if begin:
-                        run.send("COMMIT")
+                run = Run(cursor, self.dialect.placeholder, batched=batch is not None)
+                for statement in (before, begin):
+                    if statement:
+                        run.send(statement)
+                yield run
+                if begin:
+                    run.send("COMMIT")
+                run.flush()
             except BaseException as exc:
                 if begin:
                     with contextlib.suppress(*self.dialect.errors):
