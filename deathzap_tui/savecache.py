@@ -90,18 +90,22 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
     return None if found is None else found[0]
 
 
-def read_at(save: Path, snapshot: bytes, journal: bytes) -> tuple[Resumable, int] | None:
-    """:func:`read`, and how many of the journal's first bytes the cache holds (the
-    events in the lines after them are the save's since the cache)."""
+def read_at(save: Path, snapshot: bytes, journal: bytes,
+            ) -> tuple[Resumable, int, hashlib._Hash] | None:
+    """:func:`read`, how many of the journal's first bytes the cache holds (the events
+    in the lines after them are the save's since the cache), and the running hash of
+    the files up to there (:func:`fingerprint`: extend it with the lines after)."""
     try:
         code, journal_bytes, files, resumable = _unseal(cache_path(save), MAGIC)
     except (TypeError, ValueError):  # nothing, or not a cache's tuple
         return None
     if (code != code_identity() or not isinstance(resumable, Resumable)
-            or not isinstance(journal_bytes, int) or not 0 <= journal_bytes <= len(journal)
-            or fingerprint(snapshot, journal[:journal_bytes]).digest() != files):
+            or not isinstance(journal_bytes, int) or not 0 <= journal_bytes <= len(journal)):
         return None
-    return resumable, journal_bytes
+    digest = fingerprint(snapshot, journal[:journal_bytes])
+    if digest.digest() != files:
+        return None
+    return resumable, journal_bytes, digest
 
 
 def report_key(game: Game, events: Sequence[Event]) -> bytes:

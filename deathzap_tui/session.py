@@ -95,9 +95,9 @@ class Session:
                  in_flight: InFlightStore | None = None,
                  store: GameStore | None = None) -> None:
         """``path``: the save (its files are the store); ``store``: where the game is
-        kept instead (a club's game; ``path`` is then ``None``); neither: a session
-        that writes nothing. ``in_flight``: where the action in progress is kept
-        (default: the store's place for it)."""
+        kept (a club's game, ``path`` then ``None``; or the save's store that loaded
+        it); neither: a session that writes nothing. ``in_flight``: where the action
+        in progress is kept (default: the store's place for it)."""
         self.game = game
         self.path = path
         self.store: GameStore | None = store if store is not None else \
@@ -150,7 +150,8 @@ class Session:
     def resume(cls, name: str | Path) -> Session:
         """Open a save by name (in the saves directory) or path."""
         path = saves.save_path(name)
-        return cls(saves.load_game(path), path)
+        store = SaveFileStore(path)  # it keeps what loading read: nothing read twice
+        return cls(store.load(), path, store=store)
 
     @classmethod
     def read(cls, name: str | Path) -> Session:
