@@ -49,7 +49,7 @@ from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
 
-MAGIC = b"deathzap-cache 2\n"
+MAGIC = b"deathzap-cache 3\n"
 """The cache's own format; a cache of another (an older deathzap's) is ignored."""
 REPORT_MAGIC = b"deathzap-report 1\n"
 """The stored report's own format."""
