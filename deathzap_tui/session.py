@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -24,6 +25,7 @@ from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
+from deathzap_tui.rules.steps import Note
 from deathzap_tui.savestore import SaveFileStore
 
 if TYPE_CHECKING:
@@ -300,7 +302,7 @@ class Session:
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        return [line for notes in self.game.told(last) for line in _visible(notes, viewer)]
+        return _visible(chain.from_iterable(self.game.told(last)), viewer)
 
     def report(self, events: Sequence[Event] | None = None) -> GameReport:
         """The end-of-game report of the game as it stands (over or not), or after
@@ -329,6 +331,6 @@ class Session:
         return _visible(history[-1][1], viewer) if history else []
 
 
-def _visible(notes: Any, viewer: str | None) -> list[str]:
+def _visible(notes: Iterable[Note], viewer: str | None) -> list[str]:
     """The text of the notes ``viewer`` may read (see :meth:`Session.narrative`)."""
     return [n.text for n in notes if n.to is None or n.to == viewer]

@@ -275,9 +275,17 @@ class Game:
         """The notes of :meth:`history`, without its events (a resumed game's events in
         force are then not read from the log)."""
         start = 0 if last is None else max(0, len(self._done) - last)
-        self._narrate(start, len(self._done))
-        return [self._told[e] if isinstance(e, int) else e.notes  # type: ignore[misc]
-                for e in self._done[start:]]
+        notes = self._known(start)
+        if None in notes:  # a resumed game's older events: narrated once, then kept
+            self._narrate(start, len(self._done))
+            notes = self._known(start)
+        return notes  # type: ignore[return-value]
+
+    def _known(self, start: int) -> list[list[Note] | None]:
+        """The notes of the events in force from ``start`` on (``None`` where not known
+        yet), in one pass: a resume shows the last 200 events' at once."""
+        told = self._told
+        return [told.get(e) if isinstance(e, int) else e.notes for e in self._done[start:]]
 
     def _narrate(self, first: int, stop: int) -> None:
         """Make sure the events in force ``first``..``stop - 1`` have their notes:
