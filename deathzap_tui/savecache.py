@@ -15,7 +15,8 @@ It is a pickle, and unpickling runs code of the file's choosing, so a cache is r
 only if it carries an HMAC made with this user's key (:func:`paths.cache_key`, a 0600
 file outside the saves folder): a cache sent along with a save, or written by
 somebody else, is ignored. Written without fsync: a cache lost in a crash is made
-again (every :data:`WRITE_EVERY` events and whenever a writer opens the save).
+again (every :data:`WRITE_EVERY` events, and whenever a writer opens the save and the
+cache does not hold the game as it stands).
 
 A finished game's report is kept the same way, signed, in ``NAME.toml.report``
 (:func:`write_report`, :func:`read_report`): ``deathzap report`` of a finished game
