@@ -220,10 +220,10 @@ class Game:
     def resumable(self, tail: int = NARRATED_TAIL) -> Resumable:
         """The game now, as a save's cache keeps it: the state, the events in force
         and undone by log index, the notes of the last ``tail`` events in force and the
-        last checkpoint, packed (so that an undo after resuming replays little, and a
-        resume that does not undo does not unpickle it). It shares the game's objects:
-        serialise it before the game moves on."""
-        last = max(k for k in self._checkpoints if k <= len(self._done))
+        last checkpoint before the last event in force, packed (so that an undo after
+        resuming replays little, and a resume that does not undo does not unpickle it).
+        It shares the game's objects: serialise it before the game moves on."""
+        last = max(k for k in self._checkpoints if k < len(self._done) or k == 0)
         kept = self._checkpoints[last]
         return Resumable(len(self.log), self._state,
                          [_at(e) for e in self._done], [_at(e) for e in self._undone],

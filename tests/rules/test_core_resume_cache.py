@@ -345,3 +345,44 @@ def test_a_writer_opening_a_save_played_on_since_its_cache_caches_it(
     cached = savecache.read(s.path, *saves.read_files(s.path))
     assert cached is not None and cached.events == len(s.game.log)
     _same_game(Session.resume(s.path).game, _full(s.path))
+
+
+def test_the_cached_checkpoint_is_unpickled_only_when_an_undo_needs_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.rules.game import Packed
+
+    s = _played(tmp_path, monkeypatch, 150)
+    assert s.path is not None
+    s.keep_cache()
+    unpacked = [0]
+    real = Packed.unpack
+
+    def counting(self: Packed) -> object:
+        unpacked[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Packed, "unpack", counting)
+    again = Session.resume(s.path)
+    assert again.narrative(last=100) == s.narrative(last=100) and unpacked[0] == 0
+    full = _full(s.path)
+    for game in (again.game, full):
+        game.undo()
+    assert unpacked[0] >= 1
+    _same_game(again.game, full)
+
+
+def test_the_first_undo_after_a_resume_replays_at_most_a_checkpoint_s_worth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even for a game cached with a checkpoint at its very end (events in force a
+    multiple of CHECKPOINT_EVERY), where the undo's state is before that checkpoint."""
+    s = _played(tmp_path, monkeypatch, 100)
+    assert s.path is not None
+    rnd = random.Random(9)
+    while s.game.in_force % CHECKPOINT_EVERY:
+        play_random_action(s.game, rnd, skip=("end",))
+    s.keep_cache()
+    again = Session.resume(s.path)
+    replays = _replays(monkeypatch)
+    again.undo()
+    assert replays[0] <= CHECKPOINT_EVERY
+    _same_game(again.game, _full(s.path))  # the undo is in the save too
