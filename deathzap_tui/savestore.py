@@ -43,7 +43,7 @@ class SaveFileStore:
 
     def load(self) -> Game:
         loaded = saves.load_save(self.path)
-        if not loaded.journal.endswith(b"\n") and loaded.journal:
+        if loaded.journal and not loaded.journal.endswith(b"\n"):
             self._files = None  # a crash's half line: cut before appending (_read_files)
         else:  # what an append or a cache needs, from the files just read
             self._files = loaded.files()
