@@ -336,8 +336,8 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int,
         report_cold = cold_median(["report", name, "--json"])[1]
         log_first, log_cold = cold_median(["log", name])
         narrative = timed(session.narrative, repeat)
-        resumed_ = [Session.resume(path) for _ in range(repeat)]
-        page = timed(lambda r=resumed_: r.pop().narrative(last=NARRATED_TAIL), repeat)
+        sessions = [Session.resume(path) for _ in range(repeat)]
+        page = timed(lambda r=sessions: r.pop().narrative(last=NARRATED_TAIL), repeat)
         over = finished(path, f"{name}-{size}-over", rnd)
         assert over.path is not None
         over_report = timed(over.report, 1)  # the first: replayed, then kept
