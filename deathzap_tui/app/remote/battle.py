@@ -33,6 +33,8 @@ class JoinedBattleScreen(BattleScreen):
         """Pushes came while another screen hid this one (:meth:`remote_changed`)."""
         self._drawn = -1
         """The session's ``changes`` the table was last drawn for."""
+        self._board: tuple[Any, ...] = ()
+        """The session's board as :meth:`refresh_board` last drew it (:meth:`_board_data`)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="net-status")
@@ -72,8 +74,19 @@ class JoinedBattleScreen(BattleScreen):
         self._drawn = self.session.changes  # first: a change meanwhile is drawn next time
         self._follow_narrative()
         self._follow_live()
-        self.refresh_board()
+        if self._board_data() != self._board:  # an answer elsewhere changes the log only
+            self.refresh_board()
         self.show_status()
+
+    def refresh_board(self) -> None:
+        self._board = self._board_data()
+        super().refresh_board()
+
+    def _board_data(self) -> tuple[Any, ...]:
+        """What :meth:`refresh_board` shows of the session (the rest is this
+        terminal's own: the dice mode, the selected row)."""
+        session = self.session
+        return session.view(), session.intents(), session.can_undo, session.can_redo
 
     def _follow_narrative(self) -> None:
         """Bring the logs up to the session's narrative, writing only what changed."""
