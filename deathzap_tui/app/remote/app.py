@@ -30,12 +30,15 @@ import threading
 import time
 from typing import Any
 
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.frames import QuietLinuxDriver
 from deathzap_tui.app.remote.battle import JoinedBattleScreen
 from deathzap_tui.app.remote.request import RequestScreen
 from deathzap_tui.app.remote.wizard import JoinedWizardScreen
@@ -82,6 +85,12 @@ class JoinedApp(DeathzapApp):
 
     def first_screen(self) -> Screen:
         return JoinedBattleScreen()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's, but on a terminal an input thread that sleeps until a key comes:
+        a club server runs an app per session, most of them idle at any moment."""
+        driver = super().get_driver_class()
+        return QuietLinuxDriver if driver is LinuxDriver else driver
 
     # --- the notifier thread's side --------------------------------------------------
     def _from_notifier(self, session: Any) -> None:
