@@ -513,8 +513,13 @@ class RemoteSession:
             self._events.put(self)
 
     def _apply_state(self, msg: dict[str, Any]) -> None:
-        view = view_from_data(msg["view"])
-        intents = [intent_from_data(o) for o in msg["intents"]]
+        # Most pushes (an answer given, who is connected) leave the board as it was:
+        # its objects are kept, so that a terminal sees at once it need not redraw it.
+        last = self._snap
+        view = self._view if self._view is not None and msg["view"] == last.get("view") \
+            else view_from_data(msg["view"])
+        intents = self._intents if msg["intents"] == last.get("intents") \
+            else [intent_from_data(o) for o in msg["intents"]]
         p = msg.get("pending")
         with self._lock:
             self._apply_narrative(msg["narrative"]["keep"], msg["narrative"]["add"])
