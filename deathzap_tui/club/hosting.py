@@ -471,9 +471,9 @@ class Club:
         """Bring a hosted game up to another front-end's change from its notice
         alone (``data``: :meth:`~deathzap_tui.club.sqlstore.SqlClubStore._announce`),
         reading nothing: an event if it is the next by number (one it has already is
-        taken as it is); an action's record if
-        the game here is in step with the notices (``ClubGameStore.in_step``) and
-        the record fits its events. False if not taken (then :meth:`catch_up`)."""
+        taken as it is); an action's record if the game here is in step with the
+        notices (``ClubGameStore.in_step``) and the record fits its events. False if
+        not taken (then :meth:`catch_up`)."""
         table = hosted.table
         game, store = table.game, table.session.store
         assert isinstance(store, ClubGameStore)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +29,11 @@ from server_helpers import (
     whose,
 )
 
+from deathzap_tui.club.gamestore import event_json
 from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.session import Session
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -408,5 +411,60 @@ def test_a_notice_missed_is_made_up_when_the_game_is_opened(
             await lobby.request("open", game=sides.game)
             state = await sides.seats[other].until_state(lambda s: bool(s.get("pending")))
             assert state["pending"]["by"] == side
+
+    asyncio.run(main())
+
+
+def test_a_change_is_taken_from_its_notice_only_where_nothing_can_be_lost(
+        tmp_path: Path) -> None:
+    """``Club.take`` (the rules, without a database's notices: another front-end is a
+    second store on the same SQLite file, and the notices' data is made here as the
+    store makes it): an event only if it is the next by number (one had already is
+    taken as it is); a record only in step with the notices (not after loading or
+    reading the store, nor after keeping a record here) and only if it fits the
+    game's events. Not taken: the front-end reads the store instead."""
+    async def main() -> None:
+        async with running(tmp_path / "club.sqlite") as a:
+            a.member("alice", 1), a.member("bob", 2)
+            alice, bob = await a.lobby("alice"), await a.lobby("bob")
+            game = await challenge_and_accept(a, alice, bob)
+            seats = await seated(game, alice, bob)
+            hosted = a.club.hosted[game]
+            games = hosted.table.session.store
+            other = open_store(tmp_path / "club.sqlite")  # the other front-end's
+            elsewhere = Session.open(other.game_store(game))
+
+            def begun() -> tuple[Any, str]:
+                side = whose(seats["red"].state)
+                intent = next(o.intent for o in elsewhere.intents() if o.side == side)
+                action = elsewhere.begin(intent, side)
+                elsewhere.keep_action(action)
+                return action, other.load_in_flight(game) or ""
+
+            action, record = begun()
+            assert not games.in_step  # loaded: the read may be ahead of notices
+            assert not a.club.take(hosted, "action", record)
+            while action.resolution.step is not None:
+                action.resolution.answer(auto_answer(action.resolution.step))
+            first = elsewhere.commit(action)
+            kept = f"0 {event_json(first)}"
+            assert not a.club.take(hosted, "event", f"1 {event_json(first)}")  # a gap
+            assert a.club.take(hosted, "event", kept) and games.in_step
+            for seat in seats.values():
+                assert await events_at(seat, 1) == 1
+            assert a.club.take(hosted, "event", kept)  # had it: taken as it is
+            assert len(hosted.table.game.log) == 1
+            assert not a.club.take(hosted, "action", record)  # of the game before it
+            action, record = begun()
+            assert a.club.take(hosted, "action", record)
+            shown = await seats[action.by].until_state(lambda s: bool(s.get("pending")))
+            assert shown["pending"]["by"] == action.by
+            assert a.club.take(hosted, "action", "null")
+            await seats[action.by].until_state(lambda s: not s.get("pending"))
+            hosted.table.session.keep_action(hosted.table.session.begin(
+                action.intent, action.by))  # a record kept here: out of step
+            assert not games.in_step
+            assert not a.club.take(hosted, "action", record)
+            other.close()
 
     asyncio.run(main())
