@@ -80,7 +80,14 @@ class Dropdown(Select[Any]):
     (``SelectOverlay``) mounted when the dropdown first opens."""
 
     def compose(self) -> Any:
-        yield DropdownCurrent(self.prompt)
+        # The row shows the first value from the start: set once mounted (as Select
+        # does), its label's colour class would style the row a second time.
+        current = DropdownCurrent(self.prompt)
+        first = self._value if self._value != self.NULL or self._allow_blank \
+            else self._options[0][1]
+        if first != self.NULL:
+            current.update(next((p for p, v in self._options if v == first), self.NULL))
+        yield current
 
     def _overlay(self) -> SelectOverlay:
         """The option list, mounted (with the options) the first time it is needed."""

@@ -344,7 +344,8 @@ class StartScreen(SteadyStyles, Screen[None]):
                 and event.value != self.ruleset_id:
             self._build_options(event.value)
             self._offer_forces(event.value)
-        elif sid == "dice" and isinstance(event.value, str):
+        elif sid == "dice" and isinstance(event.value, str) \
+                and event.value != self.app.dice_mode:  # type: ignore[attr-defined]
             self.post_message(DiceMode(event.value, keep=False))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
