@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
 from deathzap_tui.app.common.dropdown import Dropdown
+from deathzap_tui.app.common.formrow import FormRow
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.messages import (
@@ -59,10 +60,6 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
         return (), [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
     widgets: list[Widget] = []
     for spec in specs:
-        label = Label(Text(f"{clean(spec.label, oneline=True)}"
-                           + (f" ({spec.rule})" if spec.rule else "")),
-                      classes="row-label")
-        label.tooltip = clean(spec.help)
         if spec.choices:
             field: Widget = Dropdown([(Text(clean(c, oneline=True)), c) for c in spec.choices],
                                    value=spec.default, allow_blank=False,
@@ -70,7 +67,10 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
         else:
             field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
                                 classes="row-field", compact=True)
-        widgets.append(Horizontal(label, field, classes="row"))
+        row = FormRow(Text(f"{clean(spec.label, oneline=True)}"
+                           + (f" ({spec.rule})" if spec.rule else "")), field)
+        row.tooltip = clean(spec.help)
+        widgets.append(row)
     return specs, widgets
 
 
@@ -151,38 +151,28 @@ class StartScreen(SteadyStyles, Screen[None]):
             # Enter does nothing, issue 22): the ruleset is focused first.
             with VerticalScroll(id="new-game", can_focus=False):
                 yield Label(Text("New game", style="bold underline"))
-                ids = registry.ids()
-                with Horizontal(classes="row"):
-                    yield Label("Ruleset", classes="row-label")
-                    yield Dropdown([(Text(i), i) for i in ids], value=self.ruleset_id,
-                                 allow_blank=False, id="ruleset", compact=True,
-                                 classes="row-field")
+                yield FormRow("Ruleset", Dropdown(
+                    [(Text(i), i) for i in registry.ids()], value=self.ruleset_id,
+                    allow_blank=False, id="ruleset", compact=True, classes="row-field"))
                 listed = forces_for(self.files, self.ruleset_id)
                 for side, path in (("red", self.red), ("black", self.black)):
-                    with Horizontal(classes="row"):
-                        yield Label(Text(f"{side.upper()} force", style="bold"),
-                                    classes="row-label")
-                        # A force of another ruleset (given on the command line) stays
-                        # in the path field, unpicked: starting says what is wrong.
-                        yield Dropdown([(Text(p.stem), str(p)) for p in listed],
-                                     prompt="pick from forces/", id=f"{side}-pick",
-                                     value=str(path) if path in listed else Select.NULL,
-                                     compact=True, classes="row-field")
-                    with Horizontal(classes="row"):
-                        yield Label("  or any path", classes="row-label")
-                        yield SteadyInput(shown_path(path), placeholder="path/to/force.toml",
-                                    id=f"{side}-path", compact=True, classes="row-field")
+                    # A force of another ruleset (given on the command line) stays
+                    # in the path field, unpicked: starting says what is wrong.
+                    yield FormRow(Text(f"{side.upper()} force", style="bold"), Dropdown(
+                        [(Text(p.stem), str(p)) for p in listed], prompt="pick from forces/",
+                        id=f"{side}-pick", value=str(path) if path in listed else Select.NULL,
+                        compact=True, classes="row-field"))
+                    yield FormRow("  or any path", SteadyInput(
+                        shown_path(path), placeholder="path/to/force.toml", id=f"{side}-path",
+                        compact=True, classes="row-field"))
                     yield Static(id=f"{side}-about", classes="hint about")
-                with Horizontal(classes="row"):
-                    yield Label("Seed", classes="row-label")
-                    yield SteadyInput(str(self.seed), type="integer", id="seed", compact=True,
-                                classes="row-field")
-                with Horizontal(classes="row"):
-                    yield Label("Dice", classes="row-label")
-                    yield Dropdown([(Text("physical (typed in)"), "physical"),
-                                  (Text("generated (the app rolls)"), "generated")],
-                                 value=self.app.dice_mode, allow_blank=False,  # type: ignore
-                                 id="dice", compact=True, classes="row-field")
+                yield FormRow("Seed", SteadyInput(str(self.seed), type="integer", id="seed",
+                                                  compact=True, classes="row-field"))
+                yield FormRow("Dice", Dropdown(
+                    [(Text("physical (typed in)"), "physical"),
+                     (Text("generated (the app rolls)"), "generated")],
+                    value=self.app.dice_mode, allow_blank=False,  # type: ignore[attr-defined]
+                    id="dice", compact=True, classes="row-field"))
                 yield Label(Text("House rules", style="bold underline"))
                 yield Vertical(*self._option_widgets(self.ruleset_id), id="options")
                 yield Static(id="problems", classes="error")
