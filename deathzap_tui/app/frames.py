@@ -53,6 +53,15 @@ skips the restyle when none happened since the screen was last styled. (A style 
 follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
 Textual restyles only those on a focus change.)
 
+**The first screen, drawn while frames are held back.** The app's first screen is
+pushed while Textual starts the app, holding every frame back until it has
+(``App.batch_update``): the screen's first layout was rendered in full and dropped,
+the next refresh drew only the regions changed since (a frame of labels without
+their fields), and only the terminal's first size report, the size the screen was
+already laid out at, laid it out and drew it again whole. :class:`HeldFrameScreen`
+renders nothing while frames are held back, draws the whole screen once they are let
+through, and lays out again for a size report only when the size changed.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -175,3 +184,41 @@ class SteadySize(_Widget):
 
 class SteadyStatic(SteadySize, Static):
     """Text that never scrolls, laid out once per change (:class:`SteadySize`)."""
+
+
+class HeldFrameScreen(_Screen):
+    """Mixed into a screen (first among its bases) that may be pushed while the app
+    starts: nothing is rendered while the app holds its frames back, the whole screen
+    once they are let through, and a size report of the size laid out lays out
+    nothing (see the module's docstring)."""
+
+    _held_back = False
+    """A refresh came while frames were held back: the next one draws everything."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: renders the screen's changes for App._display, which drops them
+        # while App._batch_count is set (Screen._refresh_layout calls this later then).
+        app = self.app
+        if app._batch_count and self is app.screen and not app.is_inline:
+            if not self._held_back:
+                self._held_back = True
+                app.call_later(self._draw_held_back)
+            return
+        if self._held_back:
+            self._held_back = False
+            self._compositor._dirty_regions.add(self._compositor.size.region)
+        super()._compositor_refresh()
+
+    def _draw_held_back(self) -> None:
+        if self.app._batch_count:  # still held back: try again after the next message
+            self.app.call_later(self._draw_held_back)
+        elif self._held_back and not self._layout_required:  # (else its layout's frame)
+            self.refresh()
+
+    def _screen_resized(self, size: Size) -> None:
+        # Private: called on every Resize the app passes on, the terminal's first size
+        # report too; Textual lays the screen out again whatever the size (a layout
+        # asked for meanwhile is the frame timer's, as any other).
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)

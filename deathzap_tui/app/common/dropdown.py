@@ -25,11 +25,14 @@ from textual.style import Style as VisualStyle
 from textual.widgets import Select
 from textual.widgets._select import NoSelection, SelectCurrent, SelectOverlay
 
+from deathzap_tui.app.frames import SteadySize
 
-class DropdownCurrent(SelectCurrent):
+
+class DropdownCurrent(SteadySize, SelectCurrent):
     """Textual's ``SelectCurrent`` drawn as one widget: the label (or the placeholder)
     cut to its first wrapped line, then the arrow, in the colours its ``Static``
-    children had (a type selector ``SelectCurrent`` still matches it)."""
+    children had (a type selector ``SelectCurrent`` still matches it); one line, laid
+    out once per change (:class:`~deathzap_tui.app.frames.SteadySize`)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "dropdown-current--label", "dropdown-current--arrow"}

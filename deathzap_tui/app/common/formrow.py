@@ -17,11 +17,14 @@ from textual.content import Content
 from textual.style import Style
 from textual.widget import Widget
 
+from deathzap_tui.app.frames import SteadySize
 
-class FormRow(Horizontal):
+
+class FormRow(SteadySize, Horizontal):
     """A ``Horizontal`` row (class ``row``) of one field, drawing its label to the
-    left of it. The field's left margin is the label's column (``FormRow >
-    .row-field { margin-left: 26 }``); the label's style is the component class
+    left of it, laid out once per change (:class:`~deathzap_tui.app.frames.SteadySize`).
+    The field's left margin is the label's column (``FormRow > .row-field {
+    margin-left: 26 }``); the label's style is the component class
     ``form-row--label`` (a sheet lights it while the row holds the focus:
     ``.row:focus-within > .form-row--label``)."""
 

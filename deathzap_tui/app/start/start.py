@@ -11,7 +11,6 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -29,7 +28,7 @@ from deathzap_tui.app.common.messages import (
     OpenSetup,
 )
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import SteadyStyles
+from deathzap_tui.app.frames import HeldFrameScreen, OneFrameScreen, SteadySize, SteadyStyles
 from deathzap_tui.app.start.since import LockedScreen
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
@@ -40,7 +39,7 @@ from deathzap_tui.headless.forcelist import (
     ruleset_of,
     shown_path,
 )
-from deathzap_tui.paths import forces_dir
+from deathzap_tui.paths import forces_dir, saves_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.problems import InvalidInput
@@ -121,7 +120,27 @@ def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Te
     return text
 
 
-class StartScreen(SteadyStyles, Screen[None]):
+class Heading(SteadySize, Label):
+    """A part's heading, laid out once (:class:`~deathzap_tui.app.frames.SteadySize`)."""
+
+
+class Column(SteadySize, Vertical):
+    """A column that never scrolls, laid out once per change (``SteadySize``)."""
+
+
+def _has_saves() -> bool:
+    """Whether the saves folder holds a save (its names only: each is read later)."""
+    try:
+        return any(saves_dir().glob("*.toml"))
+    except OSError:
+        return False
+
+
+def _no_saves() -> Option:
+    return Option(Text("no saves yet", style="dim"), disabled=True)
+
+
+class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
@@ -141,6 +160,8 @@ class StartScreen(SteadyStyles, Screen[None]):
             else registry.DEFAULT
         self.option_specs: tuple[OptionSpec, ...] = ()
         self.saves: list[Any] = []
+        self.has_saves = _has_saves()
+        """Whether the saves folder has any save to list (else the first frame says so)."""
         self.save_states: dict[Path, tuple[str, str]] = {}
         """Each save's ruleset title and how its game stands, once read (a thread)."""
 
@@ -150,7 +171,7 @@ class StartScreen(SteadyStyles, Screen[None]):
             # The form scrolls with the focus; it never holds the focus itself (where
             # Enter does nothing, issue 22): the ruleset is focused first.
             with VerticalScroll(id="new-game", can_focus=False):
-                yield Label(Text("New game", style="bold underline"))
+                yield Heading(Text("New game", style="bold underline"))
                 yield FormRow("Ruleset", Dropdown(
                     [(Text(i), i) for i in registry.ids()], value=self.ruleset_id,
                     allow_blank=False, id="ruleset", compact=True, classes="row-field"))
@@ -173,23 +194,27 @@ class StartScreen(SteadyStyles, Screen[None]):
                      (Text("generated (the app rolls)"), "generated")],
                     value=self.app.dice_mode, allow_blank=False,  # type: ignore[attr-defined]
                     id="dice", compact=True, classes="row-field"))
-                yield Label(Text("House rules", style="bold underline"))
-                yield Vertical(*self._option_widgets(self.ruleset_id), id="options")
+                yield Heading(Text("House rules", style="bold underline"))
+                yield Column(*self._option_widgets(self.ruleset_id), id="options")
                 yield Static(id="problems", classes="error")
                 with Horizontal(id="start-buttons"):
                     yield Button("Start (set-up)", id="start", variant="primary", compact=True)
                     yield Button("Quick start", id="quick", compact=True)
-            with Vertical(id="resume"):
-                yield Label(Text("Resume a save", style="bold underline"))
-                yield OptionList(id="saves", compact=True)
+            with Column(id="resume"):
+                yield Heading(Text("Resume a save", style="bold underline"))
+                yield OptionList(*([] if self.has_saves else [_no_saves()]), id="saves",
+                                 compact=True)
                 yield Button("Quick resolve", id="quick-resolve", compact=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves, however many, come after it.
+        # less than drawing the screen twice); the saves, however many, come after it
+        # (read in a thread, which the first frame does not wait for or share the
+        # interpreter with).
         self._describe_forces()
-        self._load_saves()
+        if self.has_saves:
+            self.call_after_refresh(self._load_saves)
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -241,7 +266,7 @@ class StartScreen(SteadyStyles, Screen[None]):
         self.saves = found
         self.save_states = {}
         if not self.saves:
-            opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
+            opts.add_option(_no_saves())
             return
         self.call_after_refresh(self._fill_saves)  # at the width laid out
         if any(not info.problem for info in self.saves):
@@ -250,9 +275,10 @@ class StartScreen(SteadyStyles, Screen[None]):
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
         width: they are wrapped to it)."""
-        if not self.saves:
+        lists = self.query("#saves").results(OptionList)
+        opts = next(lists, None)  # none once the screen is being left
+        if not self.saves or opts is None:
             return
-        opts = self.query_one("#saves", OptionList)
         width = opts.scrollable_content_region.width
         highlighted = opts.highlighted
         opts.clear_options()
