@@ -32,6 +32,7 @@ from deathzap_tui.app.common.messages import (
     OpenStart,
 )
 from deathzap_tui.app.common.palette import PaletteCommands
+from deathzap_tui.app.frames import Backdrop
 from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
@@ -102,6 +103,11 @@ class DeathzapApp(App[None]):
 
     def on_unmount(self) -> None:
         self.release_lock()
+
+    def get_default_screen(self) -> Screen:
+        # Not Textual's own: the terminal's first size report re-drew, through it,
+        # the screen above it, a second frame at start-up (issue 21).
+        return Backdrop(id="_default")
 
     def first_screen(self) -> Screen:
         kind = self.launch.kind

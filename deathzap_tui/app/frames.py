@@ -62,6 +62,13 @@ already laid out at, laid it out and drew it again whole. :class:`HeldFrameScree
 renders nothing while frames are held back, draws the whole screen once they are let
 through, and lays out again for a size report only when the size changed.
 
+**An option list's lines, worked out as it is first drawn.** Textual's ``OptionList``
+wraps its options to its width as it renders them, then sets its virtual size, a
+reactive that lays the screen out again and repaints the list: a second frame after
+the first (the start screen's resume list). :class:`SteadyOptionList` records its
+virtual size as it is drawn; its scrollbars, shown or hidden as the options overflow,
+still ask for a layout.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -73,9 +80,10 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
 from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static, Tree
+from textual.widgets import OptionList, Static, Tree
 
 ResultT = TypeVar("ResultT")
 NodeT = TypeVar("NodeT")
@@ -222,3 +230,30 @@ class HeldFrameScreen(_Screen):
         if size == self._compositor.size:
             return
         super()._screen_resized(size)
+
+
+class SteadyOptionList(OptionList):
+    """An option list whose lines, worked out as it is drawn, lay out nothing unless
+    its scrollbars change (see the module's docstring)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """Widget's reactive (a layout and a repaint there), set by
+    ``OptionList._update_lines`` as the list is drawn."""
+
+
+class Backdrop(HeldFrameScreen, Screen[None]):
+    """The blank screen under all the others (``App.get_default_screen``): laid out
+    again only for a new size, and its changes not passed up to the current screen
+    when that one's background hides it (Textual repaints the whole current screen
+    for any change of the screen under it: a second frame at start-up)."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: a screen under the current one (App._background_screens, which
+        # always holds the one right under it) asks the current one to repaint the
+        # regions it changed.
+        app = self.app
+        if self is not app.screen and app.screen.styles.background.a == 1:
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()

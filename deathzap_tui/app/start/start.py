@@ -28,7 +28,13 @@ from deathzap_tui.app.common.messages import (
     OpenSetup,
 )
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import HeldFrameScreen, OneFrameScreen, SteadySize, SteadyStyles
+from deathzap_tui.app.frames import (
+    HeldFrameScreen,
+    OneFrameScreen,
+    SteadyOptionList,
+    SteadySize,
+    SteadyStyles,
+)
 from deathzap_tui.app.start.since import LockedScreen
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
@@ -202,8 +208,8 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
                     yield Button("Quick start", id="quick", compact=True)
             with Column(id="resume"):
                 yield Heading(Text("Resume a save", style="bold underline"))
-                yield OptionList(*([] if self.has_saves else [_no_saves()]), id="saves",
-                                 compact=True)
+                yield SteadyOptionList(*([] if self.has_saves else [_no_saves()]),
+                                       id="saves", compact=True)
                 yield Button("Quick resolve", id="quick-resolve", compact=True)
         yield KeyBar()
 
