@@ -124,7 +124,8 @@ class Dropdown(SteadySize, Select[Any]):
         self._label = next((p for p, v in self._options if v == value), self.NULL) \
             if value != self.NULL else self.NULL
         self.set_class(not isinstance(self._label, NoSelection), "-has-value")
-        self.refresh()
+        if self.is_mounted:
+            self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1
