@@ -60,6 +60,22 @@ skips the restyle when none happened since the screen was last styled. (A style 
 follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
 Textual restyles only those on a focus change.)
 
+**The first screen, drawn while frames are held back.** The app's first screen is
+pushed while Textual starts the app, holding every frame back until it has
+(``App.batch_update``): the screen's first layout was rendered in full and dropped,
+the next refresh drew only the regions changed since (a frame of labels without
+their fields), and only the terminal's first size report, the size the screen was
+already laid out at, laid it out and drew it again whole. :class:`HeldFrameScreen`
+renders nothing while frames are held back, draws the whole screen once they are let
+through, and lays out again for a size report only when the size changed.
+
+**An option list's lines, worked out as it is first drawn.** Textual's ``OptionList``
+wraps its options to its width as it renders them, then sets its virtual size, a
+reactive that lays the screen out again and repaints the list: a second frame after
+the first (the start screen's resume list). :class:`SteadyOptionList` records its
+virtual size as it is drawn; its scrollbars, shown or hidden as the options overflow,
+still ask for a layout.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -77,9 +93,10 @@ from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static, Tree
+from textual.widgets import OptionList, Static, Tree
 
 ResultT = TypeVar("ResultT")
 NodeT = TypeVar("NodeT")
@@ -237,3 +254,68 @@ class SteadySize(_Widget):
 
 class SteadyStatic(SteadySize, Static):
     """Text that never scrolls, laid out once per change (:class:`SteadySize`)."""
+
+
+class HeldFrameScreen(_Screen):
+    """Mixed into a screen (first among its bases) that may be pushed while the app
+    starts: nothing is rendered while the app holds its frames back, the whole screen
+    once they are let through, and a size report of the size laid out lays out
+    nothing (see the module's docstring)."""
+
+    _held_back = False
+    """A refresh came while frames were held back: the next one draws everything."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: renders the screen's changes for App._display, which drops them
+        # while App._batch_count is set (Screen._refresh_layout calls this later then).
+        app = self.app
+        if app._batch_count and self is app.screen and not app.is_inline:
+            if not self._held_back:
+                self._held_back = True
+                app.call_later(self._draw_held_back)
+            return
+        if self._held_back:
+            self._held_back = False
+            self._compositor._dirty_regions.add(self._compositor.size.region)
+        super()._compositor_refresh()
+
+    def _draw_held_back(self) -> None:
+        if self.app._batch_count:  # still held back: try again after the next message
+            self.app.call_later(self._draw_held_back)
+        elif self._held_back and not self._layout_required:  # (else its layout's frame)
+            self.refresh()
+
+    def _screen_resized(self, size: Size) -> None:
+        # Private: called on every Resize the app passes on, the terminal's first size
+        # report too; Textual lays the screen out again whatever the size (a layout
+        # asked for meanwhile is the frame timer's, as any other).
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)
+
+
+class SteadyOptionList(OptionList):
+    """An option list whose lines, worked out as it is drawn, lay out nothing unless
+    its scrollbars change (see the module's docstring)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """Widget's reactive (a layout and a repaint there), set by
+    ``OptionList._update_lines`` as the list is drawn."""
+
+
+class Backdrop(HeldFrameScreen, Screen[None]):
+    """The blank screen under all the others (``App.get_default_screen``): laid out
+    again only for a new size, and its changes not passed up to the current screen
+    when that one's background hides it (Textual repaints the whole current screen
+    for any change of the screen under it: a second frame at start-up)."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: a screen under the current one (App._background_screens, which
+        # always holds the one right under it) asks the current one to repaint the
+        # regions it changed.
+        app = self.app
+        if self is not app.screen and app.screen.styles.background.a == 1:
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
