@@ -783,11 +783,15 @@ class Referee:
 
     def _push(self) -> None:
         """The table changed: each player gets its own snapshot now, the watchers
-        theirs soon after."""
+        theirs soon after. A side's snapshot is built once, whatever the number of
+        its terminals (each is told its own narrative, :meth:`Table.tell`)."""
         self.seq += 1
+        built: dict[str, dict[str, Any]] = {}
         for c in self.clients:
             if c.viewer is not None:
-                self._send_state(c, self.table.snapshot(c.viewer))
+                if c.viewer not in built:
+                    built[c.viewer] = self.table.snapshot(c.viewer)
+                self._send_state(c, built[c.viewer])
         self._soon("watchers", 0.0, self._push_watchers)
 
     def _push_watchers(self) -> None:
