@@ -29,8 +29,10 @@ described); ``a`` (the unit chooser); in ``deathzap edit`` of a copy of a demo f
 the outline's down arrow, Enter on a unit (its first field focused) and a digit typed
 in a number field and taken off again (the points line updated). Each start-up row
 is the median of ``--runs`` rounds; each key row the median of all its presses.
+``--slow-frames`` lists every press drawn in more than one frame: its row, where in
+the game (card, activation, step) and the words it drew.
 
-    .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15]
+    .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15] [--slow-frames]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import ctypes
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -167,6 +170,16 @@ def frames(out: bytes) -> int:
     return out.count(SYNC_START)
 
 
+CONTROL = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
+"""An escape sequence (CSI, OSC or a two-byte one)."""
+
+
+def words(out: bytes, limit: int = 70) -> str:
+    """The text ``out`` draws, escape sequences left out, runs of space made one."""
+    text = CONTROL.sub(b" ", out).decode("utf-8", "replace")
+    return " ".join(text.split())[:limit]
+
+
 def show_frames(name: str, counts: list[int]) -> str:
     if not counts:
         return f"{name:<12} no samples"
@@ -224,11 +237,16 @@ class Row:
         self.name, self.goal, self.reference = name, goal, reference
         self.times: list[float] = []
         self.frames: list[int] = []
+        self.slow: list[str] = []
+        """Each press drawn in more than one frame: where, and the words it drew."""
 
-    def add(self, seconds: float, out: bytes | None = None) -> None:
+    def add(self, seconds: float, out: bytes | None = None, where: str = "") -> None:
         self.times.append(seconds)
         if out is not None:
             self.frames.append(frames(out))
+            if self.frames[-1] > 1:
+                self.slow.append(f"{self.frames[-1]} frames, {where or 'press'} "
+                                 f"{len(self.frames)}: {words(out)}")
 
 
 def median_ms(values: list[float]) -> str:
@@ -263,6 +281,8 @@ def main() -> int:
     ap.add_argument("--cards", type=int, default=12, help="cards to draw and play")
     ap.add_argument("--keys", type=int, default=15,
                     help="presses of each editor key (and of the reference's key)")
+    ap.add_argument("--slow-frames", action="store_true",
+                    help="list every press drawn in more than one frame")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="dz-bench-"))
     ref_start = Row("reference first frame", "", "reference first frame")
@@ -312,6 +332,11 @@ def main() -> int:
     print(show_frames("step frames", step.frames))
     print(show_frames("apply frames", apply.frames))
     print(show_frames("unit frames", unit.frames))
+    if args.slow_frames:
+        print()
+        for row in rows:
+            for line in row.slow:
+                print(f"{row.name}: {line}")
     return 0
 
 
@@ -349,25 +374,26 @@ def edit(tmp: Path, keys: int, down: Row, enter: Row, digit: Row) -> None:
 
 
 def play(term: Term, cards: int, draw: Row, step: Row, apply: Row, unit: Row) -> None:
-    for _ in range(cards):
+    for card in range(1, cards + 1):
         dt, out = term.key(b"d")
-        draw.add(dt, out)
+        draw.add(dt, out, f"card {card}")
         if b"Game over" in out:
             return
-        for _activation in range(4):
+        for activation in range(1, 5):
+            where = f"card {card} activation {activation}"
             dt, out = term.key(b"a")
             if b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out:
                 break  # nothing to activate (the key is disabled)
-            unit.add(dt, out)
-            for _ in range(60):
+            unit.add(dt, out, where)
+            for n in range(1, 61):
                 if b"Confirm (Enter)" in out:
                     dt, out = term.key(b"\r")
-                    apply.add(dt, out)
+                    apply.add(dt, out, where)
                     break
                 dt, out = term.key(b"\r")
                 if b"Enter does not answer" in out:  # a rules question: its key
                     dt, out = term.key(b"1")
-                step.add(dt, out)
+                step.add(dt, out, f"{where} step {n}")
             else:
                 return
 

@@ -21,6 +21,15 @@ headless tests, scheduled differently, saw one). :class:`OneFrameScreen` lets it
 wait a tick (at most :attr:`~OneFrameScreen.MAX_WAITS`) while any of its widgets still
 holds a request or its own queue holds messages, so that one frame draws them all.
 
+**A layout that asks for another.** Laying a scroll view out at a new size may show or
+hide its scrollbar (``show_vertical_scrollbar`` asks for a layout: the scrollbar must be
+placed), and the new scrollbar's own size asks for one more; Textual draws a frame
+after each of these layouts: a list growing past its box (a unit's sixteen actions,
+eleven targets) took four frames. :class:`OneFrameScreen` does not draw a layout's
+frame while a widget (or its scrollbar) asks for another layout (at most
+:attr:`~OneFrameScreen.MAX_WAITS` ticks): the compositor keeps the regions to draw,
+and the next tick lays out again and draws them all in one frame.
+
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
 itself (a Tree: its lines), which never agree, so every layout of the screen refreshes
@@ -53,6 +62,16 @@ skips the restyle when none happened since the screen was last styled. (A style 
 follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
 Textual restyles only those on a focus change.)
 
+**An option list's lines counted as it is drawn.** An ``OptionList`` counts its
+options' lines (``_update_lines``) only while it has a region: filled while hidden (the
+wizard's list, hidden on Confirm, filled with the units on the next ``a``), it counts
+them when it is first drawn, and the new virtual size, a reactive that asks for a
+layout and a repaint, makes a second layout and frame though nothing moves. For a list
+whose height does not follow its options (a fixed or fractional height, as the
+wizard's), the virtual size moves only its scrollbars, which ask for a layout
+themselves when one appears or goes (``show_vertical_scrollbar``): the virtual size of
+:class:`SteadyOptionList` asks for neither.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
@@ -60,13 +79,15 @@ state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
 from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static, Tree
+from textual.widgets import OptionList, Static, Tree
 
 ResultT = TypeVar("ResultT")
 NodeT = TypeVar("NodeT")
@@ -88,18 +109,47 @@ class OneFrameScreen(Screen[ResultT]):
             widget._layout_required or widget._repaint_required
             for widget in self.walk_children(Widget))
 
+    _updating = False
+    """In :meth:`_on_timer_update`: a layout's frame may wait for the layout it asks."""
+    _deferred = False
+    """The update's frame was not drawn: the next tick lays out again and draws."""
+
+    def _laid_out(self) -> Iterator[Widget]:
+        """The screen's widgets and their scrollbars (a scroll view's, when it has
+        them, are laid out with it but are not its children)."""
+        for widget in self.walk_children(Widget):
+            yield widget
+            # Private: made on first use by Widget.vertical_scrollbar and friends.
+            yield from filter(None, (widget._vertical_scrollbar, widget._horizontal_scrollbar))
+
     def _on_timer_update(self) -> None:
         # Private: Textual's per-frame update (an interval timer, paused by it).
         if self._waits < self.MAX_WAITS and self._requests_in_flight():
             self._waits += 1  # the timer runs on: the next tick draws them together
             return
-        self._waits = 0
         # Its layout pass renders the dirty widgets; the screen among them is rendered
         # in full, so the separate full repaint that would follow it is not needed.
         if self._layout_required and self._repaint_required:
             self._repaint_required = False
             self._dirty_widgets.add(self)
-        super()._on_timer_update()
+        self._deferred, self._updating = False, True
+        try:
+            super()._on_timer_update()
+        finally:
+            self._updating = False
+        if not self._deferred:
+            self._waits = 0
+
+    def _compositor_refresh(self) -> None:
+        # Private: draws the frame; Screen._refresh_layout calls it once it has laid
+        # the screen out. Not drawn, the compositor keeps the regions to draw (its
+        # _dirty_regions) for the next frame, which the layouts asked now bring.
+        if self._updating and self._waits < self.MAX_WAITS and any(
+                widget._layout_required for widget in self._laid_out()):
+            self._waits += 1
+            self._deferred = True
+            return
+        super()._compositor_refresh()
 
 
 if TYPE_CHECKING:
@@ -175,3 +225,15 @@ class SteadySize(_Widget):
 
 class SteadyStatic(SteadySize, Static):
     """Text that never scrolls, laid out once per change (:class:`SteadySize`)."""
+
+
+class SteadyOptionList(SteadyScrollbars, OptionList):
+    """An option list whose lines, counted as it is drawn (shown again after being
+    hidden), ask for no second layout or repaint (see the module's docstring). Only
+    for a list whose height is not ``auto``: an ``auto`` one is laid out again by
+    that virtual size when its options change."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """As Widget's, without its refresh: set only by the private ``_update_lines``,
+    which repaints (a change of options) or is called by a repaint (the first draw),
+    and updates the scrollbars itself (``_scroll_update``)."""
