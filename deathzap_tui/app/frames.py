@@ -19,7 +19,12 @@ make a second frame a tick later: in a real terminal, opening the wizard on ``a`
 the whole screen twice (its step box's layout request arrived after the first frame;
 headless tests, scheduled differently, saw one). :class:`OneFrameScreen` lets its frame
 wait a tick (at most :attr:`~OneFrameScreen.MAX_WAITS`) while any of its widgets still
-holds a request or its own queue holds messages, so that one frame draws them all.
+holds a request or the screen's queue or a widget's holds messages, so that one frame
+draws them all; meanwhile it looks again after each turn of the event loop (at most
+:attr:`~OneFrameScreen.MAX_POLLS`) and draws as soon as all have arrived: waiting for
+the tick itself (17 ms, later on a busy machine) was most of the time from a key to
+its frame (a message the key bubbled up, such as the outline's ``NodeHighlighted``,
+was in the screen's queue at nearly every tick).
 
 **A layout that asks for another.** Laying a scroll view out at a new size may show or
 hide its scrollbar (``show_vertical_scrollbar`` asks for a layout: the scrollbar must be
@@ -79,6 +84,7 @@ state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
@@ -99,15 +105,39 @@ class OneFrameScreen(Screen[ResultT]):
 
     MAX_WAITS: ClassVar[int] = 3
     """Ticks (of ~17 ms) a frame may wait for its widgets' requests in flight."""
+    MAX_POLLS: ClassVar[int] = 10
+    """Turns of the event loop after each of which a waiting frame looks again whether
+    its requests have all arrived (then it is drawn without waiting for the tick)."""
     _waits = 0
+    _polls = 0
+    _polling = False
 
     def _requests_in_flight(self) -> bool:
         # Private: a widget's refresh sets these and posts its request to the screen
-        # when the widget next goes idle (Widget._check_refresh); posted, it waits in
-        # the screen's queue.
+        # when the widget next goes idle (Widget._check_refresh; a hidden widget's
+        # repaint posts nothing); posted, it waits in the screen's queue. A widget's
+        # own queue holds what may ask for more (its focus, a bubbling message).
         return not self._message_queue.empty() or any(
-            widget._layout_required or widget._repaint_required
+            widget._layout_required or (widget._repaint_required and widget.display)
+            or not widget._message_queue.empty()
             for widget in self.walk_children(Widget))
+
+    def _poll(self) -> None:
+        """Look again once the event loop has run the tasks ready now (the screen's
+        and its widgets' queues), at most :attr:`MAX_POLLS` times a frame."""
+        if not self._polling and self._polls < self.MAX_POLLS:
+            self._polls += 1
+            self._polling = True
+            asyncio.get_running_loop().call_soon(self._polled)
+
+    def _polled(self) -> None:
+        self._polling = False
+        if not self._waits or not self.is_current:
+            return  # drawn meanwhile, or no longer shown
+        if self._requests_in_flight():
+            self._poll()
+        else:
+            self._on_timer_update()
 
     _updating = False
     """In :meth:`_on_timer_update`: a layout's frame may wait for the layout it asks."""
@@ -125,7 +155,8 @@ class OneFrameScreen(Screen[ResultT]):
     def _on_timer_update(self) -> None:
         # Private: Textual's per-frame update (an interval timer, paused by it).
         if self._waits < self.MAX_WAITS and self._requests_in_flight():
-            self._waits += 1  # the timer runs on: the next tick draws them together
+            self._waits += 1  # the timer runs on: the next tick draws them together,
+            self._poll()  # or sooner, once they have all arrived
             return
         # Its layout pass renders the dirty widgets; the screen among them is rendered
         # in full, so the separate full repaint that would follow it is not needed.
@@ -138,7 +169,7 @@ class OneFrameScreen(Screen[ResultT]):
         finally:
             self._updating = False
         if not self._deferred:
-            self._waits = 0
+            self._waits = self._polls = 0
 
     def _compositor_refresh(self) -> None:
         # Private: draws the frame; Screen._refresh_layout calls it once it has laid
@@ -148,6 +179,7 @@ class OneFrameScreen(Screen[ResultT]):
                 widget._layout_required for widget in self._laid_out()):
             self._waits += 1
             self._deferred = True
+            self._poll()
             return
         super()._compositor_refresh()
 
