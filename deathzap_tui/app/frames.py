@@ -33,7 +33,9 @@ after each of these layouts: a list growing past its box (a unit's sixteen actio
 eleven targets) took four frames. :class:`OneFrameScreen` does not draw a layout's
 frame while a widget (or its scrollbar) asks for another layout (at most
 :attr:`~OneFrameScreen.MAX_WAITS` ticks): the compositor keeps the regions to draw,
-and the next tick lays out again and draws them all in one frame.
+and the next layout draws them all in one frame. The same holds for the layouts
+Textual does straight away when a screen is first shown and then gets its size (the
+wizard's first ``a``, which mounts it, drew three frames).
 
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
@@ -139,8 +141,6 @@ class OneFrameScreen(Screen[ResultT]):
         else:
             self._on_timer_update()
 
-    _updating = False
-    """In :meth:`_on_timer_update`: a layout's frame may wait for the layout it asks."""
     _deferred = False
     """The update's frame was not drawn: the next tick lays out again and draws."""
 
@@ -163,19 +163,17 @@ class OneFrameScreen(Screen[ResultT]):
         if self._layout_required and self._repaint_required:
             self._repaint_required = False
             self._dirty_widgets.add(self)
-        self._deferred, self._updating = False, True
-        try:
-            super()._on_timer_update()
-        finally:
-            self._updating = False
+        self._deferred = False
+        super()._on_timer_update()
         if not self._deferred:
             self._waits = self._polls = 0
 
     def _compositor_refresh(self) -> None:
         # Private: draws the frame; Screen._refresh_layout calls it once it has laid
-        # the screen out. Not drawn, the compositor keeps the regions to draw (its
-        # _dirty_regions) for the next frame, which the layouts asked now bring.
-        if self._updating and self._waits < self.MAX_WAITS and any(
+        # the screen out (from the frame timer, and straight away when the screen is
+        # first shown or resized). Not drawn, the compositor keeps the regions to draw
+        # (its _dirty_regions) for the next frame, which the layouts asked now bring.
+        if self is self.app.screen and self._waits < self.MAX_WAITS and any(
                 widget._layout_required for widget in self._laid_out()):
             self._waits += 1
             self._deferred = True
