@@ -31,8 +31,10 @@ from test_odds_panel import to_first_hit_roll
 from test_wizard_keys import ToyApp, loose
 from textual.app import App
 
+from deathzap_tui.app.battle.units import UnitTable
 from deathzap_tui.app.wizard import wizard
 from deathzap_tui.app.wizard.wizard import WizardScreen
+from deathzap_tui.rules.ruleset import Column, UnitRow
 from deathzap_tui.rules.steps import DiceRequest
 
 
@@ -229,3 +231,39 @@ async def test_a_game_s_keys_are_one_frame_each(demo_paths, monkeypatch) -> None
     assert scrolled and any(k.startswith("a 0.") for k, _ in frames)
     assert len(frames) > 20
     assert [(k, n) for k, n in frames if n != 1] == []
+
+
+@aiotest
+async def test_a_status_table_s_new_title_is_drawn_with_its_rows(monkeypatch) -> None:
+    """A unit table whose new rows leave no line for its legend names it in brief in
+    its title ("· Sh shields"): the rows and the title change in one frame (the title
+    was decided as the table was drawn, after its border, and drawn by a second frame:
+    the board after some confirms)."""
+    counter = FrameCounter(monkeypatch)
+    columns, hints = ("Name", "Shields"), (Column(), Column(short="Sh", meaning="shields"))
+
+    def rows(n: int) -> list[UnitRow]:
+        return [UnitRow(f"red.{i}", "red", "Alpha Squad", ("Alpha Squad of the Ninth", "2"))
+                for i in range(n)]
+
+    class TableApp(App[None]):
+        def compose(self) -> Any:
+            yield UnitTable("red")
+
+        def on_mount(self) -> None:
+            table = self.query_one(UnitTable)
+            table.styles.height = 7
+            table.styles.border_top = ("solid", "red")
+            table.show(columns, rows(3), "Legion", None, "", hints)
+
+    app = TableApp()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.pause()
+        table = app.query_one(UnitTable)
+        assert "shields" not in str(table.border_title)
+        before = counter.frames
+        table.show(columns, rows(5), "Legion", None, "", hints)
+        for _ in range(3):
+            await pilot.pause(0.05)
+        assert "Sh shields" in str(table.border_title)
+        assert counter.frames - before == 1
