@@ -382,9 +382,8 @@ def play(term: Term, cards: int, draw: Row, step: Row, apply: Row, unit: Row) ->
         for activation in range(1, 5):
             where = f"card {card} activation {activation}"
             dt, out = term.key(b"a")
-            if b"Not allowed" in out or (
-                    b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out):
-                break  # nothing to activate (the key says why in a notification)
+            if b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out:
+                break  # nothing to activate (the key is disabled)
             unit.add(dt, out, where)
             for n in range(1, 61):
                 if b"Confirm (Enter)" in out:

@@ -107,9 +107,12 @@ class OneFrameScreen(Screen[ResultT]):
 
     MAX_WAITS: ClassVar[int] = 3
     """Ticks (of ~17 ms) a frame may wait for its widgets' requests in flight."""
-    MAX_POLLS: ClassVar[int] = 10
+    MAX_POLLS: ClassVar[int] = 50
     """Turns of the event loop after each of which a waiting frame looks again whether
-    its requests have all arrived (then it is drawn without waiting for the tick)."""
+    its requests have all arrived (then it is drawn without waiting for the tick).
+    Still in flight after them, a request waits for something else (a timer, the
+    frame itself: a notification moved to the new screen holds a repaint until then):
+    the frame is drawn at the next tick."""
     _waits = 0
     _polls = 0
     _polling = False
@@ -127,10 +130,14 @@ class OneFrameScreen(Screen[ResultT]):
     def _poll(self) -> None:
         """Look again once the event loop has run the tasks ready now (the screen's
         and its widgets' queues), at most :attr:`MAX_POLLS` times a frame."""
-        if not self._polling and self._polls < self.MAX_POLLS:
-            self._polls += 1
-            self._polling = True
-            asyncio.get_running_loop().call_soon(self._polled)
+        if self._polling:
+            return
+        if self._polls >= self.MAX_POLLS:
+            self._waits = self.MAX_WAITS  # waiting for something else: draw at the tick
+            return
+        self._polls += 1
+        self._polling = True
+        asyncio.get_running_loop().call_soon(self._polled)
 
     def _polled(self) -> None:
         self._polling = False
