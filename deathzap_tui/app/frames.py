@@ -119,12 +119,16 @@ class OneFrameScreen(Screen[ResultT]):
 
     def _requests_in_flight(self) -> bool:
         # Private: a widget's refresh sets these and posts its request to the screen
-        # when the widget next goes idle (Widget._check_refresh; a hidden widget's
-        # repaint posts nothing); posted, it waits in the screen's queue. A widget's
-        # own queue holds what may ask for more (its focus, a bubbling message).
+        # when the widget next goes idle (Widget._check_refresh); posted, it waits in
+        # the screen's queue. A widget's own queue holds what may ask for more (its
+        # focus, a bubbling message). A repaint counts only for a widget already laid
+        # out and shown: a hidden one's posts nothing, and a new one's (styled before
+        # its messages run) is posted only when a message wakes it (its first
+        # layout's Resize), and that layout draws it anyway.
+        compositor = self._compositor
         return not self._message_queue.empty() or any(
-            widget._layout_required or (widget._repaint_required and widget.display)
-            or not widget._message_queue.empty()
+            widget._layout_required or not widget._message_queue.empty()
+            or (widget._repaint_required and widget.display and widget in compositor)
             for widget in self.walk_children(Widget))
 
     def _poll(self) -> None:
