@@ -29,8 +29,13 @@ described); ``a`` (the unit chooser); in ``deathzap edit`` of a copy of a demo f
 the outline's down arrow, Enter on a unit (its first field focused) and a digit typed
 in a number field and taken off again (the points line updated). Each start-up row
 is the median of ``--runs`` rounds; each key row the median of all its presses.
+Below the table, the CPU the app used per press of each key row (mean of
+``/proc/PID/stat`` ticks from the key to the end of its burst: a figure that other
+processes' load changes far less than the times). ``--slow-frames`` lists every
+press drawn in more than one frame: its row, where in the game (card, activation,
+step) and the first words of each frame.
 
-    .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15]
+    .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15] [--slow-frames]
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import ctypes
 import fcntl
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -75,6 +81,8 @@ class Term:
                                      close_fds=True, preexec_fn=_die_with_parent)
         os.close(slave)
         self.buf = b""
+        self.last_cpu = 0.0
+        """CPU seconds the app used from the last key to the end of its burst."""
 
     def burst(self, timeout: float = 10.0) -> tuple[float, bytes]:
         """Read until QUIET seconds of silence; return (time of last byte, bytes)."""
@@ -117,10 +125,19 @@ class Term:
         raise TimeoutError(f"never saw {needle!r}")
 
     def key(self, data: bytes) -> tuple[float, bytes]:
+        cpu = self.cpu()
         t = time.perf_counter()
         os.write(self.master, data)
         last, out = self.burst()
+        self.last_cpu = self.cpu() - cpu
         return last - t, out
+
+    def cpu(self) -> float:
+        """CPU seconds (user and system) the app has used, in clock ticks (10 ms):
+        meaningful summed over many presses."""
+        with open(f"/proc/{self.proc.pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         try:
@@ -165,6 +182,17 @@ def show(name: str, values: list[float]) -> str:
 def frames(out: bytes) -> int:
     """The frames Textual wrote in ``out``."""
     return out.count(SYNC_START)
+
+
+CONTROL = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
+"""An escape sequence (CSI, OSC or a two-byte one)."""
+
+
+def words(out: bytes, limit: int = 70) -> str:
+    """The text ``out`` draws, escape sequences and box drawing left out, runs of space
+    made one."""
+    text = CONTROL.sub(b" ", out).decode("utf-8", "replace")
+    return " ".join("".join(c for c in text if not "\u2500" <= c <= "\u259f").split())[:limit]
 
 
 def show_frames(name: str, counts: list[int]) -> str:
@@ -224,11 +252,21 @@ class Row:
         self.name, self.goal, self.reference = name, goal, reference
         self.times: list[float] = []
         self.frames: list[int] = []
+        self.slow: list[str] = []
+        """Each press drawn in more than one frame: where, and the words it drew."""
+        self.cpu = 0.0
+        """CPU seconds the app used over all the presses."""
 
-    def add(self, seconds: float, out: bytes | None = None) -> None:
+    def add(self, seconds: float, out: bytes | None = None, where: str = "",
+            cpu: float = 0.0) -> None:
         self.times.append(seconds)
+        self.cpu += cpu
         if out is not None:
             self.frames.append(frames(out))
+            if self.frames[-1] > 1:
+                drawn = " | ".join(words(frame, 60) for frame in out.split(SYNC_START)[1:])
+                self.slow.append(f"{self.frames[-1]} frames, {where or 'press'} "
+                                 f"{len(self.frames)}: {drawn}")
 
 
 def median_ms(values: list[float]) -> str:
@@ -263,6 +301,8 @@ def main() -> int:
     ap.add_argument("--cards", type=int, default=12, help="cards to draw and play")
     ap.add_argument("--keys", type=int, default=15,
                     help="presses of each editor key (and of the reference's key)")
+    ap.add_argument("--slow-frames", action="store_true",
+                    help="list every press drawn in more than one frame")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="dz-bench-"))
     ref_start = Row("reference first frame", "", "reference first frame")
@@ -287,7 +327,7 @@ def main() -> int:
             ref_start.add(term.until(b"Bump a cell") - term.t0)
             if run == 0:
                 for _ in range(args.keys):
-                    ref_key.add(*term.key(REFERENCE_KEY))
+                    ref_key.add(*term.key(REFERENCE_KEY), cpu=term.last_cpu)
             term.close()
             term = Term(start_command(), env_for(tmp))
             start.add(term.until(b" pts") - term.t0)  # the forces described
@@ -312,6 +352,17 @@ def main() -> int:
     print(show_frames("step frames", step.frames))
     print(show_frames("apply frames", apply.frames))
     print(show_frames("unit frames", unit.frames))
+    print()
+    print("CPU of the app per press (mean; /proc clock ticks of 10 ms, summed):")
+    for row in (ref_key, *rows[2:]):
+        if row.times:
+            print(f"  {row.name:<36} {row.cpu / len(row.times) * 1000:6.1f} ms "
+                  f"({len(row.times)} presses)")
+    if args.slow_frames:
+        print()
+        for row in rows:
+            for line in row.slow:
+                print(f"{row.name}: {line}")
     return 0
 
 
@@ -332,42 +383,43 @@ def edit(tmp: Path, keys: int, down: Row, enter: Row, digit: Row) -> None:
     for _ in range(max(1, keys // 12)):
         term.key(b"\x1b[H")  # home: the force's own form
         for _ in range(12):
-            down.add(*term.key(b"\x1b[B"))
+            down.add(*term.key(b"\x1b[B"), cpu=term.last_cpu)
     for _ in range(keys):
         term.key(b"\x1b[H")
         for _ in range(11):  # the first unit (as tests/app/editor/test_editor.py)
             term.key(b"\x1b[B")
-        enter.add(*term.key(b"\r"))
+        enter.add(*term.key(b"\r"), cpu=term.last_cpu)
         term.key(b"\x1b")  # back to the outline
     term.key(b"\r")  # the unit's name
     term.key(b"\t")  # skill
     term.key(b"\t")  # move (selected: typing replaces it)
     term.key(b"1")
     for n in range(keys):
-        digit.add(*term.key(b"\x7f" if n % 2 else b"0"))
+        digit.add(*term.key(b"\x7f" if n % 2 else b"0"), cpu=term.last_cpu)
     term.close()
 
 
 def play(term: Term, cards: int, draw: Row, step: Row, apply: Row, unit: Row) -> None:
-    for _ in range(cards):
+    for card in range(1, cards + 1):
         dt, out = term.key(b"d")
-        draw.add(dt, out)
+        draw.add(dt, out, f"card {card}", term.last_cpu)
         if b"Game over" in out:
             return
-        for _activation in range(4):
+        for activation in range(1, 5):
+            where = f"card {card} activation {activation}"
             dt, out = term.key(b"a")
             if b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out:
                 break  # nothing to activate (the key is disabled)
-            unit.add(dt, out)
-            for _ in range(60):
+            unit.add(dt, out, where, term.last_cpu)
+            for n in range(1, 61):
                 if b"Confirm (Enter)" in out:
                     dt, out = term.key(b"\r")
-                    apply.add(dt, out)
+                    apply.add(dt, out, where, term.last_cpu)
                     break
                 dt, out = term.key(b"\r")
                 if b"Enter does not answer" in out:  # a rules question: its key
                     dt, out = term.key(b"1")
-                step.add(dt, out)
+                step.add(dt, out, f"{where} step {n}", term.last_cpu)
             else:
                 return
 

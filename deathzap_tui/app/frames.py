@@ -19,7 +19,23 @@ make a second frame a tick later: in a real terminal, opening the wizard on ``a`
 the whole screen twice (its step box's layout request arrived after the first frame;
 headless tests, scheduled differently, saw one). :class:`OneFrameScreen` lets its frame
 wait a tick (at most :attr:`~OneFrameScreen.MAX_WAITS`) while any of its widgets still
-holds a request or its own queue holds messages, so that one frame draws them all.
+holds a request or the screen's queue or a widget's holds messages, so that one frame
+draws them all; meanwhile it looks again after each turn of the event loop (at most
+:attr:`~OneFrameScreen.MAX_POLLS`) and draws as soon as all have arrived: waiting for
+the tick itself (17 ms, later on a busy machine) was most of the time from a key to
+its frame (a message the key bubbled up, such as the outline's ``NodeHighlighted``,
+was in the screen's queue at nearly every tick).
+
+**A layout that asks for another.** Laying a scroll view out at a new size may show or
+hide its scrollbar (``show_vertical_scrollbar`` asks for a layout: the scrollbar must be
+placed), and the new scrollbar's own size asks for one more; Textual draws a frame
+after each of these layouts: a list growing past its box (a unit's sixteen actions,
+eleven targets) took four frames. :class:`OneFrameScreen` does not draw a layout's
+frame while a widget (or its scrollbar) asks for another layout (at most
+:attr:`~OneFrameScreen.MAX_WAITS` ticks): the compositor keeps the regions to draw,
+and the next layout draws them all in one frame. The same holds for the layouts
+Textual does straight away when a screen is first shown and then gets its size (the
+wizard's first ``a``, which mounts it, drew three frames).
 
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
@@ -69,12 +85,17 @@ already laid out at, laid it out and drew it again whole. :class:`HeldFrameScree
 renders nothing while frames are held back, draws the whole screen once they are let
 through, and lays out again for a size report only when the size changed.
 
-**An option list's lines, worked out as it is first drawn.** Textual's ``OptionList``
-wraps its options to its width as it renders them, then sets its virtual size, a
-reactive that lays the screen out again and repaints the list: a second frame after
-the first (the start screen's resume list). :class:`SteadyOptionList` records its
-virtual size as it is drawn; its scrollbars, shown or hidden as the options overflow,
-still ask for a layout.
+**An option list's lines counted as it is drawn.** An ``OptionList`` counts its
+options' lines (``_update_lines``) only while it has a region: filled while hidden (the
+wizard's list, hidden on Confirm, filled with the units on the next ``a``), it counts
+them when it is first drawn, and the new virtual size, a reactive that asks for a
+layout and a repaint, makes a second layout and frame though nothing moves. For a list
+whose height does not follow its options (a fixed or fractional height, as the
+wizard's), the virtual size moves only its scrollbars, which ask for a layout
+themselves when one appears or goes (``show_vertical_scrollbar``): the virtual size of
+:class:`SteadyOptionList` asks for neither. The same holds for a list drawn for the
+first time (the start screen's saves): its lines are counted in its first frame,
+not in a second.
 
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
@@ -83,9 +104,11 @@ state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import selectors
 from codecs import getincrementaldecoder
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
@@ -108,28 +131,90 @@ class OneFrameScreen(Screen[ResultT]):
 
     MAX_WAITS: ClassVar[int] = 3
     """Ticks (of ~17 ms) a frame may wait for its widgets' requests in flight."""
+    MAX_POLLS: ClassVar[int] = 50
+    """Turns of the event loop after each of which a waiting frame looks again whether
+    its requests have all arrived (then it is drawn without waiting for the tick).
+    Still in flight after them, a request waits for something else (a timer, the
+    frame itself: a notification moved to the new screen holds a repaint until then):
+    the frame is drawn at the next tick."""
     _waits = 0
+    _polls = 0
+    _polling = False
 
     def _requests_in_flight(self) -> bool:
         # Private: a widget's refresh sets these and posts its request to the screen
         # when the widget next goes idle (Widget._check_refresh); posted, it waits in
-        # the screen's queue.
+        # the screen's queue. A widget's own queue holds what may ask for more (its
+        # focus, a bubbling message). A repaint counts only for a widget already laid
+        # out and shown: a hidden one's posts nothing, and a new one's (styled before
+        # its messages run) is posted only when a message wakes it (its first
+        # layout's Resize), and that layout draws it anyway.
+        compositor = self._compositor
         return not self._message_queue.empty() or any(
-            widget._layout_required or widget._repaint_required
+            widget._layout_required or not widget._message_queue.empty()
+            or (widget._repaint_required and widget.display and widget in compositor)
             for widget in self.walk_children(Widget))
+
+    def _poll(self) -> None:
+        """Look again once the event loop has run the tasks ready now (the screen's
+        and its widgets' queues), at most :attr:`MAX_POLLS` times a frame."""
+        if self._polling:
+            return
+        if self._polls >= self.MAX_POLLS:
+            self._waits = self.MAX_WAITS  # waiting for something else: draw at the tick
+            return
+        self._polls += 1
+        self._polling = True
+        asyncio.get_running_loop().call_soon(self._polled)
+
+    def _polled(self) -> None:
+        self._polling = False
+        if not self._waits or not self.is_current:
+            return  # drawn meanwhile, or no longer shown
+        if self._requests_in_flight():
+            self._poll()
+        else:
+            self._on_timer_update()
+
+    _deferred = False
+    """The update's frame was not drawn: the next tick lays out again and draws."""
+
+    def _laid_out(self) -> Iterator[Widget]:
+        """The screen's widgets and their scrollbars (a scroll view's, when it has
+        them, are laid out with it but are not its children)."""
+        for widget in self.walk_children(Widget):
+            yield widget
+            # Private: made on first use by Widget.vertical_scrollbar and friends.
+            yield from filter(None, (widget._vertical_scrollbar, widget._horizontal_scrollbar))
 
     def _on_timer_update(self) -> None:
         # Private: Textual's per-frame update (an interval timer, paused by it).
         if self._waits < self.MAX_WAITS and self._requests_in_flight():
-            self._waits += 1  # the timer runs on: the next tick draws them together
+            self._waits += 1  # the timer runs on: the next tick draws them together,
+            self._poll()  # or sooner, once they have all arrived
             return
-        self._waits = 0
         # Its layout pass renders the dirty widgets; the screen among them is rendered
         # in full, so the separate full repaint that would follow it is not needed.
         if self._layout_required and self._repaint_required:
             self._repaint_required = False
             self._dirty_widgets.add(self)
+        self._deferred = False
         super()._on_timer_update()
+        if not self._deferred:
+            self._waits = self._polls = 0
+
+    def _compositor_refresh(self) -> None:
+        # Private: draws the frame; Screen._refresh_layout calls it once it has laid
+        # the screen out (from the frame timer, and straight away when the screen is
+        # first shown or resized). Not drawn, the compositor keeps the regions to draw
+        # (its _dirty_regions) for the next frame, which the layouts asked now bring.
+        if self is self.app.screen and self._waits < self.MAX_WAITS and any(
+                widget._layout_required for widget in self._laid_out()):
+            self._waits += 1
+            self._deferred = True
+            self._poll()
+            return
+        super()._compositor_refresh()
 
 
 if TYPE_CHECKING:
@@ -294,15 +379,6 @@ class HeldFrameScreen(_Screen):
         super()._screen_resized(size)
 
 
-class SteadyOptionList(OptionList):
-    """An option list whose lines, worked out as it is drawn, lay out nothing unless
-    its scrollbars change (see the module's docstring)."""
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
-    """Widget's reactive (a layout and a repaint there), set by
-    ``OptionList._update_lines`` as the list is drawn."""
-
-
 class Backdrop(HeldFrameScreen, Screen[None]):
     """The blank screen under all the others (``App.get_default_screen``): laid out
     again only for a new size, and its changes not passed up to the current screen
@@ -319,3 +395,14 @@ class Backdrop(HeldFrameScreen, Screen[None]):
             self._dirty_widgets.clear()
             return
         super()._compositor_refresh()
+
+class SteadyOptionList(SteadyScrollbars, OptionList):
+    """An option list whose lines, counted as it is drawn (shown again after being
+    hidden), ask for no second layout or repaint (see the module's docstring). Only
+    for a list whose height is not ``auto``: an ``auto`` one is laid out again by
+    that virtual size when its options change."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+    """As Widget's, without its refresh: set only by the private ``_update_lines``,
+    which repaints (a change of options) or is called by a repaint (the first draw),
+    and updates the scrollbars itself (``_scroll_update``)."""

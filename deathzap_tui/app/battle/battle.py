@@ -19,7 +19,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Static
 
 from deathzap_tui.app.battle.clock import ClockWidget
@@ -36,7 +35,7 @@ from deathzap_tui.app.common.log import EventLog
 from deathzap_tui.app.common.messages import DiceMode, GameOver
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import SteadyStyles
+from deathzap_tui.app.frames import OneFrameScreen, SteadyStyles
 from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.describe import side_label
@@ -75,7 +74,7 @@ than it can show); the whole game is on the log screen (``l``). A resumed game n
 narrate its older events to start (issue 11)."""
 
 
-class BattleScreen(SteadyStyles, Screen[None]):
+class BattleScreen(SteadyStyles, OneFrameScreen[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[Any]] = [
         Binding("d", "advance", "Draw card"),  # shown as view.advance_label

@@ -323,6 +323,7 @@ class UnitTable(Widget):
         """Shorter titles for a hint that leaves no room for the whole one: without the
         score (the score panel shows it), then without the force's name."""
         self._hint = ""
+        self._shown_title = Text()
         self._selected = ""
 
     def show(self, columns: Sequence[str], rows: Sequence[UnitRow], force_name: str,
@@ -341,13 +342,26 @@ class UnitTable(Widget):
             return  # unchanged: no repaint
         width = self.content_region.width
         before = units_height(self._columns, self._hints, self._rows, width)
-        if title != self._title:
-            self._title = title
-            self._show_title()
         self._columns, self._rows = columns, rows
         self._hints, self._selected = hints, selected
         # A layout pass only when the table needs another number of lines.
-        self.refresh(layout=not width or units_height(columns, hints, rows, width) != before)
+        layout = not width or units_height(columns, hints, rows, width) != before
+        self._sync_title(title)
+        self.refresh(layout=layout)
+
+    def on_resize(self) -> None:
+        self._sync_title(self._title)
+
+    def _sync_title(self, title: str) -> None:
+        """Show ``title`` and the legend in brief for the rows at the table's size
+        (:func:`legend_hint`). Decided where the rows or the size change, not as the
+        table is drawn: a title changed then is drawn only by a second frame (the
+        border is drawn from the title before the lines: issue 21)."""
+        region = self.content_region
+        self._title = title
+        self._hint = legend_hint(self._columns, self._hints, self._rows, region.width,
+                                 region.height) if region else ""
+        self._show_title()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return units_height(self._columns, self._hints, self._rows, width)
@@ -356,10 +370,6 @@ class UnitTable(Widget):
         if not self._columns:
             return Text()
         region = self.content_region
-        hint = legend_hint(self._columns, self._hints, self._rows, region.width, region.height)
-        if hint != self._hint:
-            self._hint = hint
-            self._show_title()
         return render_units(self._columns, self._rows, region.width, region.height,
                             self._hints, self._selected)
 
@@ -375,4 +385,6 @@ class UnitTable(Widget):
         text = Text(title or self._title, style=SIDE_STYLE.get(self.side, "bold"))
         if title:
             text.append(hint, style="italic")
-        self.border_title = text
+        if text != self._shown_title:  # setting it repaints the table
+            self._shown_title = text
+            self.border_title = text

@@ -33,7 +33,7 @@ from deathzap_tui.app.common.keybar import KeyBar, sync_key_bars
 from deathzap_tui.app.common.log import TailLog
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import OneFrameScreen, SteadyStyles
+from deathzap_tui.app.frames import OneFrameScreen, SteadyOptionList, SteadyStyles
 from deathzap_tui.app.wizard.odds import OddsPanel, sync_odds
 from deathzap_tui.headless import describe as d
 from deathzap_tui.rules.ids import UnitId, side_of
@@ -148,7 +148,7 @@ class ConfirmBar(Settled, Static):
         self.post_message(self.Pressed())
 
 
-class ChoiceList(OptionList):
+class ChoiceList(SteadyOptionList):
     """The wizard's option list. Enter picks the highlighted option only when the
     list is ``armed``: the wizard disarms it when a rules question arrives in
     generated-dice mode, where Enter also rolls the dice, so an Enter pressed for a
