@@ -35,7 +35,9 @@ frame while a widget (or its scrollbar) asks for another layout (at most
 :attr:`~OneFrameScreen.MAX_WAITS` ticks): the compositor keeps the regions to draw,
 and the next layout draws them all in one frame. The same holds for the layouts
 Textual does straight away when a screen is first shown and then gets its size (the
-wizard's first ``a``, which mounts it, drew three frames).
+wizard's first ``a``, which mounts it, drew three frames); these are not ticks, so
+they do not spend the ticks a frame may wait, but at most
+:attr:`~OneFrameScreen.MAX_DEFERRALS` layouts in a row wait.
 
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
@@ -113,8 +115,12 @@ class OneFrameScreen(Screen[ResultT]):
     Still in flight after them, a request waits for something else (a timer, the
     frame itself: a notification moved to the new screen holds a repaint until then):
     the frame is drawn at the next tick."""
+    MAX_DEFERRALS: ClassVar[int] = 4
+    """Layouts in a row whose frame may wait for the layout they ask (see
+    :meth:`_compositor_refresh`)."""
     _waits = 0
     _polls = 0
+    _deferrals = 0
     _polling = False
 
     def _requests_in_flight(self) -> bool:
@@ -177,19 +183,21 @@ class OneFrameScreen(Screen[ResultT]):
         self._deferred = False
         super()._on_timer_update()
         if not self._deferred:
-            self._waits = self._polls = 0
+            self._waits = self._polls = self._deferrals = 0
 
     def _compositor_refresh(self) -> None:
         # Private: draws the frame; Screen._refresh_layout calls it once it has laid
         # the screen out (from the frame timer, and straight away when the screen is
         # first shown or resized). Not drawn, the compositor keeps the regions to draw
         # (its _dirty_regions) for the next frame, which the layouts asked now bring.
-        if self is self.app.screen and self._waits < self.MAX_WAITS and any(
-                widget._layout_required for widget in self._laid_out()):
-            self._waits += 1
+        if self is self.app.screen and self._waits < self.MAX_WAITS and \
+                self._deferrals < self.MAX_DEFERRALS and any(
+                    widget._layout_required for widget in self._laid_out()):
+            self._deferrals += 1  # not a tick: the ticks it waits count in _waits
             self._deferred = True
             self._poll()
             return
+        self._deferrals = 0
         super()._compositor_refresh()
 
 
