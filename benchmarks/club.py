@@ -26,7 +26,12 @@ Several front-ends (issue 24): ``--store postgresql://...`` (an empty database; 
 ``--front-ends 2`` run that many ``club serve`` processes on the one database. Half
 the games are played across two front-ends (red's session on one, black's on the
 other: the move reaches the opponent through the store's LISTEN/NOTIFY), half within
-one; p50/p95 are given for each. Then the store's event-append throughput: events
+one; p50/p95 are given for each, and a move across hop by hop (:func:`hops_line`:
+the commit sent -> the event kept by the mover's front-end A -> its notice heard by
+the opponent's front-end B (B may hear it before A's call has returned: a hop of
+-1 ms) -> B's state written to its terminals -> the opponent's screen), with the
+store reads per move (a front-end takes another's change from its notice; it reads
+the store only when not in step with the notices). Then the store's event-append throughput: events
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
@@ -102,6 +107,7 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     long_duels()
     store = open_store(store_path)
     club = Club(store, rundir, log=lambda text: None)
+    hops = Hops(store, club)
     await club.start()  # with several front-ends: hear the others' moves
     seats: dict[str, tuple[str, str]] = {}
     sockets: dict[int, str] = {}
@@ -123,7 +129,7 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
                            max_unauthenticated=64, zygote=zygote, log=lambda text: None)
     await server.start()
     loop = asyncio.get_running_loop()
-    watch = LoopWatch(store)
+    watch = LoopWatch(store, hops)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
     loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
@@ -136,23 +142,42 @@ class LoopWatch:
     for the disk, and an action's records)."""
 
     WRITES = ("append_event", "store_in_flight")
+    READS = ("rows_since", "event_rows", "load_in_flight", "game_info")
+    """What a front-end reads of a game in play (catching it up, a lobby's line)."""
     EVERY = 0.05
     """Seconds between the timer's samples (few: its own CPU counts as the server's)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, hops: Hops) -> None:
+        self.hops = hops
         self.lags: list[float] = []
         self.writes = 0
         self.writing = 0.0
+        self.reads = 0
+        for name in self.READS:
+            read = getattr(store, name)
+
+            def counted(*args: Any, read: Any = read) -> Any:
+                self.reads += 1
+                return read(*args)
+
+            setattr(store, name, counted)
+        self.events = 0
+        self.event_writing = 0.0
+        """Of the writes: the events' (each waits for the disk)."""
         for name in self.WRITES:
             write = getattr(store, name)
 
-            def timed(*args: Any, write: Any = write) -> Any:
+            def timed(*args: Any, write: Any = write, name: str = name) -> Any:
                 started = time.perf_counter()
                 try:
                     return write(*args)
                 finally:
+                    took = time.perf_counter() - started
                     self.writes += 1
-                    self.writing += time.perf_counter() - started
+                    self.writing += took
+                    if name == "append_event":
+                        self.events += 1
+                        self.event_writing += took
 
             setattr(store, name, timed)
 
@@ -163,12 +188,53 @@ class LoopWatch:
             self.lags.append(time.perf_counter() - started - self.EVERY)
 
     def reset(self) -> None:
-        self.lags, self.writes, self.writing = [], 0, 0.0
+        self.lags, self.writes, self.writing, self.reads = [], 0, 0.0, 0
+        self.events, self.event_writing = 0, 0.0
 
     def report(self) -> None:
         ms = [lag * 1000 for lag in self.lags] or [0.0]
         print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
-                          "writing": self.writing}), flush=True)
+                          "writing": self.writing, "reads": self.reads,
+                          "events": self.events, "event_writing": self.event_writing,
+                          **vars(self.hops)}), flush=True)
+
+
+class Hops:
+    """In a server process: when each event was kept here, and when one kept by
+    another front-end was heard of (its notice taken off the listening connection)
+    and its state written to this front-end's terminals, by ``"GAME:NUMBER"``
+    (``time.monotonic``: one clock for every process on the machine)."""
+
+    def __init__(self, store: Any, club: Any) -> None:
+        self.kept: dict[str, float] = {}
+        self.heard: dict[str, float] = {}
+        self.sent: dict[str, float] = {}
+        append, changed = store.append_event, club._changed_elsewhere
+
+        def kept(game_id: int, seq: int, data: str) -> None:
+            append(game_id, seq, data)
+            self.kept[f"{game_id}:{seq}"] = time.monotonic()
+
+        def heard(game_id: int, what: str, data: str = "") -> None:
+            hosted = club.hosted.get(game_id)
+            if hosted is not None and what.startswith("event"):
+                self.heard.setdefault(f"{game_id}:{len(hosted.table.game.log)}",
+                                      time.monotonic())
+            changed(game_id, what, data)
+
+        store.append_event = kept
+        club._changed_elsewhere = heard  # before club.start() hands it to the store
+        from deathzap_tui.net.referee import Referee  # lazy: after the path is set
+
+        pushed = Referee.changed
+
+        def sent(referee: Referee, *, anew: bool = False) -> None:
+            pushed(referee, anew=anew)  # the state written to the terminals' sockets
+            for seq in range(len(referee.table.game.log)):
+                self.sent.setdefault(f"{referee.socket_path.stem[5:]}:{seq}",
+                                     time.monotonic())
+
+        Referee.changed = sent  # type: ignore[method-assign]
 
 
 # --- measuring processes ---------------------------------------------------------
@@ -283,7 +349,11 @@ async def open_screen(port: int, key: asyncssh.SSHKey, starts: list[float]) -> S
 
 
 async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
-               until: float, times: list[float], errors: list[str]) -> None:
+               until: float, times: list[float], errors: list[str],
+               moves: list[tuple[str, float, float]]) -> None:
+    """Play one game; each move's time to the opponent's screen goes into ``times``
+    and, with its ``"GAME:NUMBER"`` (:class:`Hops`), when the commit was sent and
+    the screen's bytes arrived into ``moves``."""
     from server_helpers import Seat, begin, whose
 
     hands = {side: await Seat.join(socks[side], side) for side in ("red", "black")}
@@ -316,6 +386,9 @@ async def play(socks: dict[str, str], screens: dict[str, Screen], every: float,
             reply = await commit
             if reply["t"] != "ok":
                 errors.append(reply.get("message", "?"))
+            else:
+                game = Path(socks[side]).stem[5:]  # game-N.sock
+                moves.append((f"{game}:{reply['events'] - 1}", sent, seen))
             times.append(seen - sent)
         except (TimeoutError, EOFError, OSError, AssertionError, RuntimeError) as exc:
             errors.append(f"{stage}: {exc!r}")
@@ -459,6 +532,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             across: list[float] = []
             within: list[float] = []
             errors: list[str] = []
+            moves: list[tuple[str, float, float]] = []  # the moves across front-ends
             until = time.monotonic() + args.seconds
             plays = []
             for i, g in enumerate(games):
@@ -467,7 +541,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                                   {"red": screens[2 * i], "black": screens[2 * i + 1]},
                                   args.every, until,
                                   across if where["red"] != where["black"] else within,
-                                  errors))
+                                  errors, moves if where["red"] != where["black"] else []))
             await asyncio.gather(*plays)
             times = across + within
             wall = time.monotonic() - wall0
@@ -500,12 +574,21 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                 watched.append(json.loads(proc.stdout.readline()))
             writes = sum(w["writes"] for w in watched)
             writing = sum(w["writing"] for w in watched)
+            reads = sum(w["reads"] for w in watched)
+            events = sum(w["events"] for w in watched)
+            event_writing = sum(w["event_writing"] for w in watched)
             print(f"  the server's event loop: a timer late by p50 "
                   f"{max(w['lag50'] for w in watched):.1f} ms, p95 "
                   f"{max(w['lag95'] for w in watched):.1f} ms; store writes "
                   f"{writes / max(1, len(times)):.1f} per move, "
-                  f"{writing * 1000 / max(1, writes):.1f} ms each, holding the loop "
-                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end)")
+                  f"{writing * 1000 / max(1, writes):.1f} ms each (an event "
+                  f"{event_writing * 1000 / max(1, events):.1f} ms, a record "
+                  f"{(writing - event_writing) * 1000 / max(1, writes - events):.1f} ms), "
+                  "holding the loop "
+                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end); "
+                  f"store reads {reads / max(1, len(times)):.1f} per move")
+            if moves:
+                print(hops_line(moves, watched))
             if errors:
                 print(f"  {len(errors)} moves failed, e.g. {errors[0]}")
             if why := ended(screens):
@@ -517,6 +600,29 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                 proc.wait(10)
         if args.appends:
             appends(store_spec, args.appends)
+
+
+def hops_line(moves: list[tuple[str, float, float]], watched: list[dict[str, Any]]) -> str:
+    """A move across front-ends hop by hop (p50 / p95, ms): the commit sent -> the
+    event kept by the mover's front-end A; -> its notice taken by the opponent's
+    front-end B; -> B's state written to its terminals (the opponent's app among
+    them); -> the app's new screen at the opponent's SSH client."""
+    hops: list[list[float]] = [[], [], [], []]
+    for key, sent, seen in moves:
+        kept = [w["kept"][key] for w in watched if key in w["kept"]]
+        heard = [w["heard"][key] for w in watched if key in w["heard"]]
+        told = [w["sent"][key] for w in watched if key in w["sent"] and key not in w["kept"]]
+        if kept and heard and told:
+            times = [sent, kept[0], heard[0], told[0], seen]
+            for i in range(4):
+                hops[i].append((times[i + 1] - times[i]) * 1000)
+    if not hops[0]:
+        return "  (no move across front-ends timed hop by hop)"
+    names = ("commit sent -> kept on A", "-> B heard the notice",
+             "-> B's terminals sent the state", "-> the opponent's screen")
+    return (f"  across, hop by hop ({len(hops[0])} moves; p50 / p95 ms): " + "; ".join(
+        f"{name} {pct(h, 50):.0f} / {pct(h, 95):.0f}" for name, h in zip(names, hops,
+                                                                         strict=True)))
 
 
 def appends(store_spec: str, count: int) -> None:

@@ -24,7 +24,14 @@ in four is a pair anyway). Medians (ms) of:
   by every writer opening a save) up to the battle screen's log (``LOG_EVENTS``);
   ``x100``: the same over the smallest size's (a copy of the save as it was then,
   resumed in turn with this one, so that both meet the same load; goal: within
-  1.5x, < 50 ms);
+  1.5x, < 50 ms). Each run starts with no garbage of the runs before it (collected
+  untimed), as a process resuming a game does;
+- open, ``x100``: the same as ``deathzap resume SAVE`` opens the save (its lock
+  taken, the game resumed and its cache kept, up to the log beside the board), and
+  its ratio to the smallest size's;
+- pairs, ``x100``: ``resume`` of another copy of the smallest size's game whose log
+  was grown to this size by undo/redo pairs alone (a long log of undo/redo pairs is a
+  long game too: every ruleset has one), and its ratio to the smallest size's;
 - full: the same without a cache (a replay of the log: only after a rules change);
 - report: ``session.report()`` (goal < 300 ms at 5,000); ``report cold``: ``deathzap
   report SAVE`` in a new process, start-up included (goal < 1 s);
@@ -39,6 +46,8 @@ in four is a pair anyway). Medians (ms) of:
   ``kept cold`` / ``replay cold``: ``deathzap report`` of it with the kept report and
   without it, and ``over log cold``: ``deathzap log`` of it.
 
+``--resume-only``: only the resume, open and pairs columns (quick to run).
+
 ``--cpu``: the in-process figures in this process's CPU time rather than wall time,
 and the commands' in a new process in that process's CPU time (a shared machine's
 other work inflates wall time; the time to the first line is always wall time).
@@ -47,6 +56,7 @@ other work inflates wall time; the time to the first line is always wall time).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import resource
@@ -238,18 +248,50 @@ def alternately(first: Callable[[], object], second: Callable[[], object],
                 repeat: int) -> tuple[float, float]:
     """:func:`timed` of ``first`` and of ``second``, run in turn (each first every other
     time): a ratio of the two then compares them under the same load of a shared
-    machine."""
+    machine. Each run starts with the garbage of the runs before it collected, untimed
+    (a resumed session and its game hold each other, so only the garbage collector
+    frees them: uncollected, they made each run pay for the ones before it)."""
     a, b = [], []
     for k in range(repeat):
         if k % 2:
-            b.append(timed(second, 1))
-        a.append(timed(first, 1))
+            b.append(fresh(second))
+        a.append(fresh(first))
         if not k % 2:
-            b.append(timed(second, 1))
+            b.append(fresh(second))
     return statistics.median(a), statistics.median(b)
 
 
-def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
+def fresh(fn: Callable[[], object]) -> float:
+    """:func:`timed` of one run of ``fn``, the garbage of earlier runs collected first."""
+    gc.collect()
+    return timed(fn, 1)
+
+
+def opened(name: str) -> None:
+    """Open the save ``name`` as ``deathzap resume SAVE`` does, up to the log beside
+    the board, and close it."""
+    session, lock, _ = open_for(name, None)
+    session.narrative(last=LOG_EVENTS)
+    finish(session, None, lock)
+
+
+def resumed(path: Path) -> None:
+    """Resume the save ``path`` from its cache, up to the log beside the board."""
+    Session.resume(path).narrative(last=LOG_EVENTS)
+
+
+def pairs_only(path: Path, size: int) -> None:
+    """Grow the game of the save ``path`` to ``size`` log events by undo/redo pairs
+    alone, and cache it as a writer opening it would."""
+    session = Session.resume(path)
+    while len(session.game.log) + 2 <= size and session.can_undo:
+        session.undo()
+        session.redo()
+    session.keep_cache()
+
+
+def long_games_table(ruleset_id: str, sizes: list[int], repeat: int,
+                     resume_only: bool = False) -> None:
     red, black = shipped_forces(ruleset_id)
     name = f"long-{ruleset_id}"
     ruleset = registry.get(ruleset_id)
@@ -257,22 +299,34 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
     session = Session.new(red, black, seed=1, deal_seed=1, save_path=name, options=options)
     rnd = random.Random(1)
     print(f"\n{ruleset.title}: a long game (median ms; options {options})")
-    print(f"{'events':>7} {'in force':>8} {'resume':>7} {'x100':>5} {'full':>7} "
-          f"{'report':>7} {'report cold':>11} {'log first':>9} {'log cold':>8} "
+    print(f"{'events':>7} {'in force':>8} {'resume':>7} {'x100':>5} {'open':>6} {'x100':>5} "
+          f"{'pairs':>6} {'x100':>5}" + ("" if resume_only else
+          f" {'full':>7} {'report':>7} {'report cold':>11} {'log first':>9} {'log cold':>8} "
           f"{'narrative':>9} {'l page':>6} | {'over at':>7} {'over report':>11} "
-          f"{'kept cold':>9} {'replay cold':>11} {'over log cold':>13}")
+          f"{'kept cold':>9} {'replay cold':>11} {'over log cold':>13}"))
     base: Path | None = None
+    pairs: Path | None = None
     for size in sizes:
         while len(session.game.log) < size:
             step(session, rnd)
         assert session.path is not None
         path = session.path
-        opened, lock, _ = open_for(name, None)  # as `deathzap resume SAVE` opens it
-        finish(opened, None, lock)
+        opened(name)  # as `deathzap resume SAVE` opens it: the cache is written
         base = base or copied(path, f"{name}-{size}")
-        resume, base_resume = alternately(
-            lambda p=path: Session.resume(p).narrative(last=LOG_EVENTS),
-            lambda p=base: Session.resume(p).narrative(last=LOG_EVENTS), repeat)
+        pairs = pairs or copied(path, f"{name}-pairs")
+        pairs_only(pairs, size)
+        resume, base_resume = alternately(lambda p=path: resumed(p),
+                                          lambda p=base: resumed(p), repeat)
+        open_, base_open = alternately(lambda: opened(name),
+                                       lambda b=base: opened(b.stem), repeat)
+        pair, base_pair = alternately(lambda p=pairs: resumed(p),
+                                      lambda p=base: resumed(p), repeat)
+        row = (f"{len(session.game.log):>7} {session.game.in_force:>8} {resume:7.1f} "
+               f"{resume / base_resume:5.2f} {open_:6.1f} {open_ / base_open:5.2f} "
+               f"{pair:6.1f} {pair / base_pair:5.2f}")
+        if resume_only:
+            print(row, flush=True)
+            continue
         cache = saves.cache_path(path)
         kept = cache.read_bytes()
         cache.unlink()
@@ -282,8 +336,8 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
         report_cold = cold_median(["report", name, "--json"])[1]
         log_first, log_cold = cold_median(["log", name])
         narrative = timed(session.narrative, repeat)
-        resumed = [Session.resume(path) for _ in range(repeat)]
-        page = timed(lambda r=resumed: r.pop().narrative(last=NARRATED_TAIL), repeat)
+        sessions = [Session.resume(path) for _ in range(repeat)]
+        page = timed(lambda r=sessions: r.pop().narrative(last=NARRATED_TAIL), repeat)
         over = finished(path, f"{name}-{size}-over", rnd)
         assert over.path is not None
         over_report = timed(over.report, 1)  # the first: replayed, then kept
@@ -291,11 +345,10 @@ def long_games_table(ruleset_id: str, sizes: list[int], repeat: int) -> None:
         report_path(over.path).unlink()
         replay_cold = cold_median(["report", over.path.stem, "--json"])[1]
         over_log = cold_median(["log", over.path.stem])[1]
-        print(f"{len(session.game.log):>7} {session.game.in_force:>8} {resume:7.1f} "
-              f"{resume / base_resume:5.2f} {full:7.1f} {report:7.1f} {report_cold:11.0f} "
+        print(f"{row} {full:7.1f} {report:7.1f} {report_cold:11.0f} "
               f"{log_first:9.0f} {log_cold:8.0f} {narrative:9.2f} {page:6.2f} | "
               f"{len(over.game.log):>7} {over_report:11.1f} {kept_cold:9.0f} "
-              f"{replay_cold:11.0f} {over_log:13.0f}")
+              f"{replay_cold:11.0f} {over_log:13.0f}", flush=True)
 
 
 def main() -> None:
@@ -306,6 +359,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--no-per-event", action="store_true",
                         help="only the long-games table")
+    parser.add_argument("--resume-only", action="store_true",
+                        help="only the resume, open and pairs columns")
     parser.add_argument("--cpu", action="store_true",
                         help="in-process figures in CPU time (time.process_time)")
     args = parser.parse_args()
@@ -317,7 +372,7 @@ def main() -> None:
         if not args.no_per_event:
             per_event_table(sizes, args.repeat)
         for ruleset_id in args.rulesets:
-            long_games_table(ruleset_id, sizes, args.repeat)
+            long_games_table(ruleset_id, sizes, args.repeat, args.resume_only)
 
 
 if __name__ == "__main__":

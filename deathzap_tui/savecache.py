@@ -15,7 +15,8 @@ It is a pickle, and unpickling runs code of the file's choosing, so a cache is r
 only if it carries an HMAC made with this user's key (:func:`paths.cache_key`, a 0600
 file outside the saves folder): a cache sent along with a save, or written by
 somebody else, is ignored. Written without fsync: a cache lost in a crash is made
-again (every :data:`WRITE_EVERY` events and whenever a writer opens the save).
+again (every :data:`WRITE_EVERY` events, and whenever a writer opens the save and the
+cache does not hold the game as it stands).
 
 A finished game's report is kept the same way, signed, in ``NAME.toml.report``
 (:func:`write_report`, :func:`read_report`): ``deathzap report`` of a finished game
@@ -49,7 +50,7 @@ from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
 
-MAGIC = b"deathzap-cache 2\n"
+MAGIC = b"deathzap-cache 3\n"
 """The cache's own format; a cache of another (an older deathzap's) is ignored."""
 REPORT_MAGIC = b"deathzap-report 1\n"
 """The stored report's own format."""
@@ -90,18 +91,22 @@ def read(save: Path, snapshot: bytes, journal: bytes) -> Resumable | None:
     return None if found is None else found[0]
 
 
-def read_at(save: Path, snapshot: bytes, journal: bytes) -> tuple[Resumable, int] | None:
-    """:func:`read`, and how many of the journal's first bytes the cache holds (the
-    events in the lines after them are the save's since the cache)."""
+def read_at(save: Path, snapshot: bytes, journal: bytes,
+            ) -> tuple[Resumable, int, hashlib._Hash] | None:
+    """:func:`read`, how many of the journal's first bytes the cache holds (the events
+    in the lines after them are the save's since the cache), and the running hash of
+    the files up to there (:func:`fingerprint`: extend it with the lines after)."""
     try:
         code, journal_bytes, files, resumable = _unseal(cache_path(save), MAGIC)
     except (TypeError, ValueError):  # nothing, or not a cache's tuple
         return None
     if (code != code_identity() or not isinstance(resumable, Resumable)
-            or not isinstance(journal_bytes, int) or not 0 <= journal_bytes <= len(journal)
-            or fingerprint(snapshot, journal[:journal_bytes]).digest() != files):
+            or not isinstance(journal_bytes, int) or not 0 <= journal_bytes <= len(journal)):
         return None
-    return resumable, journal_bytes
+    digest = fingerprint(snapshot, journal[:journal_bytes])
+    if digest.digest() != files:
+        return None
+    return resumable, journal_bytes, digest
 
 
 def report_key(game: Game, events: Sequence[Event]) -> bytes:

@@ -32,6 +32,7 @@ import contextlib
 import datetime as dt
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -460,15 +461,46 @@ def load_game(path: Path) -> Game:
     """Load a save, from its cache where it has a good one (only the events after it
     are read and replayed, see :mod:`.savecache`), else replaying the log; never
     writes."""
+    return load_save(path).game
+
+
+@dataclass
+class Loaded:
+    """A save's game and what loading it read of the save's files: what its writer
+    needs to append to them and to cache the game, without reading them again."""
+
+    game: Game
+    snapshot: bytes
+    journal: bytes
+    cached: int | None
+    """How many events the save's cache held, if the game was resumed from it."""
+    hashed: tuple[int, hashlib._Hash] | None = None
+    """(n, the running hash of the files up to the journal's byte n), if known."""
+
+    def files(self) -> hashlib._Hash:
+        """The running hash of the files as read (:func:`savecache.fingerprint`)."""
+        if self.hashed is None:
+            return savecache.fingerprint(self.snapshot, self.journal)
+        done, digest = self.hashed
+        digest = digest.copy()
+        digest.update(self.journal[done:])
+        return digest
+
+
+def load_save(path: Path) -> Loaded:
+    """:func:`load_game`, and what it read of the save's files."""
     snapshot, journal = read_files(path)
     found = savecache.read_at(path, snapshot, journal)
     data = parse_snapshot(path, snapshot, journal)
     if found is not None and isinstance(data.get("events"), list):
-        log = _cached_log(path, data["events"], journal, *found)
+        cached, journal_bytes, digest = found
+        log = _cached_log(path, data["events"], journal, cached, journal_bytes)
         if log is not None:
             data["events"] = log
-            return game_from_data(data, path, found[0])
-    return game_from_data(parse_save(path, snapshot, journal), path)
+            return Loaded(game_from_data(data, path, cached), snapshot, journal,
+                          cached.events, (journal_bytes, digest))
+    return Loaded(game_from_data(parse_save(path, snapshot, journal), path),
+                  snapshot, journal, None)
 
 
 def _cached_log(path: Path, snapshot_events: list[Any], journal: bytes,

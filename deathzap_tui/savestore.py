@@ -32,6 +32,9 @@ class SaveFileStore:
         self._journal_bytes = 0
         self._count = 0
         """The events the save holds, as this store last read or wrote them."""
+        self._cached: int | None = None
+        """The events of the game the save's cache holds, as this store last read or
+        wrote it (``None``: not known)."""
 
     def create(self, game: Game) -> None:
         if os.path.lexists(self.path):
@@ -39,11 +42,20 @@ class SaveFileStore:
         self.rewrite(game)
 
     def load(self) -> Game:
-        return saves.load_game(self.path)
+        loaded = saves.load_save(self.path)
+        if loaded.journal and not loaded.journal.endswith(b"\n"):
+            self._files = None  # a crash's half line: cut before appending (_read_files)
+        else:  # what an append or a cache needs, from the files just read
+            self._files = loaded.files()
+            self._journal_bytes = len(loaded.journal)
+            self._count = len(loaded.game.log)
+        self._cached = loaded.cached
+        return loaded.game
 
     def rewrite(self, game: Game) -> None:
         saves.save_game(game, self.path)
         self._files = None
+        self._cached = None  # removed by save_game: made from the old files
 
     def append(self, seq: int, event: Event) -> None:
         self._read_files()
@@ -68,11 +80,14 @@ class SaveFileStore:
             raise saves.SaveError(f"{self.path}: an event cannot be read ({exc})") from None
 
     def keep_cache(self, game: Game) -> None:
+        if self._cached == len(game.log) == self._count:
+            return  # the cache already holds the game as it stands (just resumed)
         try:
             self._read_files()
         except (OSError, saves.SaveError):
             return  # only a slower resume
         savecache.write(self.path, game, self._journal_bytes, self._files.digest())
+        self._cached = len(game.log)
 
     def _read_files(self) -> None:
         """Read the save's files once (after a rewrite, again): their hash, the

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -24,6 +25,7 @@ from deathzap_tui.rules.game import Action, Game
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.report import build_report
 from deathzap_tui.rules.ruleset import BoardView, IntentOption, Ruleset
+from deathzap_tui.rules.steps import Note
 from deathzap_tui.savestore import SaveFileStore
 
 if TYPE_CHECKING:
@@ -95,9 +97,9 @@ class Session:
                  in_flight: InFlightStore | None = None,
                  store: GameStore | None = None) -> None:
         """``path``: the save (its files are the store); ``store``: where the game is
-        kept instead (a club's game; ``path`` is then ``None``); neither: a session
-        that writes nothing. ``in_flight``: where the action in progress is kept
-        (default: the store's place for it)."""
+        kept (a club's game, ``path`` then ``None``; or the save's store that loaded
+        it); neither: a session that writes nothing. ``in_flight``: where the action
+        in progress is kept (default: the store's place for it)."""
         self.game = game
         self.path = path
         self.store: GameStore | None = store if store is not None else \
@@ -150,7 +152,8 @@ class Session:
     def resume(cls, name: str | Path) -> Session:
         """Open a save by name (in the saves directory) or path."""
         path = saves.save_path(name)
-        return cls(saves.load_game(path), path)
+        store = SaveFileStore(path)  # it keeps what loading read: nothing read twice
+        return cls(store.load(), path, store=store)
 
     @classmethod
     def read(cls, name: str | Path) -> Session:
@@ -299,7 +302,7 @@ class Session:
         Private notes (``ctx.say(..., to=side)``) are included only for ``viewer``
         ``"red"``/``"black"``; a shared terminal (``None``) never shows them.
         """
-        return [line for notes in self.game.told(last) for line in _visible(notes, viewer)]
+        return _visible(chain.from_iterable(self.game.told(last)), viewer)
 
     def report(self, events: Sequence[Event] | None = None) -> GameReport:
         """The end-of-game report of the game as it stands (over or not), or after
@@ -328,6 +331,6 @@ class Session:
         return _visible(history[-1][1], viewer) if history else []
 
 
-def _visible(notes: Any, viewer: str | None) -> list[str]:
+def _visible(notes: Iterable[Note], viewer: str | None) -> list[str]:
     """The text of the notes ``viewer`` may read (see :meth:`Session.narrative`)."""
     return [n.text for n in notes if n.to is None or n.to == viewer]

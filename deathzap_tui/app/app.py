@@ -32,12 +32,14 @@ from deathzap_tui.app.common.messages import (
     OpenStart,
 )
 from deathzap_tui.app.common.palette import PaletteCommands
+from deathzap_tui.app.frames import Backdrop
 from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
 from deathzap_tui.rules import registry
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.timer import Timer
 
     from deathzap_tui.net.lock import SaveLock
@@ -102,6 +104,11 @@ class DeathzapApp(App[None]):
     def on_unmount(self) -> None:
         self.release_lock()
 
+    def get_default_screen(self) -> Screen:
+        # Not Textual's own: the terminal's first size report re-drew, through it,
+        # the screen above it, a second frame at start-up (issue 21).
+        return Backdrop(id="_default")
+
     def first_screen(self) -> Screen:
         kind = self.launch.kind
         if kind == "battle" and self.session is not None:
@@ -119,6 +126,14 @@ class DeathzapApp(App[None]):
         from deathzap_tui.app.start.start import StartScreen  # lazy: ~13 ms CPU
 
         return StartScreen(red=self.launch.red, black=self.launch.black, seed=self.launch.seed)
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        # A widget is styled as it is mounted: a class its constructor sets before
+        # then (``compact``, a button's variant) needs no styling of its own. Textual
+        # styled each such widget, its parts, again and again before mounting it
+        # (issue 21: 26 times for the start screen's fields).
+        if node is self or node.is_attached:
+            super().update_styles(node, animate)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # No screenshot command: it writes the whole screen to disk (stack-facts).
@@ -139,11 +154,12 @@ class DeathzapApp(App[None]):
         kept in progress when the game was last open (quit, crash or dropped link
         mid-action: ``Session.kept_action``), at the same step with the same answers
         and dice; say so when a kept action no longer fits the game and was dropped."""
+        kept = getattr(self.session, "kept_action", None)
+        if kept is None or self.lock is None or not self.lock.held:
+            return  # (the start screen: no game, and no battle module imported)
         from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
 
-        kept = getattr(self.session, "kept_action", None)
-        if not isinstance(screen, BattleScreen) or kept is None or self.lock is None \
-                or not self.lock.held:
+        if not isinstance(screen, BattleScreen):
             return
         action, message = kept()
         if message:
@@ -290,11 +306,11 @@ class DeathzapApp(App[None]):
     def on_dice_mode(self, message: DiceMode) -> None:
         """The dice mode chosen on the start screen (for the game to come) or the
         battle screen (kept with the save, and shown on the board at once)."""
-        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
-
         if not message.keep:
             self.dice_mode = message.mode
             return
+        from deathzap_tui.app.battle.battle import BattleScreen  # lazy: ~40 ms CPU
+
         self.set_dice_mode(message.mode)
         if isinstance(self.screen, BattleScreen):
             self.screen.refresh_board()

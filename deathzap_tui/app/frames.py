@@ -65,6 +65,13 @@ row is shown for the first time. For a widget that does not scroll (:class:`Stea
 mixed in, :class:`SteadyStatic`) the virtual size is only recorded: the layout that
 sized it has placed everything already.
 
+**An input thread that wakes ten times a second.** Textual's Linux driver reads the
+terminal on a thread that waits for a key at most 0.1 s at a time (to tell a lone
+Escape from the start of a sequence, and to notice the app ending): about 1 ms of CPU
+a second in an app that nobody touches, which a club server pays for every session it
+runs (issue 23). :class:`QuietLinuxDriver` waits until a key comes, or for just as long
+as a lone Escape needs, and is woken when the app ends.
+
 **Styles computed again on every push.** Pushing a screen styles it and all its
 widgets again (``ScreenResume(refresh_styles=True)``), though each widget was styled when
 mounted and again whenever a class or pseudo-class of it or an ancestor changed since:
@@ -75,6 +82,15 @@ skips the restyle when none happened since the screen was last styled. (A style 
 follows the focus must be a ``:focus-within`` rule of an ancestor of the focused widget:
 Textual restyles only those on a focus change.)
 
+**The first screen, drawn while frames are held back.** The app's first screen is
+pushed while Textual starts the app, holding every frame back until it has
+(``App.batch_update``): the screen's first layout was rendered in full and dropped,
+the next refresh drew only the regions changed since (a frame of labels without
+their fields), and only the terminal's first size report, the size the screen was
+already laid out at, laid it out and drew it again whole. :class:`HeldFrameScreen`
+renders nothing while frames are held back, draws the whole screen once they are let
+through, and lays out again for a size report only when the size changed.
+
 **An option list's lines counted as it is drawn.** An ``OptionList`` counts its
 options' lines (``_update_lines``) only while it has a region: filled while hidden (the
 wizard's list, hidden on Confirm, filled with the units on the next ``a``), it counts
@@ -83,7 +99,9 @@ layout and a repaint, makes a second layout and frame though nothing moves. For 
 whose height does not follow its options (a fixed or fractional height, as the
 wizard's), the virtual size moves only its scrollbars, which ask for a layout
 themselves when one appears or goes (``show_vertical_scrollbar``): the virtual size of
-:class:`SteadyOptionList` asks for neither.
+:class:`SteadyOptionList` asks for neither. The same holds for a list drawn for the
+first time (the start screen's saves): its lines are counted in its first frame,
+not in a second.
 
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
@@ -96,10 +114,16 @@ map and the regions it keeps to draw), a scroll view's ``_vertical_scrollbar`` a
 from __future__ import annotations
 
 import asyncio
+import os
+import selectors
+from codecs import getincrementaldecoder
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
+from textual._time import get_time
+from textual._xterm_parser import XTermParser
+from textual.drivers.linux_driver import LinuxDriver
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -242,6 +266,55 @@ class SteadyStyles(_Screen):
         self._styled_for = stamp
 
 
+class QuietLinuxDriver(LinuxDriver):
+    """Textual's Linux driver whose input thread sleeps until a key comes (see the
+    module's docstring)."""
+
+    _wake: tuple[int, int] | None = None
+    """A pipe that wakes the input thread when the app stops reading the terminal."""
+    _closing = False
+
+    def start_application_mode(self) -> None:
+        self._closing = False
+        self._wake = os.pipe()
+        super().start_application_mode()  # starts the input thread
+
+    def disable_input(self) -> None:
+        wake = self._wake
+        if wake is not None:
+            self._closing = True
+            os.write(wake[1], b"!")
+        super().disable_input()  # waits for the input thread to end
+        if wake is not None:
+            self._wake = None
+            os.close(wake[0])
+            os.close(wake[1])
+
+    def run_input_thread(self) -> None:
+        # Textual's (LinuxDriver.run_input_thread) waits 0.1 s at a time. Private: the
+        # parser's _timeout_time, when it holds an Escape that may begin a sequence.
+        assert self._wake is not None
+        parser = XTermParser(self._debug)
+        decode = getincrementaldecoder("utf-8")().decode
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.fileno, selectors.EVENT_READ)
+            selector.register(self._wake[0], selectors.EVENT_READ)
+            while not self._closing:
+                due = parser._timeout_time
+                for key, _mask in selector.select(
+                        None if due is None else max(0.0, due - get_time())):
+                    if key.fd != self.fileno:
+                        continue
+                    data = decode(os.read(self.fileno, 4096))
+                    if not data:  # the terminal is gone: only the wake-up is left
+                        selector.unregister(self.fileno)
+                        continue
+                    for event in parser.feed(data):
+                        self.process_message(event)
+                for event in parser.tick():
+                    self.process_message(event)
+
+
 class SteadyScrollbars(_ScrollView):
     """Mixed into a scroll view (first among its bases): its scrollbars are refreshed
     by a layout only when its size or its container's changed (see the module's
@@ -281,6 +354,61 @@ class SteadySize(_Widget):
 class SteadyStatic(SteadySize, Static):
     """Text that never scrolls, laid out once per change (:class:`SteadySize`)."""
 
+
+class HeldFrameScreen(_Screen):
+    """Mixed into a screen (first among its bases) that may be pushed while the app
+    starts: nothing is rendered while the app holds its frames back, the whole screen
+    once they are let through, and a size report of the size laid out lays out
+    nothing (see the module's docstring)."""
+
+    _held_back = False
+    """A refresh came while frames were held back: the next one draws everything."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: renders the screen's changes for App._display, which drops them
+        # while App._batch_count is set (Screen._refresh_layout calls this later then).
+        app = self.app
+        if app._batch_count and self is app.screen and not app.is_inline:
+            if not self._held_back:
+                self._held_back = True
+                app.call_later(self._draw_held_back)
+            return
+        if self._held_back:
+            self._held_back = False
+            self._compositor._dirty_regions.add(self._compositor.size.region)
+        super()._compositor_refresh()
+
+    def _draw_held_back(self) -> None:
+        if self.app._batch_count:  # still held back: try again after the next message
+            self.app.call_later(self._draw_held_back)
+        elif self._held_back and not self._layout_required:  # (else its layout's frame)
+            self.refresh()
+
+    def _screen_resized(self, size: Size) -> None:
+        # Private: called on every Resize the app passes on, the terminal's first size
+        # report too; Textual lays the screen out again whatever the size (a layout
+        # asked for meanwhile is the frame timer's, as any other).
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)
+
+
+class Backdrop(HeldFrameScreen, Screen[None]):
+    """The blank screen under all the others (``App.get_default_screen``): laid out
+    again only for a new size, and its changes not passed up to the current screen
+    when that one's background hides it (Textual repaints the whole current screen
+    for any change of the screen under it: a second frame at start-up)."""
+
+    def _compositor_refresh(self) -> None:
+        # Private: a screen under the current one (App._background_screens, which
+        # always holds the one right under it) asks the current one to repaint the
+        # regions it changed.
+        app = self.app
+        if self is not app.screen and app.screen.styles.background.a == 1:
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
 
 class SteadyOptionList(SteadyScrollbars, OptionList):
     """An option list whose lines, counted as it is drawn (shown again after being

@@ -7,7 +7,9 @@ both ways.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,11 @@ class Dialect:
     lazy: tuple[str, str] = ("", "")
     """What to run before and after such a transaction (SQLite's safety level cannot
     change inside one)."""
+    batch: Callable[[Any], Any] | None = None
+    """A cursor on a connection that binds parameters itself (psycopg's
+    ``ClientCursor``), so that a write transaction's statements whose results are
+    not read go to the server together, as one string (:class:`.sqlstore.Run`);
+    ``None``: each statement on its own (SQLite: in-process, no round trips)."""
     unavailable: tuple[type[Exception], ...] = ()
     """The database server gone (a lost connection): the store is unavailable until
     a new connection is made."""

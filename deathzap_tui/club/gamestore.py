@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from deathzap_tui.gamestore import StoreError
@@ -31,6 +31,9 @@ class ClubInFlight:
         self.games = games
         self._read: tuple[str | None] | None = None
         """The record as :meth:`read_with` was given it, while its block runs."""
+        self.gone = False
+        """The store holds no record of the game: the last change kept here was an
+        event, whose commit removed it (so :meth:`clear` has nothing to do)."""
 
     @contextlib.contextmanager
     def read_with(self, raw: str | None) -> Iterator[None]:
@@ -39,6 +42,7 @@ class ClubInFlight:
         reading the store again: a record another writer kept a moment later would
         not fit those events, and would be dropped as stale."""
         self._read = (raw,)
+        self.gone = False
         try:
             yield
         finally:
@@ -55,12 +59,25 @@ class ClubInFlight:
             raise InFlightError(f"{self.games.label}: {exc}") from None
 
     def store(self, record: InFlight) -> None:
+        self.games.in_step = self.gone = False
         self.games.club.store_in_flight(self.games.game_id_or_fail(),
                                         json.dumps(record.to_data(), ensure_ascii=False))
 
     def clear(self) -> None:
-        if self.games.game_id is not None:
+        if self.games.game_id is not None and not self.gone:
+            self.games.in_step = False
             self.games.club.clear_in_flight(self.games.game_id)
+            self.gone = True
+
+    @staticmethod
+    def fits(raw: str, log: Sequence[Event]) -> bool:
+        """Whether the record ``raw`` (JSON; ``null``: none) belongs to a game with
+        ``log``, so that taking it drops nothing (:meth:`read_with`)."""
+        try:
+            data = json.loads(raw)
+            return data is None or not InFlight.from_data(data).stale_for(log)
+        except (ValueError, RecursionError, InFlightError):
+            return False
 
 
 class ClubGameStore:
@@ -73,6 +90,14 @@ class ClubGameStore:
         self.game_id = game_id
         self._players = (red, black, public)
         self.in_flight = ClubInFlight(self)
+        self.in_step = False
+        """Whether the game as this front-end has it is the store's as of the last
+        change it was told of, so that the changes the store's notices carry may be
+        taken as they come (in the order they were committed). Not after reading the
+        store (the read may be ahead of notices still coming), nor after keeping an
+        action's record here (another front-end's, committed first, may come after
+        it); again once an event is kept here or taken from a notice in its turn (by
+        number): a record committed before it no longer fits the game's events."""
 
     @property
     def label(self) -> str:
@@ -92,6 +117,7 @@ class ClubGameStore:
 
     def load(self) -> Game:
         game_id = self.game_id_or_fail()
+        self.in_step = self.in_flight.gone = False
         data = self.club.game_header(game_id)
         data["events"] = [self._decode(n, raw)
                           for n, raw in enumerate(self.club.event_rows(game_id, 0))]
@@ -99,17 +125,20 @@ class ClubGameStore:
 
     def append(self, seq: int, event: Event) -> None:
         self.club.append_event(self.game_id_or_fail(), seq, event_json(event))
+        self.in_step = self.in_flight.gone = True  # the record went with the event
 
     def events_after(self, count: int) -> list[Event]:
-        return self._events(count, self.club.event_rows(self.game_id_or_fail(), count))
+        return self.events_from(count, self.club.event_rows(self.game_id_or_fail(), count))
 
     def since(self, count: int) -> tuple[list[Event], str | None]:
         """The events after the first ``count`` and the action in flight's record
         (for :meth:`ClubInFlight.read_with`), as of one moment, in one read."""
+        self.in_step = self.in_flight.gone = False
         rows, kept = self.club.rows_since(self.game_id_or_fail(), count)
-        return self._events(count, rows), kept
+        return self.events_from(count, rows), kept
 
-    def _events(self, count: int, rows: list[str]) -> list[Event]:
+    def events_from(self, count: int, rows: list[str]) -> list[Event]:
+        """Events ``count``, ``count + 1``... from their rows' JSON."""
         try:
             return [Event.from_data(self._decode(count + i, raw)) for i, raw in enumerate(rows)]
         except (ValueError, TypeError) as exc:

@@ -141,6 +141,8 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
+        self._players: dict[int, tuple[str | None, ...]] = {}
+        """Game -> its members (:meth:`_players_of`)."""
         self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
         """What a game's tables on other front-ends and this one's tell each other."""
 
@@ -403,23 +405,35 @@ class Club:
         game.listeners.append(lambda _game, event: self._moved(hosted, event))
 
     # --- several front-ends (issue 24) -------------------------------------------
-    def _changed_elsewhere(self, game_id: int, what: str) -> None:
-        """The store's notice: another front-end changed game ``game_id``, or its
-        table there told this one's something (:mod:`.across`)."""
+    def _changed_elsewhere(self, game_id: int, what: str, data: str = "") -> None:
+        """The store's notice: another front-end changed game ``game_id`` (``data``:
+        the change, if the notice carries it), or its table there told this one's
+        something (:mod:`.across`)."""
         hosted = self.hosted.get(game_id)
         if hosted is not None and self.across.heard(
                 game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
             return
-        if game_id in self.hosted:
-            if not self._behind:
-                asyncio.get_running_loop().call_soon(self._catch_up_behind)
-            self._behind.add(game_id)
+        if hosted is not None:
+            if game_id in self._behind or not self.take(hosted, what, data):
+                if not self._behind:
+                    asyncio.get_running_loop().call_soon(self._catch_up_behind)
+                self._behind.add(game_id)
         elif what == "event":
             self._summaries.pop(game_id, None)  # its lobby line is read again
-            with contextlib.suppress(ClubError, StoreError):
+            for member in self._players_of(game_id) if self._subscribers else ():
+                self._push(member, "moved", f"game {game_id} moved", game=game_id)
+
+    def _players_of(self, game_id: int) -> tuple[str | None, ...]:
+        """The game's two members (red, black), read once: every front-end hears of
+        every game's moves, and a game's players never change."""
+        players = self._players.get(game_id)
+        if players is None:
+            try:
                 info = self.store.game_info(game_id)
-                for member in (info.red, info.black):
-                    self._push(member, "moved", f"game {game_id} moved", game=game_id)
+            except (ClubError, StoreError):
+                return ()
+            players = self._players[game_id] = (info.red, info.black)
+        return players
 
     def _resync(self) -> None:
         """Notices may have been missed (the store's connection was down): catch up
@@ -441,16 +455,59 @@ class Club:
     def catch_up(self, hosted: Hosted) -> None:
         """Bring a hosted game up to its store: the events kept after the ones it has
         (by sequence number) and the action in flight as kept with them, read in one
-        go. Events are applied without this front-end's listeners (they are kept
+        go (:meth:`_apply`)."""
+        store = hosted.table.session.store
+        assert isinstance(store, ClubGameStore)
+        try:
+            events, kept = store.since(len(hosted.table.game.log))
+        except Exception as exc:  # a store gone, an event that cannot be read
+            self.log(f"game {hosted.game_id}: cannot catch up with the store ({exc}); "
+                     "loading it again")
+            self._reload(hosted)
+            return
+        self._apply(hosted, events, kept)
+
+    def take(self, hosted: Hosted, what: str, data: str) -> bool:
+        """Bring a hosted game up to another front-end's change from its notice
+        alone (``data``: :meth:`~deathzap_tui.club.sqlstore.SqlClubStore._announce`),
+        reading nothing: an event if it is the next by number (one it has already is
+        taken as it is); an action's record if the game here is in step with the
+        notices (``ClubGameStore.in_step``) and the record fits its events. False if
+        not taken (then :meth:`catch_up`)."""
+        table = hosted.table
+        game, store = table.game, table.session.store
+        assert isinstance(store, ClubGameStore)
+        if what == "event":
+            seq, _, raw = data.partition(" ")
+            if not raw or not seq.isdigit() or int(seq) > len(game.log):
+                return False
+            if int(seq) < len(game.log):
+                return True  # had already (read with a later one)
+            try:
+                events = store.events_from(len(game.log), [raw])
+            except StoreError:
+                return False
+            if self._apply(hosted, events, None):  # the event's commit cleared the record
+                store.in_step = True
+            return True
+        if what == "action" and data and store.in_step \
+                and store.in_flight.fits(data, game.log):
+            self._apply(hosted, [], None if data == "null" else data)
+            return True
+        return False
+
+    def _apply(self, hosted: Hosted, events: list[Event], kept: str | None) -> bool:
+        """Apply another front-end's ``events`` to a hosted game and take the action
+        in flight as ``kept`` (its record as kept with them; ``None``, JSON ``null``:
+        none). Events are applied without this front-end's listeners (they are kept
         already: writing them again would be refused); its players' lobbies still
-        hear of them."""
+        hear of them. False if the game could not take them (it is loaded again)."""
         table = hosted.table
         game, store = table.game, table.session.store
         assert isinstance(store, ClubGameStore)
         before = _in_progress(table)
         new: list[Event] = []
         try:
-            events, kept = store.since(len(game.log))
             listeners, game.listeners[:] = list(game.listeners), []
             try:
                 for event in events:
@@ -464,12 +521,13 @@ class Club:
             self.log(f"game {hosted.game_id}: cannot catch up with the store ({exc}); "
                      "loading it again")
             self._reload(hosted)
-            return
+            return False
         if not new and _in_progress(table) == before:
-            return  # nothing new for its terminals (a committed action's record cleared)
+            return True  # nothing new for its terminals (a committed action's record cleared)
         hosted.referee.changed()
         for event in new:
             self._after_move(hosted, event, here=False)
+        return True
 
     def _reload(self, hosted: Hosted) -> bool:
         """Load the game again, whole, from its store, into the same table."""

@@ -8,10 +8,12 @@ following what other front-ends write (:func:`follow`).
 
 Every event appended, and every change of a game's action in flight, is announced
 on the :data:`CHANNEL` channel in the same transaction (``pg_notify``: it is sent
-when, and only if, the transaction commits). A front-end LISTENs on a connection of
-its own and catches the game up from the event table by sequence number. A
-notification is a hint, never the data: one missed while the connection was down is
-made good by catching up every hosted game once it is back.
+when, and only if, the transaction commits), with the event or the record itself
+when it fits. A front-end LISTENs on a connection of its own and takes the change
+from the notice, in the order the changes were committed, or catches the game up
+from the event table by sequence number. Notices are never all there is: one
+missed while the connection was down is made good by catching up every hosted game
+once it is back.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ SCHEMES = ("postgresql:", "postgres:")
 CHANNEL = "deathzap_club"
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database server when connecting."""
+NOTICE_BYTES = 8000
+"""PostgreSQL's limit on a notice's payload (``pg_notify``): it must be shorter."""
 RETRY_EVERY = 1.0
 """Seconds between attempts to reconnect the listening connection."""
 
@@ -60,7 +64,8 @@ def dialect() -> Dialect:
         "WHERE table_schema = current_schema()",
         "%s", (psycopg.Error,), (psycopg.errors.IntegrityError,),
         notify=f"SELECT pg_notify('{CHANNEL}', ?)",
-        lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",  # one round trip
+        lazy_begin="BEGIN; SET LOCAL synchronous_commit = off",
+        batch=psycopg.ClientCursor,
         unavailable=(psycopg.OperationalError, psycopg.InterfaceError))
 
 
@@ -90,9 +95,10 @@ def _reason(exc: BaseException, url: str) -> str:
     return text.replace(password, "***") if password else text
 
 
-Changed = Callable[[int, str], None]
-"""``(game, what)``: another front-end appended an event (``"event"``) or changed
-the action in flight (``"action"``) of a game."""
+Changed = Callable[[int, str, str], None]
+"""``(game, what, data)``: another front-end appended an event (``"event"``) or changed
+the action in flight (``"action"``) of a game; ``data``: the change, if the notice
+carried it (:meth:`~deathzap_tui.club.sqlstore.SqlClubStore._announce`), else ""."""
 
 
 async def follow(url: str, origin: str, changed: Changed, resync: Callable[[], None],
@@ -126,9 +132,9 @@ async def follow(url: str, origin: str, changed: Changed, resync: Callable[[], N
                     down = False
                 resync()
                 async for note in conn.notifies():
-                    game, what, sender = [*note.payload.split(" "), "", "", ""][:3]
+                    game, what, sender, data = [*note.payload.split(" ", 3), "", "", ""][:4]
                     if sender != origin and game.isdigit():
-                        changed(int(game), what)
+                        changed(int(game), what, data)
         except psycopg.Error as exc:
             if not down:
                 log(f"{label}: lost the club's store ({_reason(exc, url)}); "

@@ -109,6 +109,43 @@ def open_store(spec: str | os.PathLike[str] | None = None, *, upgrade: bool = Fa
         raise
 
 
+class Run:
+    """The statements of one transaction (:meth:`SqlClubStore._tx`), written with
+    ``?`` placeholders. ``run(sql, *params)`` returns the rows; :meth:`send` takes a
+    statement whose result is not read. ``batched`` (PostgreSQL,
+    :attr:`Dialect.batch`): what is sent waits, bound, to go to the server with the
+    next statement that is read, or with the commit, as one string: one round trip
+    for them all rather than one each (a front-end's event loop waits for each, and
+    for a database server that waits for a CPU itself)."""
+
+    def __init__(self, cursor: Any, placeholder: str, *, batched: bool) -> None:
+        self.cursor = cursor
+        self.placeholder = placeholder
+        self.batched = batched
+        self._waiting: list[str] = []
+
+    def __call__(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        self.send(sql, *params)
+        return self.flush()
+
+    def send(self, sql: str, *params: Any) -> None:
+        if self.placeholder != "?":
+            sql = sql.replace("?", self.placeholder)
+        if self.batched:
+            self._waiting.append(self.cursor.mogrify(sql, params))
+        else:
+            self.cursor.execute(sql, params)
+
+    def flush(self) -> list[tuple[Any, ...]]:
+        """Send what waits; the rows of the last statement sent."""
+        if self._waiting:
+            statements, self._waiting = "; ".join(self._waiting), []
+            self.cursor.execute(statements)
+            while self.cursor.nextset():
+                pass  # to the last statement's result
+        return self.cursor.fetchall() if self.cursor.description else []
+
+
 def _prepared(store: SqlClubStore, upgrade: bool) -> SqlClubStore:
     """``store`` at the current schema (:meth:`SqlClubStore.prepare`), closed if it
     cannot be."""
@@ -148,35 +185,29 @@ class SqlClubStore:
 
     # --- transactions -------------------------------------------------------
     @contextlib.contextmanager
-    def _tx(self, *, read: bool = False,
-            lazy: bool = False) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
+    def _tx(self, *, read: bool = False, lazy: bool = False) -> Iterator[Run]:
         """One transaction (``read``: one that only reads, so it never waits for a
         writer; ``lazy``: one whose commit does not wait for the disk,
-        :attr:`Dialect.lazy`); yields ``run(sql, *params) -> rows``. A driver
-        error becomes a :class:`StoreError` naming the store; unique-key errors
-        are left to the caller, which knows what they mean."""
+        :attr:`Dialect.lazy`); yields a :class:`Run`. A driver error becomes a
+        :class:`StoreError` naming the store; unique-key errors are left to the
+        caller, which knows what they mean."""
         with self._lock:
             if self._reconnect is not None and self.conn.closed:
                 self.conn = self._reconnect()
-            cursor = self.conn.cursor()
-
-            def run(sql: str, *params: Any) -> list[tuple[Any, ...]]:
-                if self.dialect.placeholder != "?":
-                    sql = sql.replace("?", self.dialect.placeholder)
-                cursor.execute(sql, params)
-                return cursor.fetchall() if cursor.description else []
-
             begin = self.dialect.begin_read if read else \
                 (lazy and self.dialect.lazy_begin) or self.dialect.begin
             before, after = self.dialect.lazy if lazy else ("", "")
+            batch = self.dialect.batch if begin else None
+            cursor = batch(self.conn) if batch is not None else self.conn.cursor()
             try:
-                if before:
-                    cursor.execute(before)
-                if begin:
-                    cursor.execute(begin)
+                run = Run(cursor, self.dialect.placeholder, batched=batch is not None)
+                for statement in (before, begin):
+                    if statement:
+                        run.send(statement)
                 yield run
                 if begin:
-                    cursor.execute("COMMIT")
+                    run.send("COMMIT")
+                run.flush()
             except BaseException as exc:
                 if begin:
                     with contextlib.suppress(*self.dialect.errors):
@@ -202,12 +233,18 @@ class SqlClubStore:
         with self._lock:
             self.conn.close()
 
-    def _announce(self, run: Callable[..., list[tuple[Any, ...]]], game_id: int,
-                  what: str) -> None:
+    def _announce(self, run: Run, game_id: int,
+                  what: str, data: str = "") -> None:
         """Tell other front-ends that game ``game_id`` changed (``what``: "event",
-        "action"), when this transaction commits."""
+        "action"), when this transaction commits; with ``data``, the change itself
+        (an event's number and JSON, an action's record or ``null``), if it fits in
+        a notice (:data:`.pgstore.NOTICE_BYTES`): the others then take it from the
+        notice and read nothing (:meth:`~deathzap_tui.club.hosting.Club.take`)."""
         if self.dialect.notify is not None:
-            run(self.dialect.notify, f"{game_id} {what} {self.origin}")
+            payload = f"{game_id} {what} {self.origin}"
+            if data and len(payload.encode()) + 1 + len(data.encode()) < pgstore.NOTICE_BYTES:
+                payload += f" {data}"
+            run.send(self.dialect.notify, payload)
 
     def tell(self, game_id: int, what: str) -> None:
         """Announce a change already committed (a notice alone: its commit does not
@@ -496,9 +533,9 @@ class SqlClubStore:
     def mark_seen(self, game_id: int, member: str, events: int) -> None:
         with self._tx(lazy=True) as run:
             me = self._member_id(run, member)
-            run("DELETE FROM game_seen WHERE game_id = ? AND member_id = ?", game_id, me)
-            run("INSERT INTO game_seen (game_id, member_id, events, seen_at) "
-                "VALUES (?, ?, ?, ?)", game_id, me, events, self._now())
+            run.send("DELETE FROM game_seen WHERE game_id = ? AND member_id = ?", game_id, me)
+            run.send("INSERT INTO game_seen (game_id, member_id, events, seen_at) "
+                     "VALUES (?, ?, ?, ?)", game_id, me, events, self._now())
 
     # --- one game's rows (ClubGameStore) ------------------------------------
     def insert_game(self, game: Game, red: str | None, black: str | None,
@@ -545,12 +582,12 @@ class SqlClubStore:
                     raise Conflict(f"game {game_id} has {rows[0][0]} events, so event "
                                    f"number {seq} cannot come next; reload it")
                 now = self._now()
-                run("INSERT INTO events (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
-                    game_id, seq, data, now)
-                run("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
-                    seq + 1, now, game_id)
-                run("DELETE FROM in_flight WHERE game_id = ?", game_id)
-                self._announce(run, game_id, "event")
+                run.send("INSERT INTO events (game_id, seq, data, created_at) "
+                         "VALUES (?, ?, ?, ?)", game_id, seq, data, now)
+                run.send("UPDATE games SET events = ?, updated_at = ? WHERE id = ?",
+                         seq + 1, now, game_id)
+                run.send("DELETE FROM in_flight WHERE game_id = ?", game_id)
+                self._announce(run, game_id, "event", f"{seq} {data}")
         except self.dialect.unique:
             raise Conflict(f"game {game_id}: another writer kept event number {seq} "
                            "first; reload it") from None
@@ -589,15 +626,15 @@ class SqlClubStore:
         event loop, and, on PostgreSQL, in one line with every front-end's other
         notifying commits (a notice holds the queue until its commit is flushed)."""
         with self._tx(lazy=True) as run:
-            run("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
-                "updated_at = excluded.updated_at", game_id, data, self._now())
-            self._announce(run, game_id, "action")
+            run.send("INSERT INTO in_flight (game_id, data, updated_at) VALUES (?, ?, ?) "
+                     "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                     "updated_at = excluded.updated_at", game_id, data, self._now())
+            self._announce(run, game_id, "action", data)
 
     def clear_in_flight(self, game_id: int) -> None:
         with self._tx(lazy=True) as run:
             if run("DELETE FROM in_flight WHERE game_id = ? RETURNING game_id", game_id):
-                self._announce(run, game_id, "action")
+                self._announce(run, game_id, "action", "null")
 
     # --- limits -------------------------------------------------------------
     def open_session(self, fingerprint: str, server: str = "") -> int:

@@ -197,6 +197,10 @@ class RemoteSession:
         """Why the last connection attempt failed or ended ("" if fine)."""
         self.notices: list[str] = []
         self.seq = 0
+        self.changes = 0
+        """How many changes the referee has made to what this session shows (states,
+        presence, notices, the connection): a reader that has shown this many has
+        nothing new to show."""
         self._snap: dict[str, Any] = {}
         self._view: BoardView | None = None
         self._intents: list[IntentOption] = []
@@ -487,6 +491,7 @@ class RemoteSession:
                 # have arrived, and the reply's older state would overwrite it.
                 with self._lock:
                     self._apply_pending(msg["pending"])
+                    self.changes += 1
                     self._changed.notify_all()
             fut = self._waiters[msg["id"]]
             if not fut.done():
@@ -498,21 +503,29 @@ class RemoteSession:
         elif t == "presence":  # only who is connected changed
             with self._lock:
                 self._snap = {**self._snap, "presence": dict(msg["presence"])}
+                self.changes += 1
                 self._changed.notify_all()
             self._events.put(self)
         elif t == "notice":
             with self._lock:
                 self.notices.append(msg.get("message", ""))
+                self.changes += 1
             self._events.put(self)
 
     def _apply_state(self, msg: dict[str, Any]) -> None:
-        view = view_from_data(msg["view"])
-        intents = [intent_from_data(o) for o in msg["intents"]]
+        # Most pushes (an answer given, who is connected) leave the board as it was:
+        # its objects are kept, so that a terminal sees at once it need not redraw it.
+        last = self._snap
+        view = self._view if self._view is not None and msg["view"] == last.get("view") \
+            else view_from_data(msg["view"])
+        intents = self._intents if msg["intents"] == last.get("intents") \
+            else [intent_from_data(o) for o in msg["intents"]]
         p = msg.get("pending")
         with self._lock:
             self._apply_narrative(msg["narrative"]["keep"], msg["narrative"]["add"])
             self._view, self._intents, self._snap, self.seq = view, intents, msg, msg["seq"]
             self._apply_pending(p)
+            self.changes += 1
             self._changed.notify_all()
         self._events.put(self)
 
@@ -548,6 +561,7 @@ class RemoteSession:
             if not fut.done():
                 fut.set_exception(Disconnected(f"connection lost: {self.error}"))
         with self._lock:  # the action in progress stays: the referee keeps it for us
+            self.changes += 1
             self._changed.notify_all()
         if was:
             self._events.put(self)

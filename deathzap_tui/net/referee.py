@@ -436,6 +436,11 @@ def _answered_data(answered: list[tuple[Any, Answer] | None]) -> dict[str, list[
 
 # --- the server -------------------------------------------------------------------
 
+Frames = dict[tuple[int, int, tuple[str, ...]], bytes]
+"""The state frames of one push: (the snapshot's identity, the narrative lines kept,
+those added) -> the encoded frame (:meth:`Referee._send_state`)."""
+
+
 @dataclass
 class Told:
     """What a client has been told of the narrative: the events in force it knows
@@ -783,24 +788,41 @@ class Referee:
 
     def _push(self) -> None:
         """The table changed: each player gets its own snapshot now, the watchers
-        theirs soon after."""
+        theirs soon after. A side's snapshot is built once, whatever the number of
+        its terminals (each is told its own narrative, :meth:`Table.tell`)."""
         self.seq += 1
+        built: dict[str, dict[str, Any]] = {}
+        frames: Frames = {}
         for c in self.clients:
             if c.viewer is not None:
-                self._send_state(c, self.table.snapshot(c.viewer))
+                if c.viewer not in built:
+                    built[c.viewer] = self.table.snapshot(c.viewer)
+                self._send_state(c, built[c.viewer], frames)
         self._soon("watchers", 0.0, self._push_watchers)
 
     def _push_watchers(self) -> None:
         watchers = [c for c in self.clients if c.viewer is None]
         if watchers:
             public = self.table.snapshot(None)  # the same for every watcher
+            frames: Frames = {}
             for c in watchers:
-                self._send_state(c, public)
+                self._send_state(c, public, frames)
 
-    def _send_state(self, client: Client, snapshot: dict[str, Any]) -> None:
+    def _send_state(self, client: Client, snapshot: dict[str, Any],
+                    frames: Frames | None = None) -> None:
+        """Send ``client`` the state: ``snapshot`` and what it has not been told of
+        the narrative. ``frames``: the frames encoded for this push, by snapshot and
+        narrative, so that terminals told the same (a side's, the watchers') share
+        one encoding."""
         keep, add = self.table.tell(client.told, client.viewer)
-        client.send({"t": "state", "seq": self.seq, **snapshot,
-                     "narrative": {"keep": keep, "add": add}})
+        key = (id(snapshot), keep, tuple(add))
+        frame = frames.get(key) if frames is not None else None
+        if frame is None:
+            frame = protocol.encode({"t": "state", "seq": self.seq, **snapshot,
+                                     "narrative": {"keep": keep, "add": add}})
+            if frames is not None:
+                frames[key] = frame
+        client.send_bytes(frame)
 
     def presence_changed(self) -> None:
         """Who is at the table changed: everyone hears of it soon."""

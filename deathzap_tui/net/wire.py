@@ -7,6 +7,7 @@ changes the representation.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,15 +46,39 @@ class Waiting:
     key: str = ""
 
 
+PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Types :func:`to_data` gives back as they are, known at a glance."""
+
+
 def to_data(obj: Any) -> Any:
-    """Dataclasses, mappings and tuples as JSON-able dicts and lists."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    """Dataclasses, mappings and tuples as JSON-able dicts and lists.
+
+    Every snapshot the referee sends is built here (a board view is some thousands
+    of values), so the common types are told by their exact type first, and a
+    dataclass's field names are looked up once per class."""
+    kind = type(obj)
+    if kind in PLAIN:
+        return obj
+    if kind is dict:
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if kind is list or kind is tuple:
+        return [to_data(v) for v in obj]
+    names = _field_names(kind)
+    if names is not None:
+        return {name: to_data(getattr(obj, name)) for name in names}
     if isinstance(obj, Mapping):
         return {str(k): to_data(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [to_data(v) for v in obj]
     return obj
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass, in order; ``None`` for any other type."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def _tuples(value: Any) -> Any:

@@ -18,6 +18,7 @@ then each is only its log index.
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,22 @@ Kept = Entry | int
 a cache, the log index of one not made yet (:meth:`Game._entry` makes it when needed)."""
 
 
+class Packed:
+    """A copy of a state kept pickled: a save's cache keeps its checkpoint so, and it
+    is unpickled only when an undo or older narration starts from it (a resume that
+    does neither never reads it). Each :meth:`unpack` is a new private copy."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, state: Any) -> None:
+        self.data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def unpack(self) -> Any:
+        """A new copy of the state (the bytes are the game's own, or came in a cache
+        signed with this user's key: see :mod:`deathzap_tui.savecache`)."""
+        return pickle.loads(self.data)
+
+
 @dataclass
 class Resumable:
     """The game after its first ``events`` log events, as a save's cache keeps it, so
@@ -91,8 +108,8 @@ class Resumable:
     tail: list[list[Note]]
     """The notes of the last ``len(tail)`` events in force (the log's visible end)."""
     checkpoint: tuple[int, Any]
-    """(events in force, the state after them): the last checkpoint, where an undo
-    after resuming starts."""
+    """(events in force, the state after them as a :class:`Packed`): the last
+    checkpoint, where an undo after resuming starts."""
 
 
 @dataclass
@@ -155,7 +172,8 @@ class Game:
         self._undone: list[Kept] = []
         """Undone events a redo brings back, next last."""
         self._checkpoints: dict[int, Any] = {0: copy.deepcopy(self._state)}
-        """Number of effective events -> a private copy of the state after them."""
+        """Number of effective events -> a private copy of the state after them (or a
+        :class:`Packed` one, from a cache): read through :meth:`_copy_at`."""
         self._told: dict[int, list[Note]] = {}
         """Log index -> notes, of the events in force kept as log indices whose notes a
         cache gave (taken when :meth:`_entry` makes their entry)."""
@@ -202,12 +220,15 @@ class Game:
     def resumable(self, tail: int = NARRATED_TAIL) -> Resumable:
         """The game now, as a save's cache keeps it: the state, the events in force
         and undone by log index, the notes of the last ``tail`` events in force and the
-        last checkpoint (so that an undo after resuming replays little). It shares the
-        game's objects: serialise it before the game moves on."""
-        last = max(k for k in self._checkpoints if k <= len(self._done))
+        last checkpoint before the last event in force, packed (so that an undo after
+        resuming replays little, and a resume that does not undo does not unpickle it).
+        It shares the game's objects: serialise it before the game moves on."""
+        last = max(k for k in self._checkpoints if k < len(self._done) or k == 0)
+        kept = self._checkpoints[last]
         return Resumable(len(self.log), self._state,
-                         [_at(e) for e in self._done], [_at(e) for e in self._undone],
-                         self.told(tail), (last, self._checkpoints[last]))
+                         _indices(self._done), _indices(self._undone),
+                         self.told(tail),
+                         (last, kept if isinstance(kept, Packed) else Packed(kept)))
 
     def start_state(self) -> Any:
         """A fresh state of this game before any event (the ruleset's, playing by the
@@ -254,9 +275,17 @@ class Game:
         """The notes of :meth:`history`, without its events (a resumed game's events in
         force are then not read from the log)."""
         start = 0 if last is None else max(0, len(self._done) - last)
-        self._narrate(start, len(self._done))
-        return [self._told[e] if isinstance(e, int) else e.notes  # type: ignore[misc]
-                for e in self._done[start:]]
+        notes = self._known(start)
+        if None in notes:  # a resumed game's older events: narrated once, then kept
+            self._narrate(start, len(self._done))
+            notes = self._known(start)
+        return notes  # type: ignore[return-value]
+
+    def _known(self, start: int) -> list[list[Note] | None]:
+        """The notes of the events in force from ``start`` on (``None`` where not known
+        yet), in one pass: a resume shows the last 200 events' at once."""
+        told = self._told
+        return [told.get(e) if isinstance(e, int) else e.notes for e in self._done[start:]]
 
     def _narrate(self, first: int, stop: int) -> None:
         """Make sure the events in force ``first``..``stop - 1`` have their notes:
@@ -266,7 +295,7 @@ class Game:
         if not missing:
             return
         start = max(k for k in self._checkpoints if k <= missing[0])
-        state = copy.deepcopy(self._checkpoints[start])
+        state = self._copy_at(start)
         for entry in self._entries(self._done, start, missing[-1] + 1):
             res = self._resolve(state, entry.event, borrow=True)
             if entry.notes is None:
@@ -391,12 +420,17 @@ class Game:
         """The state after the first ``n`` effective events: a copy of the nearest
         checkpoint at or before ``n``, and the events after it replayed."""
         start = max(k for k in self._checkpoints if k <= n)
-        state = copy.deepcopy(self._checkpoints[start])
+        state = self._copy_at(start)
         for pos, entry in enumerate(self._entries(self._done, start, n), start + 1):
             self._resolve(state, entry.event, borrow=True)
             if pos % CHECKPOINT_EVERY == 0 and pos < n:  # the next undo starts nearer
                 self._checkpoints.setdefault(pos, copy.deepcopy(state))
         return state
+
+    def _copy_at(self, k: int) -> Any:
+        """A private copy of the state kept at checkpoint ``k``."""
+        kept = self._checkpoints[k]
+        return kept.unpack() if isinstance(kept, Packed) else copy.deepcopy(kept)
 
     def _entry(self, kept: list[Kept], k: int) -> Entry:
         """``kept[k]`` (of :attr:`_done` or :attr:`_undone`) as an entry, made from the
@@ -460,5 +494,7 @@ class Game:
         return at_once(spend)
 
 
-def _at(item: Kept) -> int:
-    return item if isinstance(item, int) else item.at
+def _indices(kept: list[Kept]) -> list[int]:
+    """The log indices of ``kept`` (entries, or indices already), in one pass: a cache
+    of a long game writes thousands."""
+    return [item if isinstance(item, int) else item.at for item in kept]

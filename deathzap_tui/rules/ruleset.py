@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from deathzap_tui.rules.odds import Odds
 from deathzap_tui.rules.problems import InvalidInput, Problem
 from deathzap_tui.rules.statebase import StateBase
 from deathzap_tui.rules.steps import Maker, Refused, Resolution
@@ -22,6 +21,8 @@ from deathzap_tui.rules.steps import Maker, Refused, Resolution
 if TYPE_CHECKING:
     import argparse
     from importlib.machinery import ModuleSpec
+
+    from deathzap_tui.rules.odds import Odds  # the odds' modules load when asked
 
 SIDES = ("red", "black")
 WATCH = "watch"
@@ -580,7 +581,7 @@ class PackageRuleset(Ruleset[ForceT, StateT]):
     def odds_cli(self, attacker: tuple[ForceT, Any], target: tuple[ForceT, Any],
                  settings: Mapping[str, Any]) -> tuple[Odds, list[str]] | None:
         odds_cli = self.optional_part("odds")
-        return None if odds_cli is None else cast(tuple[Odds, list[str]],
+        return None if odds_cli is None else cast("tuple[Odds, list[str]]",
                                                   odds_cli(attacker, target, settings))
 
     def odds_arguments(self, parser: argparse.ArgumentParser) -> Sequence[argparse.Action]:
@@ -589,5 +590,5 @@ class PackageRuleset(Ruleset[ForceT, StateT]):
 
     def odds_numbers(self, args: argparse.Namespace) -> tuple[Odds, list[str]] | None:
         odds_numbers = self.optional_part("odds_numbers")
-        return None if odds_numbers is None else cast(tuple[Odds, list[str]],
+        return None if odds_numbers is None else cast("tuple[Odds, list[str]]",
                                                       odds_numbers(args))

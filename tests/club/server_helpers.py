@@ -168,6 +168,15 @@ async def seated(game: int, *lobbies: HubClient) -> dict[str, Seat]:
     return seats
 
 
+async def event(client: HubClient, what: str, timeout: float = 5.0) -> dict[str, Any]:
+    """The next event ``what`` pushed to a lobby (others before it are passed over)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = await client.events.get()
+            if msg["what"] == what:
+                return msg
+
+
 def whose(state: dict[str, Any]) -> str:
     return state["turn"]["side"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,15 +21,19 @@ from server_helpers import (
     auto_answer,
     begin,
     challenge_and_accept,
+    event,
     play_turn,
     running,
+    seated,
     step_from_data,
     whose,
 )
 
+from deathzap_tui.club.gamestore import event_json
 from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.session import Session
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -134,6 +139,68 @@ def test_a_move_on_one_front_end_reaches_the_other_live(pg: PgServer) -> None:
             kept = open_store(a.store.url)
             assert len(kept.game_store(sides.game).load().log) == 4
             kept.close()
+
+    asyncio.run(main())
+
+
+def test_the_other_front_end_takes_each_change_from_its_notice_reading_nothing(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notices carry the event or the record itself: the front-end of the player
+    who waits reads nothing while the other moves; the mover's reads once, the
+    record of the answer given there (its own record came first, so a notice of
+    another's may be older than what it has: it reads the store rather than take
+    it). Before, every notice was a read (5 a move: issue 24)."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            assert (await play_across(sides.seats, whose(
+                await sides.seats["red"].fresh())))["t"] == "ok"  # both in step now
+            for seat in sides.seats.values():
+                assert await events_at(seat, 1) == 1
+            reads: dict[str, int] = {}
+            for club in (a, b):
+                store, read = club.store, club.store.rows_since
+
+                def counted(*args: Any, store: Any = store, read: Any = read) -> Any:
+                    reads[store.origin] = reads.get(store.origin, 0) + 1
+                    return read(*args)
+
+                monkeypatch.setattr(store, "rows_since", counted)
+            for turn in range(2, 6):
+                side = whose(await sides.seats["red"].fresh())
+                waiting = sides.home["black" if side == "red" else "red"].store.origin
+                mover = sides.home[side].store.origin
+                reads.clear()
+                done = await play_across(sides.seats, side)
+                assert done["t"] == "ok", done
+                for seat in sides.seats.values():
+                    assert await events_at(seat, turn) == turn
+                assert reads.get(waiting, 0) == 0 and reads.get(mover, 0) <= 1, reads
+            states = [await seat.fresh() for seat in sides.seats.values()]
+            assert states[0]["view"]["score"] == states[1]["view"]["score"]
+
+    asyncio.run(main())
+
+
+def test_a_lobby_on_another_front_end_hears_each_move_of_a_game_not_hosted_there(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every front-end hears of every game's events; one that does not host the game
+    tells its players' lobbies open there, reading who they are once."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            alice, bob = await a.lobby("alice"), await a.lobby("bob")
+            game = await challenge_and_accept(a, alice, bob)
+            seats = await seated(game, alice, bob)
+            elsewhere = await b.lobby("bob")
+            reads: list[int] = []
+            info = b.store.game_info
+            monkeypatch.setattr(b.store, "game_info",
+                                lambda game_id, *rest: (reads.append(game_id),
+                                                        info(game_id, *rest))[1])
+            for _ in range(3):
+                await play_turn(seats, whose(await seats["red"].fresh()))
+                assert (await event(elsewhere, "moved"))["game"] == game
+            assert game not in b.club.hosted and reads == [game]
 
     asyncio.run(main())
 
@@ -336,7 +403,7 @@ def test_a_notice_missed_is_made_up_when_the_game_is_opened(
             other = "black" if side == "red" else "red"
             here = sides.home[side]
             there = sides.other(here)
-            monkeypatch.setattr(here.store, "_announce", lambda run, game_id, what: None)
+            monkeypatch.setattr(here.store, "_announce", lambda run, game_id, what, data="": None)
             await begin(sides.seats[side], side)  # kept; its notice never sent
             await asyncio.sleep(0.5)
             assert not (await sides.seats[other].fresh()).get("pending")
@@ -344,5 +411,60 @@ def test_a_notice_missed_is_made_up_when_the_game_is_opened(
             await lobby.request("open", game=sides.game)
             state = await sides.seats[other].until_state(lambda s: bool(s.get("pending")))
             assert state["pending"]["by"] == side
+
+    asyncio.run(main())
+
+
+def test_a_change_is_taken_from_its_notice_only_where_nothing_can_be_lost(
+        tmp_path: Path) -> None:
+    """``Club.take`` (the rules, without a database's notices: another front-end is a
+    second store on the same SQLite file, and the notices' data is made here as the
+    store makes it): an event only if it is the next by number (one had already is
+    taken as it is); a record only in step with the notices (not after loading or
+    reading the store, nor after keeping a record here) and only if it fits the
+    game's events. Not taken: the front-end reads the store instead."""
+    async def main() -> None:
+        async with running(tmp_path / "club.sqlite") as a:
+            a.member("alice", 1), a.member("bob", 2)
+            alice, bob = await a.lobby("alice"), await a.lobby("bob")
+            game = await challenge_and_accept(a, alice, bob)
+            seats = await seated(game, alice, bob)
+            hosted = a.club.hosted[game]
+            games = hosted.table.session.store
+            other = open_store(tmp_path / "club.sqlite")  # the other front-end's
+            elsewhere = Session.open(other.game_store(game))
+
+            def begun() -> tuple[Any, str]:
+                side = whose(seats["red"].state)
+                intent = next(o.intent for o in elsewhere.intents() if o.side == side)
+                action = elsewhere.begin(intent, side)
+                elsewhere.keep_action(action)
+                return action, other.load_in_flight(game) or ""
+
+            action, record = begun()
+            assert not games.in_step  # loaded: the read may be ahead of notices
+            assert not a.club.take(hosted, "action", record)
+            while action.resolution.step is not None:
+                action.resolution.answer(auto_answer(action.resolution.step))
+            first = elsewhere.commit(action)
+            kept = f"0 {event_json(first)}"
+            assert not a.club.take(hosted, "event", f"1 {event_json(first)}")  # a gap
+            assert a.club.take(hosted, "event", kept) and games.in_step
+            for seat in seats.values():
+                assert await events_at(seat, 1) == 1
+            assert a.club.take(hosted, "event", kept)  # had it: taken as it is
+            assert len(hosted.table.game.log) == 1
+            assert not a.club.take(hosted, "action", record)  # of the game before it
+            action, record = begun()
+            assert a.club.take(hosted, "action", record)
+            shown = await seats[action.by].until_state(lambda s: bool(s.get("pending")))
+            assert shown["pending"]["by"] == action.by
+            assert a.club.take(hosted, "action", "null")
+            await seats[action.by].until_state(lambda s: not s.get("pending"))
+            hosted.table.session.keep_action(hosted.table.session.begin(
+                action.intent, action.by))  # a record kept here: out of step
+            assert not games.in_step
+            assert not a.club.take(hosted, "action", record)
+            other.close()
 
     asyncio.run(main())

@@ -174,7 +174,7 @@ def test_another_front_end_hears_each_event_and_action_in_flight(pg: PgServer) -
     async def scenario() -> None:
         resynced = asyncio.Event()
         tasks = [asyncio.ensure_future(store.follow(
-            lambda game, what, who=who: heard.append((who, game, what)),
+            lambda game, what, _data, who=who: heard.append((who, game, what)),
             resynced.set, print)) for who, store in (("one", one), ("two", two))]
         await asyncio.wait_for(resynced.wait(), 10)
         await asyncio.sleep(0.2)

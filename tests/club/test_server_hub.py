@@ -15,6 +15,7 @@ from server_helpers import (
     Seat,
     a_game,
     challenge_and_accept,
+    event,
     key_line,
     play_turn,
     running,
@@ -28,14 +29,6 @@ from deathzap_tui.club.hub import HubClient, HubError
 from deathzap_tui.club.members import PublicKey
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
-
-
-async def event(client: HubClient, what: str, timeout: float = 5.0) -> dict:
-    async with asyncio.timeout(timeout):
-        while True:
-            msg = await client.events.get()
-            if msg["what"] == what:
-                return msg
 
 
 def notify_script(tmp_path: Path, *, hang: bool = False) -> list[str]:

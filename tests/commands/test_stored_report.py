@@ -17,7 +17,9 @@ import pytest
 from conformance_kit import RULESETS, golden_session, new_session, play_to_end
 
 from deathzap_tui import savecache, saves
+from deathzap_tui import session as session_module
 from deathzap_tui.cli import main
+from deathzap_tui.commands import report as report_command
 from deathzap_tui.rules import report as report_module
 from deathzap_tui.rules.report import GameReport, build_report
 from deathzap_tui.savepaths import report_path
@@ -36,11 +38,14 @@ def kept(session: Session) -> GameReport | None:
 
 
 def no_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From now on a report made by replaying fails the test."""
+    """From now on a report made by replaying fails the test (the session's, and
+    ``deathzap report``'s: imported above, so that it never keeps this stand-in)."""
     def refuse(*_args: object, **_kwargs: object) -> GameReport:
         raise AssertionError("the report was made again by a replay")
 
     monkeypatch.setattr(report_module, "build_report", refuse)
+    monkeypatch.setattr(report_command, "build_report", refuse)
+    monkeypatch.setattr(session_module, "build_report", refuse)
 
 
 def command_json(capsys: pytest.CaptureFixture[str], save: str) -> object:

@@ -98,9 +98,9 @@ async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
     async with app.run_test(size=(110, 34)) as pilot:
         await quiet(pilot, app)
         battle = app.screen
-        boards = []
-        real = battle.refresh_board
-        battle.refresh_board = lambda: (boards.append(1), real())
+        boards = []  # the table drawn: its log, live lines, board and status line
+        real = battle._draw_table
+        battle._draw_table = lambda: (boards.append(1), real())
         battle.action_card()
         await until(pilot, lambda: isinstance(app.screen, UnitCardScreen))
 
@@ -126,3 +126,26 @@ async def test_the_board_behind_another_screen_is_drawn_once_when_it_shows(
         assert len(boards) == 1 + len(drawn) - later, (boards, drawn[later:])
         assert battle._live[0].startswith("… RED: hit, in progress")
         assert not battle._stale
+
+
+@run
+async def test_an_answer_at_another_terminal_draws_the_log_not_the_board(
+        host, clients) -> None:
+    from deathzap_tui.app.remote import app as joined
+
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        battle = app.screen
+        action = await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
+        await until(pilot, lambda: battle._live)  # the action in progress, in the log
+        begun = list(battle._live)
+        boards = []
+        real = battle.refresh_board
+        battle.refresh_board = lambda: (boards.append(1), real())
+        await asyncio.to_thread(action.resolution.answer, "open")
+        await until(pilot, lambda: len(battle._live) > len(begun))
+        assert battle._live[:len(begun)] == begun
+        assert any("Open" in line for line in battle._live[len(begun):]), battle._live
+        assert boards == []  # the board's units, score and keys did not change

@@ -304,3 +304,46 @@ def test_leaving_players_are_marked_as_having_seen_the_game(new_session, tmp_pat
         black.close()
     finally:
         h.stop()
+
+
+def test_two_terminals_of_a_side_share_one_snapshot_per_change(
+        new_session, tmp_path, monkeypatch) -> None:
+    """A change is built once per side, not once per terminal (issue 23): red's two
+    terminals are sent the same snapshot, each with its own narrative (one frame
+    encoded for both while they have been told the same)."""
+    from referee_harness import HostThread
+
+    from deathzap_tui.net import protocol
+    from deathzap_tui.net.limits import Limits
+
+    h = HostThread(new_session("twice"), tmp_path / "t.sock",
+                   limits=Limits(player_terminals=2)).start()
+    built: list[str | None] = []
+    snapshot = h.table.snapshot
+    h.table.snapshot = lambda viewer: (built.append(viewer), snapshot(viewer))[1]
+    encoded: list[str] = []
+    encode = protocol.encode
+    monkeypatch.setattr(protocol, "encode", lambda message: (
+        encoded.append(message["t"]), encode(message))[1])
+    try:
+        red = RemoteSession.connect(h.socket_path, "red", timeout=5)
+        again = RemoteSession.connect(h.socket_path, "red", timeout=5)
+        black = RemoteSession.connect(h.socket_path, "black", timeout=5)
+        assert again.wait_for(lambda s: s.presence.get("black") == 1)
+        built.clear()
+        encoded.clear()
+        action = red.begin({"type": "hit", "side": "red"})
+        assert again.wait_for(lambda s: s.pending_action() is not None)
+        assert black.wait_for(lambda s: s.pending_action() is not None)
+        assert sorted(built, key=str) == ["black", "red"]  # one push: one build a side
+        assert encoded.count("state") == 2  # and one frame a side
+        assert red.seq == again.seq
+        assert again.pending_action().mine and again.view() == red.view()
+        action.resolution.answer("open")
+        assert again.wait_for(lambda s: len(s.pending_action().resolution.answers) == 1)
+        assert built.count("red") == 2 and built.count("black") == 2
+        assert again.narrative() == red.narrative()
+        for c in (red, again, black):
+            c.close()
+    finally:
+        h.stop()

@@ -296,3 +296,93 @@ def test_deathzap_resume_writes_the_cache(tmp_path: Path,
         assert cached is not None and cached.events == len(s.game.log)
     finally:
         playbyturn.finish(session, None, lock)
+
+
+# --- issue 21: opening a save reads its files once --------------------------------
+
+def test_a_writer_opening_a_save_with_a_current_cache_neither_reads_nor_writes_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deathzap resume`` resumes the game from its cache and keeps it as the one
+    writer: the cache already holds the game as it stands, so it is not written again,
+    and the save's files are read once (not again, whole, to append and to cache)."""
+    from deathzap_tui.net import playbyturn
+
+    s = _played(tmp_path, monkeypatch, 150)
+    assert s.path is not None
+    s.keep_cache()
+    writes, reads, parses = [0], [0], [0]
+    real_write, real_read, real_parse = savecache.write, saves.read_files, saves.parse_save
+    monkeypatch.setattr(savecache, "write",
+                        lambda *a: (writes.__setitem__(0, writes[0] + 1), real_write(*a)))
+    monkeypatch.setattr(saves, "read_files",
+                        lambda *a: (reads.__setitem__(0, reads[0] + 1), real_read(*a))[1])
+    monkeypatch.setattr(saves, "parse_save",
+                        lambda *a: (parses.__setitem__(0, parses[0] + 1), real_parse(*a))[1])
+    session, lock, _message = playbyturn.open_for(s.path.stem, None)
+    try:
+        assert (writes[0], reads[0], parses[0]) == (0, 1, 0)
+        # and it plays on from what it read: the next cache is of the game as it stands
+        rnd = random.Random(8)
+        play_random_action(session.game, rnd, skip=("end",))
+        while len(session.game.log) % savecache.WRITE_EVERY:
+            play_random_action(session.game, rnd, skip=("end",))
+        assert writes[0] == 1 and reads[0] == 1
+    finally:
+        playbyturn.finish(session, None, lock)
+    cached = savecache.read(s.path, *real_read(s.path))
+    assert cached is not None and cached.events == len(session.game.log)
+    _same_game(Session.resume(s.path).game, _full(s.path))
+
+
+def test_a_writer_opening_a_save_played_on_since_its_cache_caches_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _played(tmp_path, monkeypatch, 100)
+    assert s.path is not None
+    s.keep_cache()
+    s.undo()  # an event after the cache
+    opened = Session.resume(s.path)
+    opened.keep_cache()
+    cached = savecache.read(s.path, *saves.read_files(s.path))
+    assert cached is not None and cached.events == len(s.game.log)
+    _same_game(Session.resume(s.path).game, _full(s.path))
+
+
+def test_the_cached_checkpoint_is_unpickled_only_when_an_undo_needs_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deathzap_tui.rules.game import Packed
+
+    s = _played(tmp_path, monkeypatch, 150)
+    assert s.path is not None
+    s.keep_cache()
+    unpacked = [0]
+    real = Packed.unpack
+
+    def counting(self: Packed) -> object:
+        unpacked[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Packed, "unpack", counting)
+    again = Session.resume(s.path)
+    assert again.narrative(last=100) == s.narrative(last=100) and unpacked[0] == 0
+    full = _full(s.path)
+    for game in (again.game, full):
+        game.undo()
+    assert unpacked[0] >= 1
+    _same_game(again.game, full)
+
+
+def test_the_first_undo_after_a_resume_replays_at_most_a_checkpoint_s_worth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even for a game cached with a checkpoint at its very end (events in force a
+    multiple of CHECKPOINT_EVERY), where the undo's state is before that checkpoint."""
+    s = _played(tmp_path, monkeypatch, 100)
+    assert s.path is not None
+    rnd = random.Random(9)
+    while s.game.in_force % CHECKPOINT_EVERY:
+        play_random_action(s.game, rnd, skip=("end",))
+    s.keep_cache()
+    again = Session.resume(s.path)
+    replays = _replays(monkeypatch)
+    again.undo()
+    assert replays[0] <= CHECKPOINT_EVERY
+    _same_game(again.game, _full(s.path))  # the undo is in the save too

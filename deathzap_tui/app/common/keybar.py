@@ -33,6 +33,8 @@ class KeyBar(Widget):
         """Every key, whatever the width (the bar shows those that fit)."""
         self._spans: list[tuple[int, int, str, object]] = []
         self._shown: tuple = ()
+        self.reads = 0
+        """How many times it has read its screen's bindings (:meth:`update_keys`)."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._changed)
@@ -44,6 +46,7 @@ class KeyBar(Widget):
     def update_keys(self) -> None:
         if not self.is_attached:
             return
+        self.reads += 1
         items = []
         seen: set[str] = set()
         for node, binding, enabled, _tip in self.screen.active_bindings.values():
@@ -118,6 +121,8 @@ def sync_key_bars(screen: Screen, actions: Iterable[str], labels: tuple[str, ...
     state = (tuple(screen.check_action(a, ()) for a in actions), labels)
     if state != getattr(screen, "_bindings_state", None):
         screen._bindings_state = state  # type: ignore[attr-defined]
-        screen.refresh_bindings()
-        for bar in screen.query(KeyBar):  # in this frame, not the next
-            bar.update_keys()
+        bars = [(bar, bar.reads) for bar in screen.query(KeyBar)]
+        screen.refresh_bindings()  # a running screen's bars follow it at once (_changed)
+        for bar, reads in bars:
+            if bar.reads == reads:  # not listening yet: in this frame, not the next
+                bar.update_keys()

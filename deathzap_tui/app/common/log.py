@@ -31,6 +31,10 @@ class TailLog(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lines: list[Text] = []
+        self._wrapped: dict[int, tuple[Text, int, list[Text]]] = {}
+        """The lines the last render showed, wrapped: ``id(line)`` -> (line, width,
+        rows). A line added redraws the whole tail; the lines above it are not
+        wrapped again (a joined terminal's log changes at every answer given)."""
 
     def set_lines(self, lines: Iterable[Text]) -> None:
         self.lines = list(lines)
@@ -51,8 +55,14 @@ class TailLog(Widget):
         width, height = max(1, region.width), max(1, region.height)
         console = self.app.console
         shown: list[Text] = []
+        known, self._wrapped = self._wrapped, {}
         for line in reversed(self.lines):
-            wrapped = list(line.wrap(console, width))
+            hit = known.get(id(line))
+            if hit is not None and hit[0] is line and hit[1] == width:
+                wrapped = hit[2]
+            else:
+                wrapped = list(line.wrap(console, width))
+            self._wrapped[id(line)] = (line, width, wrapped)
             if self.WHOLE and shown and len(shown) + len(wrapped) > height:
                 break
             shown[:0] = wrapped

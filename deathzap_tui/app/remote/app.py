@@ -30,12 +30,15 @@ import threading
 import time
 from typing import Any
 
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
 from deathzap_tui.app.app import DeathzapApp, Launch
 from deathzap_tui.app.common.text import clean
+from deathzap_tui.app.frames import QuietLinuxDriver
 from deathzap_tui.app.remote.battle import JoinedBattleScreen
 from deathzap_tui.app.remote.request import RequestScreen
 from deathzap_tui.app.remote.wizard import JoinedWizardScreen
@@ -83,6 +86,12 @@ class JoinedApp(DeathzapApp):
     def first_screen(self) -> Screen:
         return JoinedBattleScreen()
 
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's, but on a terminal an input thread that sleeps until a key comes:
+        a club server runs an app per session, most of them idle at any moment."""
+        driver = super().get_driver_class()
+        return QuietLinuxDriver if driver is LinuxDriver else driver
+
     # --- the notifier thread's side --------------------------------------------------
     def _from_notifier(self, session: Any) -> None:
         """Called on the session's notifier thread: post one message at a time."""
@@ -119,25 +128,34 @@ class JoinedApp(DeathzapApp):
         battle = next((s for s in self.screen_stack if isinstance(s, JoinedBattleScreen)), None)
         if battle is None or not battle.is_mounted:
             return  # not drawn yet: mounting draws the table as it is then
-        battle.remote_changed()
         screen = self.screen
         if isinstance(screen, JoinedWizardScreen):
-            screen.remote_changed()
+            screen.remote_changed()  # closing, it brings the board up to date first
         self._follow_request(battle)
-        if self.screen is battle:
-            self.reopen_action(battle)
+        action = self._action_to_open(self.screen)
+        # A board a wizard is about to cover is drawn when it shows again, once.
+        battle.remote_changed(covered=action is not None)
+        if action is not None:
+            battle.open_action(action)
 
     def reopen_action(self, screen: Screen) -> None:
         """On the battle screen, open the wizard on the table's action in progress
         where this terminal has a part in it: this player's own (begun before a
         dropped link, a quit or a referee restart: the referee kept it), or another
         player's that asks this player something now."""
+        action = self._action_to_open(screen)
+        if action is not None:
+            screen.open_action(action)  # type: ignore[attr-defined]
+
+    def _action_to_open(self, screen: Screen) -> Any | None:
+        """The action :meth:`reopen_action` opens the wizard on, if any."""
         action = self.session.pending_action()  # type: ignore[union-attr]
         if not isinstance(screen, JoinedBattleScreen) or action is None \
                 or action.discarded or action.committed:
-            return
+            return None
         if action.mine or isinstance(action.resolution.step, Question | DiceRequest):
-            screen.open_action(action)
+            return action
+        return None
 
     def _follow_request(self, battle: JoinedBattleScreen) -> None:
         session = self.session

@@ -31,6 +31,10 @@ class JoinedBattleScreen(BattleScreen):
         self._status: Text | None = None
         self._stale = False
         """Pushes came while another screen hid this one (:meth:`remote_changed`)."""
+        self._drawn = -1
+        """The session's ``changes`` the table was last drawn for."""
+        self._board: tuple[Any, ...] = ()
+        """The session's board as :meth:`refresh_board` last drew it (:meth:`_board_data`)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="net-status")
@@ -43,7 +47,7 @@ class JoinedBattleScreen(BattleScreen):
 
     def on_screen_resume(self) -> None:
         if self._stale:
-            self.remote_changed()
+            self._draw_table()
 
     def _seen(self) -> bool:
         """On the terminal: the top screen, or under dialogs only."""
@@ -51,20 +55,38 @@ class JoinedBattleScreen(BattleScreen):
         return self in stack and all(isinstance(s, ModalScreen)
                                      for s in stack[stack.index(self) + 1:])
 
-    def remote_changed(self) -> None:
+    def remote_changed(self, *, covered: bool = False) -> None:
         """Show what the table pushed. Behind another whole screen (the wizard, a
-        unit card) none of it is seen: it is shown when this screen is again, once
-        for all the pushes meanwhile (the wizard of a move gets several); an open
-        unit card follows its unit (issue 22). But the end of the game is shown at
-        once, over whatever is open."""
-        self._stale = not self._seen() and not self.session.over
+        unit card), or ``covered`` by a wizard about to open, none of it is seen: it
+        is shown when this screen is again, once for all the pushes meanwhile (the
+        wizard of a move gets several); an open unit card follows its unit (issue
+        22). But the end of the game is shown at once, over whatever is open."""
+        self._stale = (covered or not self._seen()) and not self.session.over
         if self._stale:
             self.follow_cards()
             return
+        if self._drawn != self.session.changes:  # else drawn already, as a wizard closed
+            self._draw_table()
+
+    def _draw_table(self) -> None:
+        """The table as the session has it now."""
+        self._stale = False
+        self._drawn = self.session.changes  # first: a change meanwhile is drawn next time
         self._follow_narrative()
         self._follow_live()
-        self.refresh_board()
+        if self._board_data() != self._board:  # an answer elsewhere changes the log only
+            self.refresh_board()
         self.show_status()
+
+    def refresh_board(self) -> None:
+        self._board = self._board_data()
+        super().refresh_board()
+
+    def _board_data(self) -> tuple[Any, ...]:
+        """What :meth:`refresh_board` shows of the session (the rest is this
+        terminal's own: the dice mode, the selected row)."""
+        session = self.session
+        return session.view(), session.intents(), session.can_undo, session.can_redo
 
     def _follow_narrative(self) -> None:
         """Bring the logs up to the session's narrative, writing only what changed."""
@@ -91,9 +113,12 @@ class JoinedBattleScreen(BattleScreen):
                      *(text for _kind, text in said(action.resolution, self.session.side))]
         if lines == self._live:
             return
+        keep = 0  # the lines shown already: an answer adds to the end
+        while keep < min(len(lines), len(self._live)) and lines[keep] == self._live[keep]:
+            keep += 1
         for log in self.query(EventLog):
-            log.drop_lines(len(self._live))
-            log.add(lines, style="italic")
+            log.drop_lines(len(self._live) - keep)
+            log.add(lines[keep:], style="italic")
         self._live = lines
 
     def show_status(self) -> None:
@@ -116,16 +141,17 @@ class JoinedBattleScreen(BattleScreen):
         self.open_wizard(started=(action, action.resolution), label=label, side=action.by or None)
 
     def _wizard_done(self, action: Any) -> None:
-        if action is FOREIGN:
-            return
         if action is None:
             pending = self.session.pending_action()
             if pending is not None and pending.mine and not pending.committed:
                 cancel_at_table(pending)
-        super()._wizard_done(action)
+        if action is not FOREIGN:
+            super()._wizard_done(action)
+        if self._stale:  # still covered by the wizard, about to close (WizardScreen.close):
+            self._draw_table()  # drawn with the board as it shows, in one frame
 
     def committed(self, action: Any) -> None:
-        self.remote_changed()
+        self._draw_table()  # from the wizard as it closes, or on this screen
 
     def action_undo(self) -> None:
         self._ask("undo")

@@ -11,13 +11,13 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
 from deathzap_tui.app.common.dropdown import Dropdown
+from deathzap_tui.app.common.formrow import FormRow
 from deathzap_tui.app.common.inputs import SteadyInput
 from deathzap_tui.app.common.keybar import KeyBar
 from deathzap_tui.app.common.messages import (
@@ -28,7 +28,13 @@ from deathzap_tui.app.common.messages import (
     OpenSetup,
 )
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import SteadyStyles
+from deathzap_tui.app.frames import (
+    HeldFrameScreen,
+    OneFrameScreen,
+    SteadyOptionList,
+    SteadySize,
+    SteadyStyles,
+)
 from deathzap_tui.app.start.since import LockedScreen
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
@@ -39,7 +45,7 @@ from deathzap_tui.headless.forcelist import (
     ruleset_of,
     shown_path,
 )
-from deathzap_tui.paths import forces_dir
+from deathzap_tui.paths import forces_dir, saves_dir
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.narration import plural
 from deathzap_tui.rules.problems import InvalidInput
@@ -59,10 +65,6 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
         return (), [Static(Text(f"(options unavailable: {clean(exc, oneline=True)})"))]
     widgets: list[Widget] = []
     for spec in specs:
-        label = Label(Text(f"{clean(spec.label, oneline=True)}"
-                           + (f" ({spec.rule})" if spec.rule else "")),
-                      classes="row-label")
-        label.tooltip = clean(spec.help)
         if spec.choices:
             field: Widget = Dropdown([(Text(clean(c, oneline=True)), c) for c in spec.choices],
                                    value=spec.default, allow_blank=False,
@@ -70,7 +72,10 @@ def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget
         else:
             field = SteadyInput(str(spec.default), type="integer", id=f"opt-{spec.key}",
                                 classes="row-field", compact=True)
-        widgets.append(Horizontal(label, field, classes="row"))
+        row = FormRow(Text(f"{clean(spec.label, oneline=True)}"
+                           + (f" ({spec.rule})" if spec.rule else "")), field)
+        row.tooltip = clean(spec.help)
+        widgets.append(row)
     return specs, widgets
 
 
@@ -121,7 +126,27 @@ def save_text(info: Any, width: int, state: tuple[str, str] | None = None) -> Te
     return text
 
 
-class StartScreen(SteadyStyles, Screen[None]):
+class Heading(SteadySize, Label):
+    """A part's heading, laid out once (:class:`~deathzap_tui.app.frames.SteadySize`)."""
+
+
+class Column(SteadySize, Vertical):
+    """A column that never scrolls, laid out once per change (``SteadySize``)."""
+
+
+def _has_saves() -> bool:
+    """Whether the saves folder holds a save (its names only: each is read later)."""
+    try:
+        return any(saves_dir().glob("*.toml"))
+    except OSError:
+        return False
+
+
+def _no_saves() -> Option:
+    return Option(Text("no saves yet", style="dim"), disabled=True)
+
+
+class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     AUTO_FOCUS = "#ruleset"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
@@ -141,6 +166,8 @@ class StartScreen(SteadyStyles, Screen[None]):
             else registry.DEFAULT
         self.option_specs: tuple[OptionSpec, ...] = ()
         self.saves: list[Any] = []
+        self.has_saves = _has_saves()
+        """Whether the saves folder has any save to list (else the first frame says so)."""
         self.save_states: dict[Path, tuple[str, str]] = {}
         """Each save's ruleset title and how its game stands, once read (a thread)."""
 
@@ -150,56 +177,50 @@ class StartScreen(SteadyStyles, Screen[None]):
             # The form scrolls with the focus; it never holds the focus itself (where
             # Enter does nothing, issue 22): the ruleset is focused first.
             with VerticalScroll(id="new-game", can_focus=False):
-                yield Label(Text("New game", style="bold underline"))
-                ids = registry.ids()
-                with Horizontal(classes="row"):
-                    yield Label("Ruleset", classes="row-label")
-                    yield Dropdown([(Text(i), i) for i in ids], value=self.ruleset_id,
-                                 allow_blank=False, id="ruleset", compact=True,
-                                 classes="row-field")
+                yield Heading(Text("New game", style="bold underline"))
+                yield FormRow("Ruleset", Dropdown(
+                    [(Text(i), i) for i in registry.ids()], value=self.ruleset_id,
+                    allow_blank=False, id="ruleset", compact=True, classes="row-field"))
                 listed = forces_for(self.files, self.ruleset_id)
                 for side, path in (("red", self.red), ("black", self.black)):
-                    with Horizontal(classes="row"):
-                        yield Label(Text(f"{side.upper()} force", style="bold"),
-                                    classes="row-label")
-                        # A force of another ruleset (given on the command line) stays
-                        # in the path field, unpicked: starting says what is wrong.
-                        yield Dropdown([(Text(p.stem), str(p)) for p in listed],
-                                     prompt="pick from forces/", id=f"{side}-pick",
-                                     value=str(path) if path in listed else Select.NULL,
-                                     compact=True, classes="row-field")
-                    with Horizontal(classes="row"):
-                        yield Label("  or any path", classes="row-label")
-                        yield SteadyInput(shown_path(path), placeholder="path/to/force.toml",
-                                    id=f"{side}-path", compact=True, classes="row-field")
+                    # A force of another ruleset (given on the command line) stays
+                    # in the path field, unpicked: starting says what is wrong.
+                    yield FormRow(Text(f"{side.upper()} force", style="bold"), Dropdown(
+                        [(Text(p.stem), str(p)) for p in listed], prompt="pick from forces/",
+                        id=f"{side}-pick", value=str(path) if path in listed else Select.NULL,
+                        compact=True, classes="row-field"))
+                    yield FormRow("  or any path", SteadyInput(
+                        shown_path(path), placeholder="path/to/force.toml", id=f"{side}-path",
+                        compact=True, classes="row-field"))
                     yield Static(id=f"{side}-about", classes="hint about")
-                with Horizontal(classes="row"):
-                    yield Label("Seed", classes="row-label")
-                    yield SteadyInput(str(self.seed), type="integer", id="seed", compact=True,
-                                classes="row-field")
-                with Horizontal(classes="row"):
-                    yield Label("Dice", classes="row-label")
-                    yield Dropdown([(Text("physical (typed in)"), "physical"),
-                                  (Text("generated (the app rolls)"), "generated")],
-                                 value=self.app.dice_mode, allow_blank=False,  # type: ignore
-                                 id="dice", compact=True, classes="row-field")
-                yield Label(Text("House rules", style="bold underline"))
-                yield Vertical(*self._option_widgets(self.ruleset_id), id="options")
+                yield FormRow("Seed", SteadyInput(str(self.seed), type="integer", id="seed",
+                                                  compact=True, classes="row-field"))
+                yield FormRow("Dice", Dropdown(
+                    [(Text("physical (typed in)"), "physical"),
+                     (Text("generated (the app rolls)"), "generated")],
+                    value=self.app.dice_mode, allow_blank=False,  # type: ignore[attr-defined]
+                    id="dice", compact=True, classes="row-field"))
+                yield Heading(Text("House rules", style="bold underline"))
+                yield Column(*self._option_widgets(self.ruleset_id), id="options")
                 yield Static(id="problems", classes="error")
                 with Horizontal(id="start-buttons"):
                     yield Button("Start (set-up)", id="start", variant="primary", compact=True)
                     yield Button("Quick start", id="quick", compact=True)
-            with Vertical(id="resume"):
-                yield Label(Text("Resume a save", style="bold underline"))
-                yield OptionList(id="saves", compact=True)
+            with Column(id="resume"):
+                yield Heading(Text("Resume a save", style="bold underline"))
+                yield SteadyOptionList(*([] if self.has_saves else [_no_saves()]),
+                                       id="saves", compact=True)
                 yield Button("Quick resolve", id="quick-resolve", compact=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves, however many, come after it.
+        # less than drawing the screen twice); the saves, however many, come after it
+        # (read in a thread, which the first frame does not wait for or share the
+        # interpreter with).
         self._describe_forces()
-        self._load_saves()
+        if self.has_saves:
+            self.call_after_refresh(self._load_saves)
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -251,7 +272,7 @@ class StartScreen(SteadyStyles, Screen[None]):
         self.saves = found
         self.save_states = {}
         if not self.saves:
-            opts.add_option(Option(Text("no saves yet", style="dim"), disabled=True))
+            opts.add_option(_no_saves())
             return
         self.call_after_refresh(self._fill_saves)  # at the width laid out
         if any(not info.problem for info in self.saves):
@@ -260,9 +281,10 @@ class StartScreen(SteadyStyles, Screen[None]):
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
         width: they are wrapped to it)."""
-        if not self.saves:
+        lists = self.query("#saves").results(OptionList)
+        opts = next(lists, None)  # none once the screen is being left
+        if not self.saves or opts is None:
             return
-        opts = self.query_one("#saves", OptionList)
         width = opts.scrollable_content_region.width
         highlighted = opts.highlighted
         opts.clear_options()
@@ -344,7 +366,8 @@ class StartScreen(SteadyStyles, Screen[None]):
                 and event.value != self.ruleset_id:
             self._build_options(event.value)
             self._offer_forces(event.value)
-        elif sid == "dice" and isinstance(event.value, str):
+        elif sid == "dice" and isinstance(event.value, str) \
+                and event.value != self.app.dice_mode:  # type: ignore[attr-defined]
             self.post_message(DiceMode(event.value, keep=False))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_helpers import aiotest, copy_forces
-from textual.widgets import Input, Label, Select
+from textual.widgets import Input, Select
 
 from deathzap_tui.app.app import DeathzapApp, Launch
+from deathzap_tui.app.common.formrow import FormRow
 from deathzap_tui.app.start.start import StartScreen
 from deathzap_tui.headless.forcelist import pair_for
 
@@ -25,12 +26,17 @@ async def test_the_first_field_has_the_focus_and_shows_it(demo_paths) -> None:
         assert isinstance(screen, StartScreen)
         ruleset = screen.query_one("#ruleset", Select)
         assert app.focused is ruleset
-        labels = [label for label in screen.query(".row-label").results(Label)]
-        focused_label = ruleset.parent.query_one(Label)
-        others = {label.styles.color for label in labels if label is not focused_label}
-        assert focused_label.styles.color not in others
+        rows = list(screen.query(FormRow))  # each draws its field's label
+
+        def label_colour(row: FormRow) -> object:
+            return row.get_component_rich_style("form-row--label").color
+
+        focused_row = ruleset.parent
+        assert isinstance(focused_row, FormRow)
+        others = {label_colour(row) for row in rows if row is not focused_row}
+        assert label_colour(focused_row) not in others
         seed = screen.query_one("#seed", Input)
-        assert seed.styles.background != ruleset.query_one("SelectCurrent").styles.background
+        assert seed.styles.background != ruleset.styles.background  # (its own row)
         await pilot.press("enter")  # Enter acts on the first key: the ruleset list opens
         await pilot.pause()
         assert ruleset.expanded
@@ -38,8 +44,8 @@ async def test_the_first_field_has_the_focus_and_shows_it(demo_paths) -> None:
         await pilot.press("tab")
         assert app.focused is screen.query_one("#red-pick", Select)
         await pilot.pause()
-        lit = [label for label in labels if label.styles.color not in others]
-        assert lit == [app.focused.parent.query_one(Label)]  # the label follows the focus
+        lit = [row for row in rows if label_colour(row) not in others]
+        assert lit == [app.focused.parent]  # the label follows the focus
 
 
 @aiotest
