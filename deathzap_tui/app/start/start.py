@@ -54,6 +54,9 @@ from deathzap_tui.rules.ruleset import OptionSpec
 NEW_FORCE = "new"
 """The edit list's entry for a new force file."""
 
+STATES_WAIT = 0.1
+"""Seconds the resume list waits for its saves' states before it is shown without."""
+
 
 def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget]]:
     """The ruleset's house rules (its :class:`OptionSpec` list) and a labelled field
@@ -254,29 +257,42 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
-        """List the saves, in a thread: each is read to say whose game it is, which
-        the first frame must not wait for (issue 21)."""
-        from deathzap_tui import saves  # lazy: after the first frame (issue 21: ~40 ms CPU)
+        """List the saves and how each game stands, in a thread after the first frame
+        (issue 21): each save is read to say whose game it is, and its cache read (or
+        its game replayed) to say how it stands. The list and the states are shown in
+        one frame when the states come quickly, the list first when they take longer
+        than :data:`STATES_WAIT` (long games without a cache)."""
+        from deathzap_tui import saves  # lazy: after the first frame (issue 21)
+        from deathzap_tui.headless.savestate import save_state  # lazy: as saves
 
         try:
             found = saves.list_saves()
         except OSError:
             found = []
-        self.app.call_from_thread(self._show_saves, found)
+        self.app.call_from_thread(self._list_soon, found)
+        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
+        self.app.call_from_thread(self._show_saves, found, states)
 
-    def _show_saves(self, found: list[Any]) -> None:
+    def _list_soon(self, found: list[Any]) -> None:
+        """Show the saves without their states unless these come within
+        :data:`STATES_WAIT`."""
+        def without_states() -> None:
+            if self.saves is not found:  # not shown with their states yet
+                self._show_saves(found, {})
+
+        self.set_timer(STATES_WAIT, without_states)
+
+    def _show_saves(self, found: list[Any], states: dict[Path, tuple[str, str]]) -> None:
         if not self.is_mounted:  # the screen was left meanwhile
+            return
+        self.saves = found
+        self.save_states = states
+        if self.saves:
+            self._fill_saves()  # (laid out: this comes after the first frame)
             return
         opts = self.query_one("#saves", OptionList)
         opts.clear_options()
-        self.saves = found
-        self.save_states = {}
-        if not self.saves:
-            opts.add_option(_no_saves())
-            return
-        self.call_after_refresh(self._fill_saves)  # at the width laid out
-        if any(not info.problem for info in self.saves):
-            self._describe_saves(list(self.saves))
+        opts.add_option(_no_saves())
 
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
@@ -294,22 +310,6 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fill_saves)
-
-    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
-    def _describe_saves(self, found: list[Any]) -> None:
-        """How the game of each save stands (its ruleset, in progress or finished and
-        the result), read in a thread: knowing it replays a save's game (or reads its
-        cache), which the start screen must not wait for."""
-        from deathzap_tui.headless.savestate import save_state  # lazy: as saves, above
-
-        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
-        self.app.call_from_thread(self._show_save_states, found, states)
-
-    def _show_save_states(self, found: list[Any],
-                          states: dict[Path, tuple[str, str]]) -> None:
-        if found == self.saves:  # else listed again meanwhile
-            self.save_states = states
-            self._fill_saves()
 
     def _describe_forces(self) -> None:
         for side in ("red", "black"):
