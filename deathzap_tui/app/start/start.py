@@ -171,6 +171,10 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.saves: list[Any] = []
         self.has_saves = _has_saves()
         """Whether the saves folder has any save to list (else the first frame says so)."""
+        self.saves_pending = False
+        """The saves are being read (and their states) for the first frame."""
+        self.saves_width = 0
+        """The width the resume list was last filled at (its lines wrap to it)."""
         self.save_states: dict[Path, tuple[str, str]] = {}
         """Each save's ruleset title and how its game stands, once read (a thread)."""
 
@@ -218,12 +222,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves, however many, come after it
-        # (read in a thread, which the first frame does not wait for or share the
-        # interpreter with).
+        # less than drawing the screen twice); the saves are read in a thread, which
+        # the first frame waits for a few ticks at most (OneFrameScreen.MAX_WAITS):
+        # a few saves are in it, many come after it.
         self._describe_forces()
         if self.has_saves:
-            self.call_after_refresh(self._load_saves)
+            self.saves_pending = True
+            self._load_saves()
+
+    def _requests_in_flight(self) -> bool:
+        return self.saves_pending or super()._requests_in_flight()
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -257,11 +265,11 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
-        """List the saves and how each game stands, in a thread after the first frame
-        (issue 21): each save is read to say whose game it is, and its cache read (or
-        its game replayed) to say how it stands. The list and the states are shown in
-        one frame when the states come quickly, the list first when they take longer
-        than :data:`STATES_WAIT` (long games without a cache)."""
+        """List the saves and how each game stands, in a thread (issue 21): each save
+        is read to say whose game it is, and its cache read (or its game replayed) to
+        say how it stands. The list and the states are shown in one frame when the
+        states come quickly, the list first when they take longer than
+        :data:`STATES_WAIT` (long games without a cache)."""
         from deathzap_tui import saves  # lazy: after the first frame (issue 21)
         from deathzap_tui.headless.savestate import save_state  # lazy: as saves
 
@@ -283,12 +291,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.set_timer(STATES_WAIT, without_states)
 
     def _show_saves(self, found: list[Any], states: dict[Path, tuple[str, str]]) -> None:
+        self.saves_pending = False
         if not self.is_mounted:  # the screen was left meanwhile
             return
         self.saves = found
         self.save_states = states
         if self.saves:
-            self._fill_saves()  # (laid out: this comes after the first frame)
+            if self.query_one("#saves", OptionList).scrollable_content_region.width:
+                self._fill_saves()  # (in the frame to come: the list is laid out)
+            else:
+                self.call_after_refresh(self._fill_saves)  # at the width laid out
             return
         opts = self.query_one("#saves", OptionList)
         opts.clear_options()
@@ -301,7 +313,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         opts = next(lists, None)  # none once the screen is being left
         if not self.saves or opts is None:
             return
-        width = opts.scrollable_content_region.width
+        width = self.saves_width = opts.scrollable_content_region.width
         highlighted = opts.highlighted
         opts.clear_options()
         opts.add_options([Option(save_text(info, width, self.save_states.get(info.path)),
@@ -309,7 +321,14 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         opts.highlighted = highlighted
 
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._fill_saves)
+        self.call_after_refresh(self._refill_saves)
+
+    def _refill_saves(self) -> None:
+        """The resume list again if its width changed since it was filled."""
+        lists = self.query("#saves").results(OptionList)
+        opts = next(lists, None)  # none once the screen is being left
+        if opts is not None and opts.scrollable_content_region.width != self.saves_width:
+            self._fill_saves()
 
     def _describe_forces(self) -> None:
         for side in ("red", "black"):
