@@ -24,7 +24,11 @@ draws them all; meanwhile it looks again after each turn of the event loop (at m
 :attr:`~OneFrameScreen.MAX_POLLS`) and draws as soon as all have arrived: waiting for
 the tick itself (17 ms, later on a busy machine) was most of the time from a key to
 its frame (a message the key bubbled up, such as the outline's ``NodeHighlighted``,
-was in the screen's queue at nearly every tick).
+was in the screen's queue at nearly every tick). A repaint counts only for a widget
+already laid out: a new one (a notification, moved to a pushed screen) holds the
+repaint it was styled with until its first layout wakes it, and held every frame for
+the three ticks. Guarded by ``test_a_frame_waits_for_requests_still_on_their_way``
+and, with the sections below, by ``test_a_game_s_keys_are_one_frame_each``.
 
 **A layout that asks for another.** Laying a scroll view out at a new size may show or
 hide its scrollbar (``show_vertical_scrollbar`` asks for a layout: the scrollbar must be
@@ -35,7 +39,9 @@ frame while a widget (or its scrollbar) asks for another layout (at most
 :attr:`~OneFrameScreen.MAX_WAITS` ticks): the compositor keeps the regions to draw,
 and the next layout draws them all in one frame. The same holds for the layouts
 Textual does straight away when a screen is first shown and then gets its size (the
-wizard's first ``a``, which mounts it, drew three frames).
+wizard's first ``a``, which mounts it, drew three frames); these are not ticks, so
+they do not spend the ticks a frame may wait, but at most
+:attr:`~OneFrameScreen.MAX_DEFERRALS` layouts in a row wait.
 
 **A scroll view's scrollbars after every layout.** ``ScrollView._size_updated``
 compares the virtual size the layout computes for it with the one the widget sets
@@ -99,7 +105,10 @@ not in a second.
 
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
-state ``Screen._on_timer_update`` reads) and on ``_size_updated``'s contract.
+state ``Screen._on_timer_update`` reads), the message queues, the compositor (its
+map and the regions it keeps to draw), a scroll view's ``_vertical_scrollbar`` and
+``_horizontal_scrollbar``, and on ``_size_updated``'s and
+``OptionList._update_lines``' contracts.
 """
 
 from __future__ import annotations
@@ -134,11 +143,14 @@ class OneFrameScreen(Screen[ResultT]):
     MAX_POLLS: ClassVar[int] = 50
     """Turns of the event loop after each of which a waiting frame looks again whether
     its requests have all arrived (then it is drawn without waiting for the tick).
-    Still in flight after them, a request waits for something else (a timer, the
-    frame itself: a notification moved to the new screen holds a repaint until then):
-    the frame is drawn at the next tick."""
+    Still in flight after them, a request waits for something else (a timer, or a
+    message that comes only after a frame): the frame is drawn at the next tick."""
+    MAX_DEFERRALS: ClassVar[int] = 4
+    """Layouts in a row whose frame may wait for the layout they ask (see
+    :meth:`_compositor_refresh`)."""
     _waits = 0
     _polls = 0
+    _deferrals = 0
     _polling = False
 
     def _requests_in_flight(self) -> bool:
@@ -201,19 +213,21 @@ class OneFrameScreen(Screen[ResultT]):
         self._deferred = False
         super()._on_timer_update()
         if not self._deferred:
-            self._waits = self._polls = 0
+            self._waits = self._polls = self._deferrals = 0
 
     def _compositor_refresh(self) -> None:
         # Private: draws the frame; Screen._refresh_layout calls it once it has laid
         # the screen out (from the frame timer, and straight away when the screen is
         # first shown or resized). Not drawn, the compositor keeps the regions to draw
         # (its _dirty_regions) for the next frame, which the layouts asked now bring.
-        if self is self.app.screen and self._waits < self.MAX_WAITS and any(
-                widget._layout_required for widget in self._laid_out()):
-            self._waits += 1
+        if self is self.app.screen and self._waits < self.MAX_WAITS and \
+                self._deferrals < self.MAX_DEFERRALS and any(
+                    widget._layout_required for widget in self._laid_out()):
+            self._deferrals += 1  # not a tick: the ticks it waits count in _waits
             self._deferred = True
             self._poll()
             return
+        self._deferrals = 0
         super()._compositor_refresh()
 
 

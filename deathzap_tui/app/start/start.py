@@ -54,6 +54,9 @@ from deathzap_tui.rules.ruleset import OptionSpec
 NEW_FORCE = "new"
 """The edit list's entry for a new force file."""
 
+STATES_WAIT = 0.1
+"""Seconds the resume list waits for its saves' states before it is shown without."""
+
 
 def option_widgets(ruleset_id: str) -> tuple[tuple[OptionSpec, ...], list[Widget]]:
     """The ruleset's house rules (its :class:`OptionSpec` list) and a labelled field
@@ -168,6 +171,10 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.saves: list[Any] = []
         self.has_saves = _has_saves()
         """Whether the saves folder has any save to list (else the first frame says so)."""
+        self.saves_pending = False
+        """The saves are being read (and their states) for the first frame."""
+        self.saves_width = 0
+        """The width the resume list was last filled at (its lines wrap to it)."""
         self.save_states: dict[Path, tuple[str, str]] = {}
         """Each save's ruleset title and how its game stands, once read (a thread)."""
 
@@ -215,12 +222,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves, however many, come after it
-        # (read in a thread, which the first frame does not wait for or share the
-        # interpreter with).
+        # less than drawing the screen twice); the saves are read in a thread, which
+        # the first frame waits for a few ticks at most (OneFrameScreen.MAX_WAITS):
+        # a few saves are in it, many come after it.
         self._describe_forces()
         if self.has_saves:
-            self.call_after_refresh(self._load_saves)
+            self.saves_pending = True
+            self._load_saves()
+
+    def _requests_in_flight(self) -> bool:
+        return self.saves_pending or super()._requests_in_flight()
 
     # --- the form -------------------------------------------------------------
     def _build_options(self, ruleset_id: str) -> None:
@@ -254,29 +265,46 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
-        """List the saves, in a thread: each is read to say whose game it is, which
-        the first frame must not wait for (issue 21)."""
-        from deathzap_tui import saves  # lazy: after the first frame (issue 21: ~40 ms CPU)
+        """List the saves and how each game stands, in a thread (issue 21): each save
+        is read to say whose game it is, and its cache read (or its game replayed) to
+        say how it stands. The list and the states are shown in one frame when the
+        states come quickly, the list first when they take longer than
+        :data:`STATES_WAIT` (long games without a cache)."""
+        from deathzap_tui import saves  # lazy: after the first frame (issue 21)
+        from deathzap_tui.headless.savestate import save_state  # lazy: as saves
 
         try:
             found = saves.list_saves()
         except OSError:
             found = []
-        self.app.call_from_thread(self._show_saves, found)
+        self.app.call_from_thread(self._list_soon, found)
+        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
+        self.app.call_from_thread(self._show_saves, found, states)
 
-    def _show_saves(self, found: list[Any]) -> None:
+    def _list_soon(self, found: list[Any]) -> None:
+        """Show the saves without their states unless these come within
+        :data:`STATES_WAIT`."""
+        def without_states() -> None:
+            if self.saves is not found:  # not shown with their states yet
+                self._show_saves(found, {})
+
+        self.set_timer(STATES_WAIT, without_states)
+
+    def _show_saves(self, found: list[Any], states: dict[Path, tuple[str, str]]) -> None:
+        self.saves_pending = False
         if not self.is_mounted:  # the screen was left meanwhile
+            return
+        self.saves = found
+        self.save_states = states
+        if self.saves:
+            if self.query_one("#saves", OptionList).scrollable_content_region.width:
+                self._fill_saves()  # (in the frame to come: the list is laid out)
+            else:
+                self.call_after_refresh(self._fill_saves)  # at the width laid out
             return
         opts = self.query_one("#saves", OptionList)
         opts.clear_options()
-        self.saves = found
-        self.save_states = {}
-        if not self.saves:
-            opts.add_option(_no_saves())
-            return
-        self.call_after_refresh(self._fill_saves)  # at the width laid out
-        if any(not info.problem for info in self.saves):
-            self._describe_saves(list(self.saves))
+        opts.add_option(_no_saves())
 
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
@@ -285,7 +313,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         opts = next(lists, None)  # none once the screen is being left
         if not self.saves or opts is None:
             return
-        width = opts.scrollable_content_region.width
+        width = self.saves_width = opts.scrollable_content_region.width
         highlighted = opts.highlighted
         opts.clear_options()
         opts.add_options([Option(save_text(info, width, self.save_states.get(info.path)),
@@ -293,22 +321,13 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         opts.highlighted = highlighted
 
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._fill_saves)
+        self.call_after_refresh(self._refill_saves)
 
-    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
-    def _describe_saves(self, found: list[Any]) -> None:
-        """How the game of each save stands (its ruleset, in progress or finished and
-        the result), read in a thread: knowing it replays a save's game (or reads its
-        cache), which the start screen must not wait for."""
-        from deathzap_tui.headless.savestate import save_state  # lazy: as saves, above
-
-        states = {info.path: save_state(info)[:2] for info in found if not info.problem}
-        self.app.call_from_thread(self._show_save_states, found, states)
-
-    def _show_save_states(self, found: list[Any],
-                          states: dict[Path, tuple[str, str]]) -> None:
-        if found == self.saves:  # else listed again meanwhile
-            self.save_states = states
+    def _refill_saves(self) -> None:
+        """The resume list again if its width changed since it was filled."""
+        lists = self.query("#saves").results(OptionList)
+        opts = next(lists, None)  # none once the screen is being left
+        if opts is not None and opts.scrollable_content_region.width != self.saves_width:
             self._fill_saves()
 
     def _describe_forces(self) -> None:
