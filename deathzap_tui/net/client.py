@@ -18,7 +18,9 @@ down facade calls raise :class:`Disconnected` (a :class:`Refused`). The referee
 keeps an action its player had not finished when the connection dropped: after the
 reconnect the same :class:`RemoteAction` goes on at the step it was at; one the
 referee no longer has (a restarted referee resumes it as a new action) is marked
-``discarded``.
+``discarded``. An action that leaves the table says how it ended
+(:attr:`RemoteAction.ended`): committed or cancelled, wherever that was done (another
+terminal of the same player, issue 23).
 """
 
 from __future__ import annotations
@@ -37,8 +39,11 @@ from typing import TYPE_CHECKING, Any
 
 from deathzap_tui.net import protocol
 from deathzap_tui.net.wire import (
+    COMMITTED,
+    Ended,
     Waiting,
     answer_out,
+    ended_from_data,
     intent_from_data,
     step_from_data,
     view_from_data,
@@ -145,6 +150,10 @@ class RemoteAction:
         self.resolution = RemoteResolution(self)
         self.discarded = False
         self.committed = False
+        self.ended: Ended | None = None
+        """How it ended at the table, as the referee said (committed: ``committed``
+        is set; cancelled: ``discarded``); ``None`` while in progress, or when it was
+        dropped without a word (a referee restarted, or too old to say)."""
 
     @property
     def mine(self) -> bool:
@@ -524,7 +533,7 @@ class RemoteSession:
         with self._lock:
             self._apply_narrative(msg["narrative"]["keep"], msg["narrative"]["add"])
             self._view, self._intents, self._snap, self.seq = view, intents, msg, msg["seq"]
-            self._apply_pending(p)
+            self._apply_pending(p, ended_from_data(msg.get("ended")))
             self.changes += 1
             self._changed.notify_all()
         self._events.put(self)
@@ -537,21 +546,31 @@ class RemoteSession:
         self._keeps.append(keep)
         self._told += 1
 
-    def _apply_pending(self, p: Mapping[str, Any] | None) -> None:
+    def _apply_pending(self, p: Mapping[str, Any] | None, ended: Ended | None = None) -> None:
         """The action in progress as the referee last described it (under the lock):
-        ``None`` drops ours; another id replaces it."""
+        ``None`` drops ours; another id replaces it. ``ended``: how the table's last
+        action ended (a push's; a reply's says nothing: its push came first)."""
         action = self._action
+        if action is not None and (p is None or action.aid != p["aid"]):
+            self._leave(action, ended)
         if p is None:
-            if action is not None and not action.committed:
-                action.discarded = True
             self._action = None
             return
         if action is None or action.aid != p["aid"]:
-            if action is not None and not action.committed:
-                action.discarded = True
             action = RemoteAction(self, p["aid"], p["by"], p["intent"])
             self._action = action
         action._apply(p)
+
+    @staticmethod
+    def _leave(action: RemoteAction, ended: Ended | None) -> None:
+        """``action`` left the table: committed, or else dropped (cancelled, or with
+        no word of how); ``ended`` says which, if it is about this action."""
+        if ended is not None and (ended.aid, ended.by) == (action.aid, action.by):
+            action.ended = ended
+            if ended.how == COMMITTED:
+                action.committed = True
+        if not action.committed:
+            action.discarded = True
 
     def _lost(self) -> None:
         was = self.connected

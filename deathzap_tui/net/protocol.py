@@ -34,6 +34,7 @@ Referee -> client::
                                           report -> {report}
     error   {id?, message}
     state   {seq, ...}                    the game as this client may see it
+                                          (``ended``: how the last action ended)
     presence {presence: {red, black, watch}}  how many terminals each side has
     notice  {message}                     e.g. the opponent declined your undo
     bye     {message}

@@ -33,12 +33,12 @@ from deathzap_tui.gamestore import Conflict, StoreError
 from deathzap_tui.net import protocol, views
 from deathzap_tui.net.limits import FairQueue, Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
-from deathzap_tui.net.wire import answer_in, step_to_data, to_data
-from deathzap_tui.rules.events import Event
+from deathzap_tui.net.wire import CANCELLED, COMMITTED, answer_in, step_to_data, to_data
+from deathzap_tui.rules.events import RESOLVE, Event
 from deathzap_tui.rules.game import Action
 from deathzap_tui.rules.narration import side_name
 from deathzap_tui.rules.ruleset import SIDES, WATCH, other_side
-from deathzap_tui.rules.steps import Answer, Dice, Refused, answer_to_data
+from deathzap_tui.rules.steps import Answer, Dice, Note, Refused, answer_to_data
 
 MAX_BAD_MESSAGES = 20
 MAX_BUFFERED = 4 * 1024 * 1024
@@ -58,6 +58,9 @@ class Pending:
     action: Action
     answerers: list[str] = field(default_factory=list)
     """Who gave each answer so far (same length as the resolution's answers)."""
+    logged: int = 0
+    """The game's log length when this table took the action on (:meth:`Table.follow`
+    tells its commit by another front-end from what follows it)."""
 
     @property
     def answerer(self) -> str:
@@ -97,6 +100,11 @@ class Table:
         """What became of the action kept in progress by the last referee of this
         save (resumed, or dropped and why); "" if there was none."""
         self.pending: Pending | None = self._resume()
+        self.ended: tuple[int, str, str, list[Note]] | None = None
+        """How the last action ended, until the next begins: its id, who began it,
+        :data:`~.wire.COMMITTED` or :data:`~.wire.CANCELLED`, and its event's notes
+        (a commit's; else none). Pushed to every terminal (:meth:`ended_for`), so
+        that another terminal of the same player can tell a commit from a cancel."""
         self._seen = seen
         self._report: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
         """The last report asked for: (length of the log then, its JSON to come)."""
@@ -118,7 +126,8 @@ class Table:
             raise
         except Exception as exc:  # a malformed intent the ruleset did not expect
             raise Refused(f"not a valid intent ({type(exc).__name__})") from None
-        self.pending = Pending(next(self._aids), action)
+        self.pending = Pending(next(self._aids), action, logged=len(self.game.log))
+        self.ended = None
         self.session.keep_action(action)
         return self.pending.aid
 
@@ -168,6 +177,7 @@ class Table:
             raise Refused(f"only {p.action.by} can cancel this")
         event = self.session.cancel(p.action)  # saved (fsync) before this returns
         self.pending = None
+        self._end(p, CANCELLED)
         self.session.keep_action(None)
         return event
 
@@ -179,7 +189,13 @@ class Table:
             raise Refused("the action is not finished")
         event = self.session.commit(p.action)  # saved (fsync) before this returns
         self.pending = None
+        self._end(p, COMMITTED)
         return event
+
+    def _end(self, p: Pending, how: str) -> None:
+        """Record how ``p`` ended (:attr:`ended`)."""
+        notes = self.game.history(1)[-1][1] if how == COMMITTED and self.game.log else []
+        self.ended = (p.aid, p.action.by, how, notes)
 
     # --- undo / redo by agreement ---------------------------------------------------
     def ask(self, side: str, kind: str) -> None:
@@ -249,10 +265,21 @@ class Table:
             self.session, self.game = session, session.game
             self.request, self._report = None, None
         before, self.pending = self.pending, self._resume()
-        if before is not None and self.pending is not None \
-                and (before.action.by, before.action.intent) == \
+        if before is None:
+            return
+        if self.pending is not None and (before.action.by, before.action.intent) == \
                 (self.pending.action.by, self.pending.action.intent):
             self.pending.aid = before.aid  # the same action, answered further
+            self.pending.logged = before.logged
+            return
+        if session is not None:  # loaded again: this table cannot tell how it ended
+            self.ended = None
+            return
+        log = self.game.log  # ended on another front-end: committed, if its event came
+        last = log[-1] if len(log) > before.logged else None
+        committed = last is not None and last.kind == RESOLVE and last.by == before.action.by \
+            and last.data.get("intent") == before.action.intent
+        self._end(before, COMMITTED if committed else CANCELLED)
 
     def _resume(self) -> Pending | None:
         """The action a player had in progress when this save's referee last stopped
@@ -265,7 +292,8 @@ class Table:
         by = action.by
         self.notice = (f"{by}'s {self._label(action.intent)} was in progress: it goes on "
                        f"where it was ({len(action.resolution.answers)} answers given)")
-        return Pending(next(self._aids), action, [s.side or by for s in action.resolution.asked])
+        return Pending(next(self._aids), action, [s.side or by for s in action.resolution.asked],
+                       len(self.game.log))
 
     def mark_seen(self, role: str) -> None:
         """Record that ``role`` has seen the whole log (when it leaves, or the referee
@@ -353,7 +381,16 @@ class Table:
             "answered": self.answered if self.answered and
             self.answered["events"] == len(self.game.log) else None,
             "events": len(self.game.log),
+            "ended": self.ended_for(viewer),
         }
+
+    def ended_for(self, viewer: str | None) -> dict[str, Any] | None:
+        """:attr:`ended` as ``viewer`` may read it: the commit's last line they may read."""
+        if self.ended is None:
+            return None
+        aid, by, how, notes = self.ended
+        lines = views.notes_for(notes, viewer)
+        return {"aid": aid, "by": by, "how": how, "line": lines[-1].text if lines else ""}
 
     async def report(self) -> dict[str, Any]:
         """The end-of-game report as JSON, for anyone at the table (players and

@@ -46,6 +46,36 @@ class Waiting:
     key: str = ""
 
 
+COMMITTED, CANCELLED = "committed", "cancelled"
+"""How an action at a table ended (:class:`Ended`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Ended:
+    """How the table's last action ended, as a state push says it (``"ended"``):
+    a terminal whose action left the table tells from it whether that action was
+    committed or cancelled, e.g. by another terminal of the same player (issue 23).
+
+    ``line``: for a commit, the last line of its narrative this viewer may read
+    (what the action did); "" otherwise."""
+
+    aid: int
+    by: str
+    how: str
+    line: str = ""
+
+
+def ended_from_data(d: Mapping[str, Any] | None) -> Ended | None:
+    """The push's ``"ended"``; ``None`` if there is none (no action ended yet, a
+    referee too old to say) or it is not one."""
+    if not isinstance(d, Mapping):
+        return None
+    aid, by, how, line = d.get("aid"), d.get("by"), d.get("how"), d.get("line", "")
+    if type(aid) is not int or not all(isinstance(v, str) for v in (by, how, line)):
+        return None
+    return Ended(aid, by, how, line)
+
+
 PLAIN = frozenset({str, int, float, bool, type(None)})
 """Types :func:`to_data` gives back as they are, known at a glance."""
 

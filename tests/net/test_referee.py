@@ -347,3 +347,98 @@ def test_two_terminals_of_a_side_share_one_snapshot_per_change(
             c.close()
     finally:
         h.stop()
+
+
+def test_a_second_terminal_of_a_side_tells_a_commit_from_a_cancel(
+        new_session, tmp_path) -> None:
+    """Issue 23: each push says how the last action ended, so another terminal of
+    the player (and the opponent) knows a commit made elsewhere as a commit, with
+    the line that tells what it did, and a cancel as a cancel."""
+    from referee_harness import HostThread
+
+    from deathzap_tui.net.limits import Limits
+
+    h = HostThread(new_session("hands"), tmp_path / "h.sock",
+                   limits=Limits(player_terminals=2)).start()
+    try:
+        red = RemoteSession.connect(h.socket_path, "red", timeout=5)
+        hands = RemoteSession.connect(h.socket_path, "red", timeout=5)
+        black = RemoteSession.connect(h.socket_path, "black", timeout=5)
+        assert red.wait_for(lambda s: s.presence.get("black") == 1)
+        action = hands.begin({"type": "hit", "side": "red"})
+        assert red.wait_for(lambda s: (a := s.pending_action()) is not None
+                            and a.aid == action.aid)
+        assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                              and a.aid == action.aid)
+        seen, theirs = red.pending_action(), black.pending_action()
+        action.cancel()
+        assert red.wait_for(lambda s: s.pending_action() is None)
+        assert black.wait_for(lambda s: s.pending_action() is None)
+        for gone in (seen, theirs):
+            assert gone.discarded and not gone.committed
+            assert gone.ended is not None
+            assert (gone.ended.how, gone.ended.by, gone.ended.line) == ("cancelled", "red", "")
+
+        action = hands.begin({"type": "hit", "side": "red"})
+        assert red.wait_for(lambda s: s.pending_action() is not None)
+        seen = red.pending_action()
+        assert seen.mine and seen.ended is None
+        action.resolution.answer("open")
+        finish(hands, black, action)
+        assert red.wait_for(lambda s: s.pending_action() is None)
+        assert seen.committed and not seen.discarded
+        assert seen.ended is not None and seen.ended.how == "committed"
+        assert seen.ended.line and seen.ended.line == red.narrative()[-1]
+        assert action.ended == seen.ended  # the committing terminal is told the same
+        for c in (red, hands, black):
+            c.close()
+    finally:
+        h.stop()
+
+
+def test_an_old_referees_state_without_ended_still_drops_the_action(host, clients) -> None:
+    """A referee that does not say how an action ended (before issue 23's push
+    field): the action that leaves is dropped, as before."""
+    from deathzap_tui.net.client import RemoteAction
+
+    red = clients("red")
+    action = RemoteAction(red, 99, "red", {"type": "hit"})
+    with red._lock:
+        red._action = action
+        red._apply_pending(None)
+    assert action.discarded and not action.committed and action.ended is None
+
+
+def test_a_table_following_another_front_end_tells_a_commit_from_a_cancel(
+        new_session) -> None:
+    """Issue 24: an action that ends on another front-end (here another table of
+    the same save) is pushed as committed when its event came, else cancelled."""
+    from deathzap_tui.net.referee import Table
+    from deathzap_tui.session import Session
+
+    here = Table(new_session("across"))
+
+    def follow(there: Table) -> None:
+        """``there`` takes the events ``here`` wrote, as a club front-end does
+        (without writing them again), then the action in flight."""
+        game = there.game
+        listeners, game.listeners[:] = list(game.listeners), []
+        for event in here.game.log[len(game.log):]:
+            game.apply(event)
+        game.listeners[:] = listeners
+        there.follow()
+
+    for how in ("cancelled", "committed"):
+        aid = here.begin("red", {"type": "hit", "side": "red"})
+        here.answer("red", aid, "open")
+        there = Table(Session.resume("across"))
+        assert there.pending is not None  # the same action, at the same step
+        here.answer("red", aid, {"faces": [1, 1]})  # both miss: no saves
+        if how == "committed":
+            here.commit("red", aid)
+        else:
+            here.cancel("red", aid)
+        follow(there)
+        assert there.pending is None
+        line = here.narrative("red")[-1] if how == "committed" else ""
+        assert there.ended_for("red") == {"aid": 1, "by": "red", "how": how, "line": line}

@@ -10,6 +10,7 @@ from rich.text import Text
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.headless import describe as d
 from deathzap_tui.headless.describe import side_label
+from deathzap_tui.net.wire import CANCELLED
 from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.rules.steps import Answer, Dice, DiceRequest, Step
 
@@ -86,3 +87,18 @@ def given(step: Step | None, answer: Answer | None, by: str, side: str) -> str:
         how = "rolled" if answer.generated else "entered"
         return f"{side_label(by)}, {what}: {how} {d.faces_text(answer.faces)}"
     return f"{side_label(by)}: {clean(step.prompt, oneline=True)} — {d.answer_line(step, answer)}"
+
+
+def gone_message(action: Any) -> str:
+    """What a terminal says of an action that left the table while its wizard showed
+    it, not by this terminal's doing: "" for a commit (the board and the log, which
+    show at once, say what it did), who cancelled it, or that it was dropped (a
+    referee that did not say how it ended)."""
+    ended = action.ended
+    if action.committed:
+        return ""
+    if ended is None or ended.how != CANCELLED:
+        return "The action was dropped at the table."
+    if action.mine:
+        return "The action was cancelled at your other terminal."
+    return f"{side_label(ended.by)} cancelled the action."

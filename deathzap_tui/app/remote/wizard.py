@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.remote.status import ANSWER, LATEST, NOTE, said
+from deathzap_tui.app.remote.status import ANSWER, LATEST, NOTE, gone_message, said
 from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.headless.describe import side_label
 from deathzap_tui.net.wire import Waiting
@@ -52,13 +52,16 @@ class JoinedWizardScreen(WizardScreen):
         return (res.step, len(res.answers), len(res.ctx.notes))
 
     def remote_changed(self) -> None:
-        """Re-render if the action moved on; close if it was dropped or, for another
-        player's action, once nothing more is asked of this player."""
+        """Re-render if the action moved on; close if it left the table (committed or
+        cancelled at another terminal, or dropped) or, for another player's action,
+        once nothing more is asked of this player."""
         token = self.token
         if token is None or not self.is_current or not self.is_mounted:
             return  # not drawn yet: mounting draws the step as it is then
-        if getattr(token, "discarded", False):
-            self.app.notify("The action was dropped at the table.", markup=False, timeout=3)
+        if getattr(token, "discarded", False) or getattr(token, "committed", False):
+            message = gone_message(token)  # not this terminal's doing: it closed already
+            if message:
+                self.app.notify(message, markup=False, timeout=3)
             self.close(FOREIGN)  # gone at the table: nothing to cancel there
             return
         step = self.resolution.step if self.resolution else None

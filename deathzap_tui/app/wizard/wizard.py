@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -666,10 +667,20 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         if action in ("confirm", "scroll_history", "page_history"):
             return self.resolution is not None and step is None
         if action == "odds":
-            return self.query_one(OddsPanel).display and not self.has_class("-wide")
+            return self._odds_panel.display and not self.has_class("-wide")
         if action == "pick":
-            return self.focused is not self.query_one("#wiz-input", Input)
+            return self.focused is not self._step_input
         return True
+
+    # Looked up once: check_action asks for them for each of the ~50 bindings every
+    # time the bindings are read (the key bar, each key), and the wizard is kept.
+    @cached_property
+    def _step_input(self) -> StepInput:
+        return self.query_one("#wiz-input", StepInput)
+
+    @cached_property
+    def _odds_panel(self) -> OddsPanel:
+        return self.query_one(OddsPanel)
 
     def action_odds(self) -> None:
         """ctrl+o: the odds panel's chart in the history's place, or back."""
