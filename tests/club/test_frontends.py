@@ -158,14 +158,15 @@ def test_the_other_front_end_takes_each_change_from_its_notice_reading_nothing(
             for seat in sides.seats.values():
                 assert await events_at(seat, 1) == 1
             reads: dict[str, int] = {}
-            for club in (a, b):
-                store, read = club.store, club.store.rows_since
+            for club in (a, b):  # every read of a game's events or record
+                for name in ("rows_since", "event_rows", "game_header", "load_in_flight"):
+                    store, read = club.store, getattr(club.store, name)
 
-                def counted(*args: Any, store: Any = store, read: Any = read) -> Any:
-                    reads[store.origin] = reads.get(store.origin, 0) + 1
-                    return read(*args)
+                    def counted(*args: Any, store: Any = store, read: Any = read) -> Any:
+                        reads[store.origin] = reads.get(store.origin, 0) + 1
+                        return read(*args)
 
-                monkeypatch.setattr(store, "rows_since", counted)
+                    monkeypatch.setattr(store, name, counted)
             for turn in range(2, 6):
                 side = whose(await sides.seats["red"].fresh())
                 waiting = sides.home["black" if side == "red" else "red"].store.origin
