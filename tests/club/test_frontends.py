@@ -466,6 +466,13 @@ def test_a_change_is_taken_from_its_notice_only_where_nothing_can_be_lost(
                 action.intent, action.by))  # a record kept here: out of step
             assert not games.in_step
             assert not a.club.take(hosted, "action", record)
+            while action.resolution.step is not None:  # its event: in step again
+                action.resolution.answer(auto_answer(action.resolution.step))
+            second = elsewhere.commit(action)
+            assert a.club.take(hosted, "event", f"1 {event_json(second)}") and games.in_step
+            a.club.catch_up(hosted)  # read: the store may be ahead of notices to come
+            assert not games.in_step
+            assert not a.club.take(hosted, "action", "null")
             other.close()
 
     asyncio.run(main())
