@@ -104,7 +104,7 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     from deathzap_tui.club.sqlstore import open_store
     from deathzap_tui.net import sshd
 
-    long_duels()
+    toynet.long_duels()
     store = open_store(store_path)
     club = Club(store, rundir, log=lambda text: None)
     hops = Hops(store, club)
@@ -404,35 +404,15 @@ async def answer_all(hands: dict[str, Any], side: str, pending: dict[str, Any]) 
 
     while pending["step"] is not None:
         seat = hands[pending["step"].get("side") or side]
-        mine = await shown(seat, len(pending["answers"]))
+        mine = await seat.shown(len(pending["answers"]))
         reply = await seat.request("answer", aid=mine["aid"], answer=answer_out(
             auto_answer(step_from_data(mine["step"]))))  # type: ignore[arg-type]
         pending = reply["pending"]
-    return await shown(hands[side], len(pending["answers"]))
+    return await hands[side].shown(len(pending["answers"]))
 
-
-async def shown(seat: Any, answers: int) -> dict[str, Any]:
-    """The action in progress as ``seat`` is shown it once ``answers`` are given."""
-    def ready(state: dict[str, Any]) -> bool:
-        return bool(state.get("pending")) and len(state["pending"]["answers"]) == answers
-    if not ready(seat.state):
-        await seat.until_state(ready)
-    return seat.state["pending"]
 
 
 # --- the run -----------------------------------------------------------------------
-
-def long_duels() -> None:
-    """Toy duels of a million points a side: a game outlasts the run."""
-    toynet.install()
-    new_state = toynet.RULESET.new_state
-
-    def longer(*args: Any, **kw: Any) -> Any:
-        state = new_state(*args, **kw)
-        state.points = {"red": 10**6, "black": 10**6}
-        return state
-
-    toynet.RULESET.new_state = longer  # type: ignore[method-assign]
 
 
 def ended(screens: list[Screen]) -> str:
@@ -461,7 +441,7 @@ def make_club(store_path: str, sessions: int) -> list[asyncssh.SSHKey]:
     from deathzap_tui.rules.game import Game
     from deathzap_tui.session import new_deal_seed
 
-    long_duels()
+    toynet.long_duels()
     ruleset = toynet.RULESET
     store = open_store(store_path)
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]

@@ -196,7 +196,7 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
     from deathzap_tui.net.limits import Limits
     from deathzap_tui.session import Session
 
-    long_duels()
+    toynet.long_duels()
     os.environ["DEATHZAP_SAVES_DIR"] = str(tmp)
     sock = tmp / "ref.sock"
     red, black = toynet.write_forces(tmp)
@@ -234,7 +234,7 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
             while pending["step"] is not None:
                 asked = pending["step"].get("side") or side
                 seat = hands[asked]
-                mine = await shown(seat, len(pending["answers"]))
+                mine = await seat.shown(len(pending["answers"]))
                 what = mine["step"].get("key") or mine["step"].get("kind", "?")
                 reply = await seat.request("answer", aid=mine["aid"],
                                            answer=auto(mine["step"]))
@@ -243,7 +243,7 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
                 if args.steps:
                     await quiet(list(terms.values()))
                     meter.take(f"{what}")
-            pending = await shown(hands[side], len(pending["answers"]))
+            pending = await hands[side].shown(len(pending["answers"]))
             await quiet([terms[foe]], 0.08)
             reply = await hands[side].request("commit", aid=pending["aid"])
             assert reply["t"] == "ok", reply
@@ -278,26 +278,6 @@ def auto(step: dict[str, Any]) -> Any:
     return answer_out(auto_answer(step_from_data(step)))  # type: ignore[arg-type]
 
 
-async def shown(seat: Any, answers: int) -> dict[str, Any]:
-    """The action in progress as ``seat`` is shown it once ``answers`` are given."""
-    def ready(state: dict[str, Any]) -> bool:
-        return bool(state.get("pending")) and len(state["pending"]["answers"]) == answers
-    if not ready(seat.state):
-        await seat.until_state(ready)
-    return seat.state["pending"]
-
-
-def long_duels() -> None:
-    """Toy duels of a million points a side: a game outlasts the run."""
-    toynet.install()
-    new_state = toynet.RULESET.new_state
-
-    def longer(*args: Any, **kw: Any) -> Any:
-        state = new_state(*args, **kw)
-        state.points = {"red": 10**6, "black": 10**6}
-        return state
-
-    toynet.RULESET.new_state = longer  # type: ignore[method-assign]
 
 
 def main() -> None:

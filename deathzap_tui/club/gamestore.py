@@ -32,8 +32,9 @@ class ClubInFlight:
         self._read: tuple[str | None] | None = None
         """The record as :meth:`read_with` was given it, while its block runs."""
         self.gone = False
-        """The store holds no record of the game: the last change kept here was an
-        event, whose commit removed it (so :meth:`clear` has nothing to do)."""
+        """The store holds no record of the game as far as this front-end knows: the
+        last change kept here was an event (whose commit removed it) or a clear, and
+        no record was read since (so :meth:`clear` has nothing to do)."""
 
     @contextlib.contextmanager
     def read_with(self, raw: str | None) -> Iterator[None]:

@@ -253,7 +253,7 @@ class SqlClubStore:
             with self._tx(lazy=True) as run:
                 self._announce(run, game_id, what)
 
-    def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
+    def follow(self, changed: pgstore.Changed, resync: Callable[[], None],
                log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
         """What other front-ends change, as :func:`.pgstore.follow` reports it (run
         it as a task); ``None`` for a store that only one front-end serves."""

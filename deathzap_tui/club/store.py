@@ -230,11 +230,12 @@ class ClubStore(MemberStore, ForceStore, ChallengeStore, GameIndex, EventLog, Li
 
     def schema_version(self) -> int: ...
 
-    def follow(self, changed: Callable[[int, str], None], resync: Callable[[], None],
+    def follow(self, changed: Callable[[int, str, str], None], resync: Callable[[], None],
                log: Callable[[str], None]) -> Coroutine[Any, Any, None] | None:
-        """What other front-ends on the same database change (``changed(game, what)``,
-        ``what`` "event", "action" or a word :meth:`tell` sent; ``resync()`` when
-        notices may have been missed),
+        """What other front-ends on the same database change (``changed(game, what,
+        data)``, ``what`` "event", "action" or a word :meth:`tell` sent, ``data`` the
+        change if the notice carried it, else ""; ``resync()`` when notices may have
+        been missed),
         as a coroutine to run until cancelled; ``None`` for a store one front-end
         serves alone (SQLite)."""
 

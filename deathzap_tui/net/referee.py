@@ -193,8 +193,14 @@ class Table:
         return event
 
     def _end(self, p: Pending, how: str) -> None:
-        """Record how ``p`` ended (:attr:`ended`)."""
-        notes = self.game.history(1)[-1][1] if how == COMMITTED and self.game.log else []
+        """Record how ``p`` ended (:attr:`ended`): its commit's notes are those of the
+        event it took first, the log's ``p.logged``-th (events another front-end kept
+        after it may have come with it, :meth:`follow`)."""
+        notes: list[Note] = []
+        if how == COMMITTED and len(self.game.log) > p.logged:
+            event = self.game.log[p.logged]
+            notes = next((n for e, n in self.game.history(len(self.game.log) - p.logged)
+                          if e is event), [])
         self.ended = (p.aid, p.action.by, how, notes)
 
     # --- undo / redo by agreement ---------------------------------------------------
@@ -276,9 +282,9 @@ class Table:
             self.ended = None
             return
         log = self.game.log  # ended on another front-end: committed, if its event came
-        last = log[-1] if len(log) > before.logged else None
-        committed = last is not None and last.kind == RESOLVE and last.by == before.action.by \
-            and last.data.get("intent") == before.action.intent
+        first = log[before.logged] if len(log) > before.logged else None
+        committed = first is not None and first.kind == RESOLVE \
+            and first.by == before.action.by and first.data.get("intent") == before.action.intent
         self._end(before, COMMITTED if committed else CANCELLED)
 
     def _resume(self) -> Pending | None:

@@ -139,6 +139,14 @@ class Seat:
                 if msg["t"] == "state" and pred(msg):
                     return msg
 
+    async def shown(self, answers: int) -> dict[str, Any]:
+        """The action in progress as this seat is shown it once ``answers`` are given."""
+        def ready(state: dict[str, Any]) -> bool:
+            return bool(state.get("pending")) and len(state["pending"]["answers"]) == answers
+        if not ready(self.state):
+            await self.until_state(ready)
+        return self.state["pending"]
+
     async def request(self, t: str, **fields: Any) -> dict[str, Any]:
         self.ids += 1
         self.writer.write(protocol.encode({"t": t, "id": self.ids, **fields}))

@@ -158,14 +158,15 @@ def test_the_other_front_end_takes_each_change_from_its_notice_reading_nothing(
             for seat in sides.seats.values():
                 assert await events_at(seat, 1) == 1
             reads: dict[str, int] = {}
-            for club in (a, b):
-                store, read = club.store, club.store.rows_since
+            for club in (a, b):  # every read of a game's events or record
+                for name in ("rows_since", "event_rows", "game_header", "load_in_flight"):
+                    store, read = club.store, getattr(club.store, name)
 
-                def counted(*args: Any, store: Any = store, read: Any = read) -> Any:
-                    reads[store.origin] = reads.get(store.origin, 0) + 1
-                    return read(*args)
+                    def counted(*args: Any, store: Any = store, read: Any = read) -> Any:
+                        reads[store.origin] = reads.get(store.origin, 0) + 1
+                        return read(*args)
 
-                monkeypatch.setattr(store, "rows_since", counted)
+                    monkeypatch.setattr(store, name, counted)
             for turn in range(2, 6):
                 side = whose(await sides.seats["red"].fresh())
                 waiting = sides.home["black" if side == "red" else "red"].store.origin
@@ -465,6 +466,13 @@ def test_a_change_is_taken_from_its_notice_only_where_nothing_can_be_lost(
                 action.intent, action.by))  # a record kept here: out of step
             assert not games.in_step
             assert not a.club.take(hosted, "action", record)
+            while action.resolution.step is not None:  # its event: in step again
+                action.resolution.answer(auto_answer(action.resolution.step))
+            second = elsewhere.commit(action)
+            assert a.club.take(hosted, "event", f"1 {event_json(second)}") and games.in_step
+            a.club.catch_up(hosted)  # read: the store may be ahead of notices to come
+            assert not games.in_step
+            assert not a.club.take(hosted, "action", "null")
             other.close()
 
     asyncio.run(main())

@@ -442,3 +442,34 @@ def test_a_table_following_another_front_end_tells_a_commit_from_a_cancel(
         assert there.pending is None
         line = here.narrative("red")[-1] if how == "committed" else ""
         assert there.ended_for("red") == {"aid": 1, "by": "red", "how": how, "line": line}
+
+
+def test_a_followed_commit_is_told_by_its_own_event_when_more_came_with_it(
+        new_session) -> None:
+    """Issue 24: the table takes the commit and the next action's event at once (its
+    front-end caught up late): the action ended committed, and its line is its own
+    event's, not the later one's."""
+    from deathzap_tui.net.referee import Table
+    from deathzap_tui.session import Session
+
+    here = Table(new_session("across2"))
+    aid = here.begin("red", {"type": "hit", "side": "red"})
+    here.answer("red", aid, "open")
+    there = Table(Session.resume("across2"))
+    assert there.pending is not None
+    here.answer("red", aid, {"faces": [1, 1]})
+    here.commit("red", aid)
+    line = here.narrative("red")[-1]
+    later = here.begin("black", {"type": "hit", "side": "black"})  # black's turn
+    here.answer("black", later, "open")
+    here.answer("black", later, {"faces": [1, 1]})
+    here.commit("black", later)
+    assert here.narrative("red")[-1] != line  # the later event says something else
+    game = there.game
+    listeners, game.listeners[:] = list(game.listeners), []
+    for event in here.game.log[len(game.log):]:
+        game.apply(event)
+    game.listeners[:] = listeners
+    there.follow()
+    assert there.ended_for("red") == {"aid": 1, "by": "red", "how": "committed",
+                                      "line": line}

@@ -123,6 +123,20 @@ def install() -> None:
     registry._PLUGINS[ID] = "toynet"
 
 
+def long_duels() -> None:
+    """Duels of a million points a side (a game outlasts a benchmark's run); installs
+    the ruleset (:func:`install`)."""
+    install()
+    new_state = RULESET.new_state
+
+    def longer(*args: Any, **kw: Any) -> Any:
+        state = new_state(*args, **kw)
+        state.points = {"red": 10**6, "black": 10**6}
+        return state
+
+    RULESET.new_state = longer  # type: ignore[method-assign]
+
+
 def write_forces(directory: Path) -> tuple[Path, Path]:
     red, black = directory / "red.toml", directory / "black.toml"
     red.write_text(f'ruleset = "{ID}"\nname = "Reds"\n')

@@ -309,8 +309,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
         width: they are wrapped to it)."""
-        lists = self.query("#saves").results(OptionList)
-        opts = next(lists, None)  # none once the screen is being left
+        opts = self._saves_list()
         if not self.saves or opts is None:
             return
         width = self.saves_width = opts.scrollable_content_region.width
@@ -320,13 +319,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
                                  disabled=bool(info.problem)) for info in self.saves])
         opts.highlighted = highlighted
 
+    def _saves_list(self) -> OptionList | None:
+        """The resume list; ``None`` once the screen is being left."""
+        return next(self.query("#saves").results(OptionList), None)
+
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._refill_saves)
 
     def _refill_saves(self) -> None:
         """The resume list again if its width changed since it was filled."""
-        lists = self.query("#saves").results(OptionList)
-        opts = next(lists, None)  # none once the screen is being left
+        opts = self._saves_list()
         if opts is not None and opts.scrollable_content_region.width != self.saves_width:
             self._fill_saves()
 
