@@ -149,3 +149,27 @@ async def test_an_answer_at_another_terminal_draws_the_log_not_the_board(
         assert battle._live[:len(begun)] == begun
         assert any("Open" in line for line in battle._live[len(begun):]), battle._live
         assert boards == []  # the board's units, score and keys did not change
+
+
+
+
+@run
+async def test_a_push_as_the_app_exits_draws_nothing(host, clients) -> None:
+    """A push handled while the app exits (Textual closes its screens, then empties
+    the stack) reaches no screen: a closed wizard has no widgets left to draw."""
+    from deathzap_tui.app.remote import app as joined
+
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        action = await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
+        for answer in ("open", ROLL):
+            await asyncio.to_thread(action.resolution.answer, answer)
+        await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+        told: list[str] = []
+        app.screen.remote_changed = lambda: told.append("wizard")
+        app.exit()
+        app.remote_changed()  # a push, handled once the app is exiting
+        assert told == []
+    app.remote_changed()  # and once its screens are gone

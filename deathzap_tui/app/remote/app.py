@@ -120,6 +120,9 @@ class JoinedApp(DeathzapApp):
         self.remote_changed()
 
     def remote_changed(self) -> None:
+        stack = self.screen_stack
+        if not (self.is_running and stack and stack[-1].is_attached and stack[-1].is_running):
+            return  # the app is exiting (its screens closed one by one): nothing to draw
         session = self.session
         assert session is not None
         for notice in session.notices[self._notices_shown:]:
