@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
 import pytest
 import toynet
@@ -12,6 +13,9 @@ from rawclient import RawClient
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
+
+if TYPE_CHECKING:
+    from deathzap_tui.net.referee import Table
 
 
 def hit(me: RemoteSession, foe: RemoteSession, *, roll: bool = True) -> None:
@@ -409,6 +413,17 @@ def test_an_old_referees_state_without_ended_still_drops_the_action(host, client
     assert action.discarded and not action.committed and action.ended is None
 
 
+def follow(here: Table, there: Table) -> None:
+    """The table ``there`` takes the events the table ``here`` wrote, as a club
+    front-end does (without writing them again), then the action in flight."""
+    game = there.game
+    listeners, game.listeners[:] = list(game.listeners), []
+    for event in here.game.log[len(game.log):]:
+        game.apply(event)
+    game.listeners[:] = listeners
+    there.follow()
+
+
 def test_a_table_following_another_front_end_tells_a_commit_from_a_cancel(
         new_session) -> None:
     """Issue 24: an action that ends on another front-end (here another table of
@@ -417,16 +432,6 @@ def test_a_table_following_another_front_end_tells_a_commit_from_a_cancel(
     from deathzap_tui.session import Session
 
     here = Table(new_session("across"))
-
-    def follow(there: Table) -> None:
-        """``there`` takes the events ``here`` wrote, as a club front-end does
-        (without writing them again), then the action in flight."""
-        game = there.game
-        listeners, game.listeners[:] = list(game.listeners), []
-        for event in here.game.log[len(game.log):]:
-            game.apply(event)
-        game.listeners[:] = listeners
-        there.follow()
 
     for how in ("cancelled", "committed"):
         aid = here.begin("red", {"type": "hit", "side": "red"})
@@ -438,7 +443,7 @@ def test_a_table_following_another_front_end_tells_a_commit_from_a_cancel(
             here.commit("red", aid)
         else:
             here.cancel("red", aid)
-        follow(there)
+        follow(here, there)
         assert there.pending is None
         line = here.narrative("red")[-1] if how == "committed" else ""
         assert there.ended_for("red") == {"aid": 1, "by": "red", "how": how, "line": line}
@@ -465,11 +470,6 @@ def test_a_followed_commit_is_told_by_its_own_event_when_more_came_with_it(
     here.answer("black", later, {"faces": [1, 1]})
     here.commit("black", later)
     assert here.narrative("red")[-1] != line  # the later event says something else
-    game = there.game
-    listeners, game.listeners[:] = list(game.listeners), []
-    for event in here.game.log[len(game.log):]:
-        game.apply(event)
-    game.listeners[:] = listeners
-    there.follow()
+    follow(here, there)
     assert there.ended_for("red") == {"aid": 1, "by": "red", "how": "committed",
                                       "line": line}
