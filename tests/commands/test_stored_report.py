@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conformance_kit import RULESETS, golden_session, new_session, play_to_end
+from signed_files import SPOILS
+from signed_files import spoil as spoil_file
 
 from deathzap_tui import savecache, saves
 from deathzap_tui import session as session_module
@@ -106,16 +108,8 @@ def test_a_report_tampered_with_or_not_ours_is_ignored(
     session = golden_session("classic")
     assert session.path is not None
     truth = session.report()
-    file = report_path(session.path)
-    raw = bytearray(file.read_bytes())
-    if spoil == "payload":
-        raw[-10] ^= 0xFF
-        file.write_bytes(bytes(raw))
-    elif spoil == "mac":
-        raw[len(savecache.REPORT_MAGIC)] ^= 0xFF
-        file.write_bytes(bytes(raw))
-    elif spoil == "truncate":
-        file.write_bytes(bytes(raw[:40]))
+    if spoil in SPOILS:
+        spoil_file(report_path(session.path), spoil, savecache.REPORT_MAGIC)
     elif spoil == "key":
         monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(tmp_path / "another.key"))
     else:  # other rules code made it

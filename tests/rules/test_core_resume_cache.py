@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from dz3_fixtures import play_random_action
+from signed_files import SPOILS
+from signed_files import spoil as spoil_file
 
 from deathzap_tui import savecache, saves
 from deathzap_tui.rules import registry
@@ -89,16 +91,8 @@ def test_a_cache_that_is_not_right_is_ignored(tmp_path: Path, monkeypatch: pytes
                                               spoil: str) -> None:
     s = _played(tmp_path, monkeypatch, 70)
     assert s.path is not None
-    cache = saves.cache_path(s.path)
-    raw = bytearray(cache.read_bytes())
-    if spoil == "payload":
-        raw[-10] ^= 0xFF
-        cache.write_bytes(bytes(raw))
-    elif spoil == "mac":
-        raw[len(savecache.MAGIC)] ^= 0xFF
-        cache.write_bytes(bytes(raw))
-    elif spoil == "truncate":
-        cache.write_bytes(bytes(raw[:40]))
+    if spoil in SPOILS:
+        spoil_file(saves.cache_path(s.path), spoil, savecache.MAGIC)
     elif spoil == "key":
         monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(tmp_path / "another.key"))
     elif spoil == "code":
