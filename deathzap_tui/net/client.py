@@ -500,8 +500,7 @@ class RemoteSession:
                 # have arrived, and the reply's older state would overwrite it.
                 with self._lock:
                     self._apply_pending(msg["pending"])
-                    self.changes += 1
-                    self._changed.notify_all()
+                    self._note_change()
             fut = self._waiters[msg["id"]]
             if not fut.done():
                 fut.set_result(msg)
@@ -512,8 +511,7 @@ class RemoteSession:
         elif t == "presence":  # only who is connected changed
             with self._lock:
                 self._snap = {**self._snap, "presence": dict(msg["presence"])}
-                self.changes += 1
-                self._changed.notify_all()
+                self._note_change()
             self._events.put(self)
         elif t == "notice":
             with self._lock:
@@ -534,8 +532,7 @@ class RemoteSession:
             self._apply_narrative(msg["narrative"]["keep"], msg["narrative"]["add"])
             self._view, self._intents, self._snap, self.seq = view, intents, msg, msg["seq"]
             self._apply_pending(p, ended_from_data(msg.get("ended")))
-            self.changes += 1
-            self._changed.notify_all()
+            self._note_change()
         self._events.put(self)
 
     def _apply_narrative(self, keep: int, add: list[str]) -> None:
@@ -572,6 +569,12 @@ class RemoteSession:
         if not action.committed:
             action.discarded = True
 
+    def _note_change(self) -> None:
+        """(Under the lock.) Something this session shows changed: count it for
+        readers (:attr:`changes`) and wake whoever waits for a state."""
+        self.changes += 1
+        self._changed.notify_all()
+
     def _lost(self) -> None:
         was = self.connected
         self.connected = False
@@ -580,8 +583,7 @@ class RemoteSession:
             if not fut.done():
                 fut.set_exception(Disconnected(f"connection lost: {self.error}"))
         with self._lock:  # the action in progress stays: the referee keeps it for us
-            self.changes += 1
-            self._changed.notify_all()
+            self._note_change()
         if was:
             self._events.put(self)
 
