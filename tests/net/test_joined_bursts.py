@@ -166,7 +166,8 @@ async def test_a_push_as_the_app_exits_draws_nothing(host, clients) -> None:
         action = await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
         for answer in ("open", ROLL):
             await asyncio.to_thread(action.resolution.answer, answer)
-        await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+        await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen)
+                    and app.screen.is_mounted)
         told: list[str] = []
         app.screen.remote_changed = lambda: told.append("wizard")
         app.exit()

@@ -99,6 +99,7 @@ async def test_a_wizard_ended_at_the_players_other_terminal_says_what_ended_it(
             action = await begun_there()
             await asyncio.to_thread(action.cancel)
             await until(pilot, lambda: isinstance(app.screen, JoinedBattleScreen))
+            await until(pilot, told)  # (App.notify posts a message: shown a turn later)
             assert told() == ["The action was cancelled at your other terminal."]
 
             action = await begun_there()
