@@ -20,6 +20,7 @@ game is never forked. Every home keeps the events in the same JSON form
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from deathzap_tui.inflight import InFlightError
@@ -73,6 +74,27 @@ class GameStore(Protocol):
     def keep_cache(self, game: Game) -> None:
         """Remember ``game`` as it stands so the next :meth:`load` replays less; a
         home without a cache does nothing. Never raises."""
+
+
+class WriteBehind(Protocol):
+    """A store whose writes may wait, in order, while its caller goes on: a club
+    front-end's referee serves every game on one event loop, and must not wait there
+    for one game's commits (issue 24). Between :meth:`defer` and :meth:`settle` the
+    store's writes wait; :meth:`settle` makes them, in the order they were asked, off
+    the loop, and returns once all are kept (or raises as each write would have, at
+    the first that failed: those after it are not made). The referee changes its
+    table between the two, and tells its terminals only after :meth:`settle`: an
+    ``ok`` for a commit still means the event is kept."""
+
+    def defer(self) -> None:
+        """Let the writes asked from now on wait for :meth:`settle`."""
+
+    def later(self, call: Callable[[], None]) -> None:
+        """Run ``call`` (a write elsewhere, such as a notice to other front-ends) in
+        its turn among the writes waiting, or now when none may wait."""
+
+    async def settle(self) -> None:
+        """Make the writes waiting since :meth:`defer`; stop letting them wait."""
 
 
 def copy_game(game: Game, source: GameStore, target: GameStore) -> str:

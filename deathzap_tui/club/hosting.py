@@ -141,6 +141,8 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
+        self._turns: set[asyncio.Task[None]] = set()
+        """Changes waiting for their game's turn (:meth:`_in_turn`)."""
         self._players: dict[int, tuple[str | None, ...]] = {}
         """Game -> its members (:meth:`_players_of`)."""
         self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
@@ -308,7 +310,8 @@ class Club:
         loaded = info.id in self.hosted
         hosted = await self.host(info.id)
         if loaded and self._following is not None:
-            self.catch_up(hosted)  # a notice lost with the front-end that wrote it
+            async with hosted.referee.turn:
+                self.catch_up(hosted)  # a notice lost with the front-end that wrote it
         hosted.opened = self.clock()
         since: list[str] = []
         if side in SIDES:
@@ -347,7 +350,8 @@ class Club:
             if hosted is not None:
                 return hosted
             info = self.store.game_info(game_id)
-            session = Session.open(self.store.game_store(game_id))
+            store = self.store.game_store(game_id)
+            session = Session.open(store)
             players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
 
             def seen(side: str, events: int) -> None:
@@ -359,7 +363,8 @@ class Club:
             sock = self.rundir / f"game-{game_id}.sock"
             referee = Referee(table, sock, log=lambda text: self.log(f"game {game_id}: {text}"),
                               limits=self.referee_limits,
-                              conflict=lambda side: self._conflict(hosted, side))
+                              conflict=lambda side: self._conflict(hosted, side),
+                              writes=store)
             await referee.start()
             self.across.attach(game_id, table)
             summary = self._summarise(session.game, table, players)
@@ -396,7 +401,8 @@ class Club:
             await asyncio.sleep(self.limits.sweep_every)
             now = self.clock()
             for game_id, hosted in list(self.hosted.items()):
-                self.across.refresh(game_id, hosted.table, hosted.referee)
+                async with hosted.referee.turn:
+                    self.across.refresh(game_id, hosted.table, hosted.referee)
                 if not any(hosted.table.connected.values()) \
                         and now - hosted.opened >= self.limits.unload_after:
                     await self._unload(game_id)
@@ -405,23 +411,45 @@ class Club:
         game.listeners.append(lambda _game, event: self._moved(hosted, event))
 
     # --- several front-ends (issue 24) -------------------------------------------
+    def _in_turn(self, hosted: Hosted, change: Callable[[], None]) -> None:
+        """``change`` the hosted game's table in its turn (:attr:`Referee.turn`): now
+        if nothing holds or waits for it, else once what does is done and kept (a
+        request here whose writes are on their way to the store), in the order
+        asked; not if the game is unloaded meanwhile."""
+        if hosted.referee.turn.idle:
+            change()
+            return
+
+        async def in_turn() -> None:
+            async with hosted.referee.turn:
+                if self.hosted.get(hosted.game_id) is hosted:
+                    change()
+
+        task = asyncio.ensure_future(in_turn())
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
     def _changed_elsewhere(self, game_id: int, what: str, data: str = "") -> None:
         """The store's notice: another front-end changed game ``game_id`` (``data``:
         the change, if the notice carries it), or its table there told this one's
-        something (:mod:`.across`)."""
+        something (:mod:`.across`); taken in the game's turn."""
         hosted = self.hosted.get(game_id)
-        if hosted is not None and self.across.heard(
-                game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
-            return
         if hosted is not None:
-            if game_id in self._behind or not self.take(hosted, what, data):
-                if not self._behind:
-                    asyncio.get_running_loop().call_soon(self._catch_up_behind)
-                self._behind.add(game_id)
+            self._in_turn(hosted, lambda: self._heard(hosted, what, data))
         elif what == "event":
             self._summaries.pop(game_id, None)  # its lobby line is read again
             for member in self._players_of(game_id) if self._subscribers else ():
                 self._push(member, "moved", f"game {game_id} moved", game=game_id)
+
+    def _heard(self, hosted: Hosted, what: str, data: str) -> None:
+        game_id = hosted.game_id
+        if self.across.heard(
+                game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
+            return
+        if game_id in self._behind or not self.take(hosted, what, data):
+            if not self._behind:
+                asyncio.get_running_loop().call_soon(self._catch_up_behind)
+            self._behind.add(game_id)
 
     def _players_of(self, game_id: int) -> tuple[str | None, ...]:
         """The game's two members (red, black), read once: every front-end hears of
@@ -450,7 +478,7 @@ class Club:
         for game_id in sorted(behind):
             hosted = self.hosted.get(game_id)
             if hosted is not None:
-                self.catch_up(hosted)
+                self._in_turn(hosted, lambda hosted=hosted: self.catch_up(hosted))
 
     def catch_up(self, hosted: Hosted) -> None:
         """Bring a hosted game up to its store: the events kept after the ones it has
@@ -555,9 +583,11 @@ class Club:
                 "first), so yours was not: " + (said or "look at the board again"))
 
     def _moved(self, hosted: Hosted, event: Event) -> None:
-        """A game's listener: the event is kept. The table settles (its action in
-        progress is cleared) after the listeners run, so look at it just after."""
-        asyncio.get_running_loop().call_soon(self._after_move, hosted, event)
+        """A game's listener: the event is on its way to the store. The table settles
+        (its action in progress is cleared) after the listeners run, so look at it
+        just after, in the game's turn: once the event is kept."""
+        asyncio.get_running_loop().call_soon(
+            self._in_turn, hosted, lambda: self._after_move(hosted, event))
 
     def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
         """Lobbies hear of a move; ``--notify`` runs only on the front-end where it
