@@ -750,8 +750,9 @@ shared copy-on-write: the PSS above; RSS counts the shared pages in every proces
 and every change at a table repaints every screen at it in its own process (the CPU
 per move above, nearly all of it the apps'). Memory bounds the count (about 23 GB
 free / PSS per playing session here), CPU the moves per second (the CPU per move
-over the cores free), and the server's one event loop waits for the store's disk
-flush at each event (the line above) before it serves anything else. To halve
+over the cores free); a game's store writes wait for the disk on the store's
+writer threads, and its terminals wait for them, not the server's other games (the
+line above: what held the loop). To halve
 the memory again: one process serving many sessions' screens (Textual runs one app
 per driver in a process, so the app would have to drive each terminal through its
 SSH channel, e.g. Textual's web driver protocol), or lighter screens for watchers.

@@ -30,6 +30,14 @@ same step with the same dice if that front-end dies. Every hosted game is caught
 again whenever the store's notices were interrupted. Two front-ends racing on one
 game are decided by the store's unique event number: the loser's table loads the game
 again and tells its player what happened meanwhile (:meth:`Club._conflict`).
+
+The store's waits are off the front-end's event loop (issue 24): a game's writes
+are made on the store's writer threads while the loop serves the other games
+(:class:`~deathzap_tui.gamestore.WriteBehind`; its referee tells its terminals once
+they are kept), and so are the reads that catch a game up and load it. Whatever
+changes a hosted game's table (its requests, the notices of other front-ends, its
+lobby's news of a move) takes the game's turn (:class:`~deathzap_tui.net.referee.Turn`),
+so it happens in order and after what came before it was kept.
 """
 
 from __future__ import annotations

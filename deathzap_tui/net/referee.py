@@ -13,6 +13,12 @@ with the save the same way at every begin, answer and step back
 (``Session.keep_action``), and stays when its player's connection drops. A referee
 killed at any moment restarts from the save at the same step of the action in
 progress, with at most the unacknowledged request lost.
+
+A club's referee (issue 24) serves many games on one event loop: its game's store
+lets the writes wait while a request is applied, makes them on a writer thread, and
+the referee tells the terminals (the new state, then ``ok``) once they are kept
+(:class:`~deathzap_tui.gamestore.WriteBehind`); the table's :class:`Turn` keeps
+every change of it in order meanwhile, and other games go on.
 """
 
 from __future__ import annotations
