@@ -20,7 +20,6 @@ game is never forked. Every home keeps the events in the same JSON form
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from deathzap_tui.inflight import InFlightError
@@ -88,10 +87,6 @@ class WriteBehind(Protocol):
 
     def defer(self) -> None:
         """Let the writes asked from now on wait for :meth:`settle`."""
-
-    def later(self, call: Callable[[], None]) -> None:
-        """Run ``call`` (a write elsewhere, such as a notice to other front-ends) in
-        its turn among the writes waiting, or now when none may wait."""
 
     async def settle(self) -> None:
         """Make the writes waiting since :meth:`defer`; stop letting them wait."""

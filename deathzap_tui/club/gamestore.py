@@ -144,6 +144,9 @@ class ClubGameStore:
             self._waiting = []
 
     def later(self, call: Callable[..., object], *args: object) -> None:
+        """Make the write ``call(*args)`` (this store's, or another the game's writes
+        must stay in order with: a notice to the other front-ends) now, or in its
+        turn once :meth:`settle` comes when writes wait."""
         if self._waiting is None:
             call(*args)
         else:
