@@ -189,6 +189,27 @@ class LoopWatch:
                             self.event_writing += took
 
             setattr(store, name, timed)
+        self.loop_calls = 0
+        self.loop_calling = 0.0
+        """Every transaction of the store made on the loop's thread (a lobby's
+        requests among them), and their time."""
+        transaction = store._tx
+
+        @contextlib.contextmanager
+        def on_loop(**kw: Any) -> Any:
+            if threading.current_thread() is not threading.main_thread():
+                with transaction(**kw) as run:
+                    yield run
+                return
+            started = time.perf_counter()
+            try:
+                with transaction(**kw) as run:
+                    yield run
+            finally:
+                self.loop_calls += 1
+                self.loop_calling += time.perf_counter() - started
+
+        store._tx = on_loop
 
     async def sample(self) -> None:
         while True:
@@ -199,11 +220,13 @@ class LoopWatch:
     def reset(self) -> None:
         self.lags, self.writes, self.writing, self.reads = [], 0, 0.0, 0
         self.events, self.event_writing, self.on_loop = 0, 0.0, 0.0
+        self.loop_calls, self.loop_calling = 0, 0.0
 
     def report(self) -> None:
         ms = [lag * 1000 for lag in self.lags] or [0.0]
         print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
                           "writing": self.writing, "on_loop": self.on_loop,
+                          "loop_calls": self.loop_calls, "loop_calling": self.loop_calling,
                           "reads": self.reads,
                           "events": self.events, "event_writing": self.event_writing,
                           **vars(self.hops)}), flush=True)
@@ -565,6 +588,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             writes = sum(w["writes"] for w in watched)
             writing = sum(w["writing"] for w in watched)
             on_loop = sum(w["on_loop"] for w in watched)
+            loop_calls = sum(w["loop_calls"] for w in watched)
+            loop_calling = sum(w["loop_calling"] for w in watched)
             reads = sum(w["reads"] for w in watched)
             events = sum(w["events"] for w in watched)
             event_writing = sum(w["event_writing"] for w in watched)
@@ -578,7 +603,10 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                   f"taking {writing / wall / fronts * 100:.0f}% of the time and holding "
                   f"the loop {on_loop / wall / fronts * 100:.0f}% (per front-end; the "
                   "rest on the store's writer threads); "
-                  f"store reads {reads / max(1, len(times)):.1f} per move")
+                  f"store reads {reads / max(1, len(times)):.1f} per move; every store "
+                  f"call on the loop (a lobby's too): {loop_calls / max(1, len(times)):.1f} "
+                  f"per move, {loop_calling * 1000 / max(1, loop_calls):.1f} ms each, "
+                  f"{loop_calling / wall / fronts * 100:.0f}% of the time")
             if moves:
                 print(hops_line(moves, watched))
             if errors:
