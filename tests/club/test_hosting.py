@@ -29,6 +29,8 @@ from server_helpers import (
     whose,
 )
 
+from deathzap_tui.club.hub import HubClient
+
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 HOLD = 8.0
@@ -91,12 +93,25 @@ async def answered(seats: dict[str, Seat], side: str) -> dict[str, Any]:
     return pending
 
 
-async def two_games(club: Running) -> tuple[dict[str, Seat], dict[str, Seat], int]:
-    """alice and bob at two games of one front-end: their seats at each, and the
-    first game's number."""
+async def two_games(club: Running) -> tuple[dict[str, Seat], dict[str, Seat], int,
+                                           list[HubClient]]:
+    """alice and bob at two games of one front-end: their seats at each, the first
+    game's number, and their lobbies (which hear of every move)."""
     alice, bob, first = await a_game(club)
     second = await challenge_and_accept(club, alice, bob)
-    return await seated(first, alice, bob), await seated(second, alice, bob), first
+    return (await seated(first, alice, bob), await seated(second, alice, bob), first,
+            [alice, bob])
+
+
+def heard_of(lobbies: list[HubClient], game: int) -> list[str]:
+    """The news of ``game`` the lobbies have been pushed so far (taken off them)."""
+    news = []
+    for lobby in lobbies:
+        while not lobby.events.empty():
+            event = lobby.events.get_nowait()
+            if event.get("game") == game:
+                news.append(event["what"])
+    return news
 
 
 def test_a_game_whose_write_waits_for_the_database_keeps_no_other_game_waiting(
@@ -109,11 +124,12 @@ def test_a_game_whose_write_waits_for_the_database_keeps_no_other_game_waiting(
 
     async def main() -> None:
         async with running(spec) as club:  # type: ignore[arg-type]
-            one, two, first = await two_games(club)
+            one, two, first, lobbies = await two_games(club)
             side = whose(await one["red"].fresh())
             pending = await answered(one, side)
             other = "black" if side == "red" else "red"
             shown = (await one[other].fresh())["events"]
+            heard_of(lobbies, first)
             with held(spec, first):
                 commit = asyncio.ensure_future(one[side].request("commit", aid=pending["aid"]))
                 await asyncio.sleep(0.3)  # the commit reached the store, which waits
@@ -123,11 +139,14 @@ def test_a_game_whose_write_waits_for_the_database_keeps_no_other_game_waiting(
                 assert took < HOLD / 2, f"game 2's move took {took:.1f} s"
                 assert not commit.done()  # not acknowledged before it is kept
                 assert one[other].state["events"] == shown  # nor shown
+                assert heard_of(lobbies, first) == []  # nor told to the lobbies
                 assert club.store.game_info(first).events == 0
             reply = await asyncio.wait_for(commit, 10)
             assert reply["t"] == "ok" and reply["events"] == 1, reply
             assert club.store.game_info(first).events == 1
             assert (await one[other].until_state(lambda s: s["events"] == 1))["pending"] is None
+            await asyncio.sleep(0.2)
+            assert "moved" in heard_of(lobbies, first)
 
     asyncio.run(main())
 
@@ -141,7 +160,7 @@ def test_on_sqlite_a_write_that_waits_leaves_the_loop_serving_and_tells_nobody_e
 
     async def main() -> None:
         async with running(spec) as club:  # type: ignore[arg-type]
-            one, two, first = await two_games(club)
+            one, two, first, _lobbies = await two_games(club)
             side = whose(await one["red"].fresh())
             pending = await answered(one, side)
             other = "black" if side == "red" else "red"
