@@ -396,9 +396,9 @@ class Club:
         return hosted
 
     def _load(self, game_id: int) -> tuple[ClubGameStore, dict[str, str], Table]:
-        """The game's store, players (side -> member) and table, loaded from the store
-        (on a writer thread of its: the reads, and the replay of a long game, keep
-        no other game waiting)."""
+        """The game's store, players (side -> member) and table, loaded from the club's
+        store (on one of its writer threads: the reads, and the replay of a long game,
+        keep no other game waiting)."""
         info = self.store.game_info(game_id)
         store = self.store.game_store(game_id)
         players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
