@@ -179,3 +179,47 @@ def test_on_sqlite_a_write_that_waits_leaves_the_loop_serving_and_tells_nobody_e
             assert (await one[other].until_state(lambda s: s["events"] == 1))["pending"] is None
 
     asyncio.run(main())
+
+
+def test_a_change_made_elsewhere_while_a_game_is_being_loaded_is_caught_up(
+        pg: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Front-end A loads a game on a writer thread (``Club._load``); an action begun
+    meanwhile at front-end B, after A has read the game, reaches A's table once it
+    is hosted: the notice A heard while loading is made good by a catch-up."""
+    spec = pg.database(own=True)
+
+    async def main() -> None:
+        async with running(spec) as a, running(spec) as b:  # type: ignore[arg-type]
+            a.member("alice", 1), a.member("bob", 2)
+            for _ in range(200):  # both front-ends LISTENing
+                with a.store._tx(read=True) as run:
+                    if run("SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE ? AND "
+                           "datname = current_database()", "LISTEN %")[0][0] >= 2:
+                        break
+                await asyncio.sleep(0.05)
+            game = await challenge_and_accept(b, await b.lobby("alice"), await b.lobby("bob"))
+            seats = await seated(game, await b.lobby("alice"), await b.lobby("bob"))
+            side = whose(await seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            info = b.store.game_info(game)
+            waiter = info.red if other == "red" else info.black
+            assert waiter is not None
+            loaded = a.club._load
+
+            def slow(game_id: int) -> Any:
+                kept = loaded(game_id)  # read: the action below comes after it
+                time.sleep(1.0)
+                return kept
+
+            monkeypatch.setattr(a.club, "_load", slow)
+            lobby = await a.lobby(waiter, subscribe=False)
+            opening = asyncio.ensure_future(lobby.request("open", game=game))
+            await asyncio.sleep(0.4)  # A has read the game and is still loading it
+            await begin(seats[side], side)
+            opened = await asyncio.wait_for(opening, 10)
+            seat = await Seat.join(opened["socket"], opened["side"])
+            state = seat.state if seat.state.get("pending") else \
+                await seat.until_state(lambda s: bool(s.get("pending")), timeout=5)
+            assert state["pending"]["by"] == side
+
+    asyncio.run(main())
