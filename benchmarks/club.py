@@ -827,7 +827,7 @@ def main() -> None:
     if store == "private-postgres":
         from pgserver import PgServer
 
-        private = PgServer().start()
+        private = PgServer(durable=True).start()  # fsync on, as in production
         store = private.database(own=True)
     if not args.front_ends:
         args.front_ends = 2 if store.startswith("postgres") else 1
