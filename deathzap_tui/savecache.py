@@ -23,6 +23,15 @@ A finished game's report is kept the same way, signed, in ``NAME.toml.report``
 reads it instead of replaying the game (issue 21). It is keyed on everything the
 report is made from (:func:`report_key`: the code, the game's header and its events
 in force), so a report of other events, other forces or other code is never read.
+
+How the game stands (:class:`~deathzap_tui.standing.Standing`: the ruleset's title,
+whose move or the result) is kept the same way in ``NAME.toml.summary``
+(:func:`write_summary`, :func:`read_summary`), JSON rather than a pickle, written by
+the save's writer after every event it keeps and whenever it writes the cache or the
+snapshot. It is read only when it was made from the save's files as they stand,
+whole (the snapshot and every byte of the journal) and by this code: listing the
+saves then says how each stands without loading its game (issue 21); a save without
+a good one is loaded, as before.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +54,8 @@ from deathzap_tui.rules import RULES_VERSION
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game, Resumable
 from deathzap_tui.safefiles import read_regular
-from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
+from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path, summary_path
+from deathzap_tui.standing import Standing
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
@@ -54,6 +64,10 @@ MAGIC = b"deathzap-cache 3\n"
 """The cache's own format; a cache of another (an older deathzap's) is ignored."""
 REPORT_MAGIC = b"deathzap-report 1\n"
 """The stored report's own format."""
+SUMMARY_MAGIC = b"deathzap-summary 1\n"
+"""The summary's own format."""
+MAX_SUMMARY_BYTES = 64 * 1024
+"""The largest summary read (one is a few hundred bytes)."""
 WRITE_EVERY = 64
 """Events between two caches written during play (a write costs a few ms)."""
 
@@ -146,6 +160,32 @@ def read_report(save: Path, key: bytes) -> GameReport | None:
     return report
 
 
+def write_summary(save: Path, files: bytes, standing: Standing) -> None:
+    """Keep ``standing`` beside the save, as made from the save's files whose
+    fingerprint is ``files`` (:func:`fingerprint` of the snapshot and the whole
+    journal). Never raises: a summary that cannot be kept only makes a listing load
+    the game."""
+    _sign(summary_path(save), SUMMARY_MAGIC, lambda: _canonical(
+        {"code": code_identity().decode(), "files": files.hex(), **standing.to_data()}))
+
+
+def read_summary(save: Path, snapshot: bytes, journal: bytes) -> Standing | None:
+    """How the save's game stands, from its summary, if this user's code made it
+    from these files (``snapshot`` and ``journal`` as they are on disk, whole);
+    ``None`` otherwise (never raises)."""
+    payload = _signed(summary_path(save), SUMMARY_MAGIC, MAX_SUMMARY_BYTES)
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    if (not isinstance(data, dict) or data.get("code") != code_identity().decode()
+            or data.get("files") != fingerprint(snapshot, journal).hexdigest()):
+        return None
+    return Standing.from_data(data)
+
+
 def _canonical(data: Any) -> bytes:
     """``data`` as the same bytes wherever it was read from (a save's JSON or TOML,
     or the game in play: tuples and lists alike, keys sorted)."""
@@ -154,18 +194,39 @@ def _canonical(data: Any) -> bytes:
 
 
 def _seal(path: Path, magic: bytes, contents: Any) -> None:
-    """Write ``contents()`` pickled, signed with this user's key, atomically to
-    ``path``; nothing without a key. Never raises (see :func:`write`)."""
+    """Write ``contents()`` pickled, signed (:func:`_sign`). Never raises."""
+    def payload() -> bytes:
+        return pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL)
+
+    _sign(path, magic, payload)
+
+
+def _unseal(path: Path, magic: bytes) -> Any:
+    """What :func:`_seal` wrote to ``path``, if this user's key signed it; ``None``
+    if there is no such file, no key, or the signature is not this user's. Unpickled
+    only once the signature is checked."""
+    payload = _signed(path, magic, MAX_SAVE_BYTES)
+    if payload is None:
+        return None
+    try:
+        return pickle.loads(payload)  # signed by this user's key (checked above)
+    except Exception:  # an old file of classes that changed: ignore it
+        return None
+
+
+def _sign(path: Path, magic: bytes, payload: Callable[[], bytes]) -> None:
+    """Write ``payload()`` signed with this user's key, atomically, to ``path``;
+    nothing without a key. Never raises (see :func:`write`)."""
     key = cache_key()
     if key is None:
         return
     tmp = ""
     try:
-        payload = pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL)
-        mac = hmac.new(key, payload, "sha256").digest()
+        data = payload()
+        mac = hmac.new(key, data, "sha256").digest()
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
-            f.write(magic + mac + payload)
+            f.write(magic + mac + data)
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         if tmp:
@@ -173,15 +234,15 @@ def _seal(path: Path, magic: bytes, contents: Any) -> None:
                 os.unlink(tmp)
 
 
-def _unseal(path: Path, magic: bytes) -> Any:
-    """What :func:`_seal` wrote to ``path``, if this user's key signed it; ``None``
-    if there is no such file, no key, or the signature is not this user's. Unpickled
-    only once the signature is checked."""
+def _signed(path: Path, magic: bytes, limit: int) -> bytes | None:
+    """The payload :func:`_sign` wrote to ``path`` (at most ``limit`` bytes), if this
+    user's key signed it; ``None`` if there is no such file, no key, or the
+    signature is not this user's."""
     key = cache_key()
     if key is None:
         return None
     try:
-        raw = read_regular(path, MAX_SAVE_BYTES)
+        raw = read_regular(path, limit)
     except OSError:
         return None
     head, size = len(magic), hashlib.sha256().digest_size
@@ -190,7 +251,4 @@ def _unseal(path: Path, magic: bytes) -> Any:
     mac, payload = raw[head:head + size], raw[head + size:]
     if not hmac.compare_digest(mac, hmac.new(key, payload, "sha256").digest()):
         return None
-    try:
-        return pickle.loads(payload)  # signed by this user's key (checked above)
-    except Exception:  # an old file of classes that changed: ignore it
-        return None
+    return payload

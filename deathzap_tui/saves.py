@@ -54,6 +54,7 @@ from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.safefiles import fsync_dir, open_regular, read_regular, write_atomic
 from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, journal_path
+from deathzap_tui.standing import Standing
 
 FORMAT = "deathzap-save"
 VERSION = 1
@@ -136,8 +137,9 @@ def game_to_data(game: Game) -> dict[str, Any]:
     return data
 
 
-def save_game(game: Game, path: Path) -> None:
-    """Write the whole game as the snapshot, and empty the journal it now holds.
+def save_game(game: Game, path: Path) -> bytes:
+    """Write the whole game as the snapshot, and empty the journal it now holds;
+    returns the snapshot's bytes.
 
     A game in progress goes on in its journal, and its snapshot says so
     (``journal = true``): a snapshot whose journal is lost (deleted, or the snapshot
@@ -151,7 +153,8 @@ def save_game(game: Game, path: Path) -> None:
     if in_progress:
         data[JOURNAL_KEY] = True
         os.close(open_regular(journal, os.O_WRONLY | os.O_CREAT))
-    write_atomic(path, snapshot_text(data))
+    snapshot = snapshot_text(data).encode("utf-8")
+    write_atomic(path, snapshot)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(cache_path(path))  # made from the old files: stale now
     if in_progress:
@@ -164,6 +167,7 @@ def save_game(game: Game, path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(journal)
     fsync_dir(path.parent)
+    return snapshot
 
 
 def snapshot_text(data: Mapping[str, Any]) -> str:
@@ -557,10 +561,14 @@ class SaveInfo:
     events: int
     modified: dt.datetime
     problem: str = ""
+    standing: Standing | None = None
+    """How the game stands, from the save's summary if it holds the files as they were
+    read (:func:`savecache.read_summary`); ``None``: load the game to know."""
 
 
 def list_saves(directory: Path | None = None) -> list[SaveInfo]:
-    """Saves in the directory, newest first; broken ones listed with their problem."""
+    """Saves in the directory, newest first; broken ones listed with their problem,
+    and how each game stands where its summary says so."""
     directory = directory or saves_dir()
     out = []
     for path in sorted(directory.glob("*.toml")):
@@ -575,7 +583,8 @@ def list_saves(directory: Path | None = None) -> list[SaveInfo]:
             events = len(data.get("events", [])) + journal.count(b"\n")
             out.append(SaveInfo(path, str(forces.get("red", {}).get("name", "?")),
                                 str(forces.get("black", {}).get("name", "?")),
-                                str(data.get("ruleset", "?")), events, modified))
+                                str(data.get("ruleset", "?")), events, modified,
+                                standing=savecache.read_summary(path, snapshot, journal)))
         except (SaveError, AttributeError) as exc:
             out.append(SaveInfo(path, "?", "?", "?", 0, modified, problem=str(exc)))
     return sorted(out, key=lambda s: s.modified, reverse=True)
