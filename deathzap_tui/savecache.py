@@ -23,15 +23,6 @@ A finished game's report is kept the same way, signed, in ``NAME.toml.report``
 reads it instead of replaying the game (issue 21). It is keyed on everything the
 report is made from (:func:`report_key`: the code, the game's header and its events
 in force), so a report of other events, other forces or other code is never read.
-
-How the game stands (:class:`~deathzap_tui.standing.Standing`: the ruleset's title,
-whose move or the result) is kept the same way in ``NAME.toml.summary``
-(:func:`write_summary`, :func:`read_summary`), JSON rather than a pickle, written by
-the save's writer after every event it keeps and whenever it writes the cache or the
-snapshot. It is read only when it was made from the save's files as they stand,
-whole (the snapshot and every byte of the journal) and by this code: listing the
-saves then says how each stands without loading its game (issue 21); a save without
-a good one is loaded, as before.
 """
 
 from __future__ import annotations
@@ -40,22 +31,15 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import pickle
-import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deathzap_tui import __version__
-from deathzap_tui.paths import cache_key
-from deathzap_tui.rules import RULES_VERSION
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game, Resumable
-from deathzap_tui.safefiles import read_regular
-from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path, summary_path
-from deathzap_tui.standing import Standing
+from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
+from deathzap_tui.savesign import code_identity, fingerprint, sign, signed
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
@@ -64,30 +48,8 @@ MAGIC = b"deathzap-cache 3\n"
 """The cache's own format; a cache of another (an older deathzap's) is ignored."""
 REPORT_MAGIC = b"deathzap-report 1\n"
 """The stored report's own format."""
-SUMMARY_MAGIC = b"deathzap-summary 1\n"
-"""The summary's own format."""
-MAX_SUMMARY_BYTES = 64 * 1024
-"""The largest summary read (one is a few hundred bytes)."""
 WRITE_EVERY = 64
 """Events between two caches written during play (a write costs a few ms)."""
-
-
-def fingerprint(snapshot: bytes, journal: bytes) -> hashlib._Hash:
-    """A running hash of the save files: extend it with each journal line written."""
-    digest = hashlib.sha256(len(snapshot).to_bytes(8, "big"))
-    digest.update(snapshot)
-    digest.update(journal)
-    return digest
-
-
-def code_identity() -> bytes:
-    """Which code made a cache or a kept report: the rules' version
-    (:data:`RULES_VERSION`, bumped with any change to what a replay gives or to the
-    state's classes), the release, and the Python that pickled it. A cache from other
-    code is ignored rather than trusted to hold the same kind of state; reinstalling
-    the same code keeps it (issue 21)."""
-    python = ".".join(map(str, sys.version_info[:2]))
-    return f"rules {RULES_VERSION}, deathzap {__version__}, python {python}".encode()
 
 
 def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
@@ -160,32 +122,6 @@ def read_report(save: Path, key: bytes) -> GameReport | None:
     return report
 
 
-def write_summary(save: Path, files: bytes, standing: Standing) -> None:
-    """Keep ``standing`` beside the save, as made from the save's files whose
-    fingerprint is ``files`` (:func:`fingerprint` of the snapshot and the whole
-    journal). Never raises: a summary that cannot be kept only makes a listing load
-    the game."""
-    _sign(summary_path(save), SUMMARY_MAGIC, lambda: _canonical(
-        {"code": code_identity().decode(), "files": files.hex(), **standing.to_data()}))
-
-
-def read_summary(save: Path, snapshot: bytes, journal: bytes) -> Standing | None:
-    """How the save's game stands, from its summary, if this user's code made it
-    from these files (``snapshot`` and ``journal`` as they are on disk, whole);
-    ``None`` otherwise (never raises)."""
-    payload = _signed(summary_path(save), SUMMARY_MAGIC, MAX_SUMMARY_BYTES)
-    if payload is None:
-        return None
-    try:
-        data = json.loads(payload)
-    except (ValueError, RecursionError):
-        return None
-    if (not isinstance(data, dict) or data.get("code") != code_identity().decode()
-            or data.get("files") != fingerprint(snapshot, journal).hexdigest()):
-        return None
-    return Standing.from_data(data)
-
-
 def _canonical(data: Any) -> bytes:
     """``data`` as the same bytes wherever it was read from (a save's JSON or TOML,
     or the game in play: tuples and lists alike, keys sorted)."""
@@ -194,61 +130,20 @@ def _canonical(data: Any) -> bytes:
 
 
 def _seal(path: Path, magic: bytes, contents: Any) -> None:
-    """Write ``contents()`` pickled, signed (:func:`_sign`). Never raises."""
-    def payload() -> bytes:
-        return pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL)
-
-    _sign(path, magic, payload)
+    """Write ``contents()`` pickled and signed (:func:`~.savesign.sign`) to ``path``.
+    Never raises (see :func:`write`)."""
+    with contextlib.suppress(pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        sign(path, magic, lambda: pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _unseal(path: Path, magic: bytes) -> Any:
     """What :func:`_seal` wrote to ``path``, if this user's key signed it; ``None``
     if there is no such file, no key, or the signature is not this user's. Unpickled
     only once the signature is checked."""
-    payload = _signed(path, magic, MAX_SAVE_BYTES)
+    payload = signed(path, magic, MAX_SAVE_BYTES)
     if payload is None:
         return None
     try:
         return pickle.loads(payload)  # signed by this user's key (checked above)
     except Exception:  # an old file of classes that changed: ignore it
         return None
-
-
-def _sign(path: Path, magic: bytes, payload: Callable[[], bytes]) -> None:
-    """Write ``payload()`` signed with this user's key, atomically, to ``path``;
-    nothing without a key. Never raises (see :func:`write`)."""
-    key = cache_key()
-    if key is None:
-        return
-    tmp = ""
-    try:
-        data = payload()
-        mac = hmac.new(key, data, "sha256").digest()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(magic + mac + data)
-        os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _signed(path: Path, magic: bytes, limit: int) -> bytes | None:
-    """The payload :func:`_sign` wrote to ``path`` (at most ``limit`` bytes), if this
-    user's key signed it; ``None`` if there is no such file, no key, or the
-    signature is not this user's."""
-    key = cache_key()
-    if key is None:
-        return None
-    try:
-        raw = read_regular(path, limit)
-    except OSError:
-        return None
-    head, size = len(magic), hashlib.sha256().digest_size
-    if not raw.startswith(magic) or len(raw) < head + size:
-        return None
-    mac, payload = raw[head:head + size], raw[head + size:]
-    if not hmac.compare_digest(mac, hmac.new(key, payload, "sha256").digest()):
-        return None
-    return payload

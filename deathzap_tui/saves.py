@@ -54,7 +54,6 @@ from deathzap_tui.rules.game import CorruptLog, Game, Resumable
 from deathzap_tui.rules.problems import InvalidInput
 from deathzap_tui.safefiles import fsync_dir, open_regular, read_regular, write_atomic
 from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, journal_path
-from deathzap_tui.standing import Standing
 
 FORMAT = "deathzap-save"
 VERSION = 1
@@ -550,41 +549,3 @@ class _Kept:
         record = json.loads(self.journal[self.starts[back]:self.starts[back - 1]])
         record.pop("n")
         return Event.from_data(record)
-
-
-@dataclass(frozen=True)
-class SaveInfo:
-    path: Path
-    red: str
-    black: str
-    ruleset: str
-    events: int
-    modified: dt.datetime
-    problem: str = ""
-    standing: Standing | None = None
-    """How the game stands, from the save's summary if it holds the files as they were
-    read (:func:`savecache.read_summary`); ``None``: load the game to know."""
-
-
-def list_saves(directory: Path | None = None) -> list[SaveInfo]:
-    """Saves in the directory, newest first; broken ones listed with their problem,
-    and how each game stands where its summary says so."""
-    directory = directory or saves_dir()
-    out = []
-    for path in sorted(directory.glob("*.toml")):
-        stamps = [p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()]
-        modified = dt.datetime.fromtimestamp(max(stamps, default=0))
-        try:
-            # The journal's events are counted, not parsed: a listing costs no more
-            # for a long game (a journal line is one event).
-            snapshot, journal = read_files(path)
-            data = parse_save(path, snapshot, b"")
-            forces = data.get("forces", {})
-            events = len(data.get("events", [])) + journal.count(b"\n")
-            out.append(SaveInfo(path, str(forces.get("red", {}).get("name", "?")),
-                                str(forces.get("black", {}).get("name", "?")),
-                                str(data.get("ruleset", "?")), events, modified,
-                                standing=savecache.read_summary(path, snapshot, journal)))
-        except (SaveError, AttributeError) as exc:
-            out.append(SaveInfo(path, "?", "?", "?", 0, modified, problem=str(exc)))
-    return sorted(out, key=lambda s: s.modified, reverse=True)

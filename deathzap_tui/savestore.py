@@ -1,7 +1,7 @@
 """A game kept in save files: the :class:`~deathzap_tui.gamestore.GameStore` over
-:mod:`deathzap_tui.saves` (snapshot and journal), :mod:`deathzap_tui.savecache` (the
-cache, and the summary a listing reads) and :mod:`deathzap_tui.inflight` (the action
-in progress beside the save).
+:mod:`deathzap_tui.saves` (snapshot and journal), :mod:`deathzap_tui.savecache`,
+:mod:`deathzap_tui.savesummary` (what a listing of the saves reads) and
+:mod:`deathzap_tui.inflight` (the action in progress beside the save).
 
 The file formats are those of :mod:`.saves`, unchanged: every save ever written
 loads, and what this store writes is a save every command reads.
@@ -13,12 +13,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui import savecache, saves
+from deathzap_tui import savecache, saves, savesummary
 from deathzap_tui.gamestore import Conflict
 from deathzap_tui.inflight import FileStore
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game
-from deathzap_tui.standing import Standing
+from deathzap_tui.savesign import fingerprint
 
 
 class SaveFileStore:
@@ -60,7 +60,7 @@ class SaveFileStore:
 
     def rewrite(self, game: Game) -> None:
         snapshot = saves.save_game(game, self.path)
-        self._files = savecache.fingerprint(snapshot, b"")  # the journal is emptied
+        self._files = fingerprint(snapshot, b"")  # the journal is emptied
         self._journal_bytes = 0
         self._count = len(game.log)
         self._cached = None  # removed by save_game: made from the old files
@@ -104,11 +104,11 @@ class SaveFileStore:
         self._summarize()
 
     def _summarize(self) -> None:
-        """Say in the save's summary how its game stands, when the files as this
-        store wrote them hold that game (:func:`savecache.write_summary`)."""
+        """Write the save's summary (:mod:`.savesummary`) when the files as this store
+        wrote them hold the game it keeps."""
         game = self._game
         if game is not None and self._files is not None and len(game.log) == self._count:
-            savecache.write_summary(self.path, self._files.digest(), Standing.of(game))
+            savesummary.write(self.path, self._files.digest(), savesummary.Summary.of(game))
 
     def _read_files(self) -> None:
         """Read the save's files once (after a rewrite, again): their hash, the
@@ -117,6 +117,6 @@ class SaveFileStore:
             return
         saves.cut_torn_tail(self.path)  # a crash's half line: never append onto it
         snapshot, journal = saves.read_files(self.path)
-        self._files = savecache.fingerprint(snapshot, journal)
+        self._files = fingerprint(snapshot, journal)
         self._journal_bytes = len(journal)
         self._count = len(saves.parse_save(self.path, snapshot, journal).get("events") or [])

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from deathzap_tui.rules.game import Game
-from deathzap_tui.rules.ruleset import BoardView, IntentOption
+if TYPE_CHECKING:
+    from deathzap_tui.rules.game import Game
+    from deathzap_tui.rules.ruleset import BoardView, IntentOption
 
 
 def whose_turn(view: BoardView, intents: Iterable[IntentOption]) -> str:

@@ -5,19 +5,25 @@ user's key and this code, else the game is loaded as before."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from dz3_fixtures import play_random_action
 from signed_files import SPOILS, spoil
+from subprocess_env import child_env
 
-from deathzap_tui import savecache, saves
+from deathzap_tui import saves, savesign, savesummary
 from deathzap_tui.headless.savestate import save_state
 from deathzap_tui.net import playbyturn
 from deathzap_tui.rules.ruleset import END
+from deathzap_tui.savelist import SaveInfo, list_saves
 from deathzap_tui.savepaths import summary_path
+from deathzap_tui.savesign import code_identity, fingerprint, sign
 from deathzap_tui.session import Session
 from deathzap_tui.standing import Standing
 
@@ -34,12 +40,12 @@ def _played(events: int, name: str = "going") -> Session:
     return session
 
 
-def _listed(name: str) -> saves.SaveInfo:
-    (info,) = [i for i in saves.list_saves() if i.path.stem == name]
+def _listed(name: str) -> SaveInfo:
+    (info,) = [i for i in list_saves() if i.path.stem == name]
     return info
 
 
-def _loaded(info: saves.SaveInfo) -> tuple[str, str, bool]:
+def _loaded(info: SaveInfo) -> tuple[str, str, bool]:
     """What :func:`save_state` says of the save with its game loaded."""
     return save_state(replace(info, standing=None))
 
@@ -60,7 +66,10 @@ def test_the_writer_keeps_the_summary_after_every_event(saves_dir: Path) -> None
         assert save_state(info)[1].startswith("in progress: ")
         play_random_action(session.game, random.Random(len(session.game.log)), skip=("end",))
     session.undo()
-    assert _listed("going").standing == Standing.of(session.game)
+    info = _listed("going")
+    assert info.standing == Standing.of(session.game)
+    summary_path(session.path).unlink()
+    assert _listed("going") == replace(info, standing=None)  # as the snapshot says
 
 
 def test_a_listing_reads_the_summary_without_loading_the_game(
@@ -91,6 +100,25 @@ def test_the_cache_and_the_snapshot_write_it_too(saves_dir: Path) -> None:
     assert info.standing == Standing(opened.ruleset.title, opened.view().result, True)
     assert save_state(info) == _loaded(info) == (
         opened.ruleset.title, f"finished: {opened.view().result}", True)
+    summary_path(opened.path).unlink()
+    assert _listed("going") == replace(info, standing=None)
+
+
+def test_a_listing_of_saves_with_summaries_imports_no_game_code(saves_dir: Path) -> None:
+    """The start screen lists the saves in a thread beside its first frame: with
+    their summaries, neither the saves' reader nor the rules' game is imported."""
+    _played(3)
+    _played(4, "other")
+    code = ("import sys\n"
+            "from deathzap_tui.headless.savestate import save_state\n"
+            "from deathzap_tui.savelist import list_saves\n"
+            "states = [save_state(info) for info in list_saves()]\n"
+            "assert [s[2] for s in states] == [True, True], states\n"
+            "print(sorted(m for m in ('deathzap_tui.saves', 'deathzap_tui.rules.game',\n"
+            "    'deathzap_tui.session', 'deathzap_tui.savecache') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=child_env(), timeout=60, check=True)
+    assert out.stdout == "[]\n"
 
 
 def test_a_summary_of_other_files_is_ignored(saves_dir: Path) -> None:
@@ -116,7 +144,7 @@ def test_a_summary_of_other_files_is_ignored(saves_dir: Path) -> None:
 @pytest.mark.parametrize("how", SPOILS)
 def test_a_spoiled_summary_is_ignored(saves_dir: Path, how: str) -> None:
     session = _played(6)
-    spoil(summary_path(session.path), how, savecache.SUMMARY_MAGIC)
+    spoil(summary_path(session.path), how, savesummary.MAGIC)
     info = _listed("going")
     assert info.standing is None
     assert save_state(info) == _loaded(info)
@@ -130,28 +158,33 @@ def test_a_signed_summary_that_is_not_one_is_ignored(saves_dir: Path, payload: b
     """Signed by this user's key but not a summary of this code and these files (or
     not one at all): ignored, never a traceback."""
     session = _played(2)
-    savecache._sign(summary_path(session.path), savecache.SUMMARY_MAGIC, lambda: payload)
+    sign(summary_path(session.path), savesummary.MAGIC, lambda: payload)
     assert _listed("going").standing is None
 
 
 def test_a_summary_with_fields_of_the_wrong_kind_is_ignored(saves_dir: Path) -> None:
     session = _played(2)
     snapshot, journal = saves.read_files(session.path)
-    files = savecache.fingerprint(snapshot, journal).hexdigest()
-    for fields in ({"title": 1, "now": "", "over": False}, {"title": "", "now": "",
-                                                            "over": "no"}, {}):
-        savecache._sign(summary_path(session.path), savecache.SUMMARY_MAGIC,
-                        lambda f=fields: savecache._canonical(  # type: ignore[misc]
-                            {"code": savecache.code_identity().decode(), "files": files, **f}))
-        assert _listed("going").standing is None
+    good = {"code": code_identity().decode(),
+            "files": fingerprint(snapshot, journal).hexdigest(), "ruleset": "deathzap3",
+            "red": "R", "black": "B", "events": 2, "title": "T", "now": "N", "over": False}
+    for key, value in (("title", 1), ("over", "no"), ("events", True), ("events", "2"),
+                       ("red", None), ("ruleset", ["deathzap3"]), ("now", None)):
+        wrong = json.dumps({**good, key: value}).encode()
+        sign(summary_path(session.path), savesummary.MAGIC, lambda w=wrong: w)
+        assert _listed("going").standing is None, key
+    sign(summary_path(session.path), savesummary.MAGIC, lambda: json.dumps(good).encode())
+    assert _listed("going") == SaveInfo(session.path, "R", "B", "deathzap3", 2,
+                                        _listed("going").modified,
+                                        standing=Standing("T", "N", False))
 
 
 def test_a_summary_of_other_code_or_another_key_is_ignored(
         saves_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _played(4)
     assert _listed("going").standing is not None
-    with monkeypatch.context() as patch:
-        patch.setattr(savecache, "code_identity", lambda: b"rules 0, deathzap 0")
+    with monkeypatch.context() as patch:  # other rules code made it
+        patch.setattr(savesign, "RULES_VERSION", savesign.RULES_VERSION + 1)
         assert _listed("going").standing is None
     monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(tmp_path / "another.key"))
     assert _listed("going").standing is None

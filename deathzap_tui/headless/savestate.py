@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deathzap_tui.session import Session
 from deathzap_tui.standing import Standing
 
 if TYPE_CHECKING:
-    from deathzap_tui.saves import SaveInfo
+    from deathzap_tui.savelist import SaveInfo
 
 
 def save_state(info: SaveInfo) -> tuple[str, str, bool]:
@@ -20,6 +19,8 @@ def save_state(info: SaveInfo) -> tuple[str, str, bool]:
     and False."""
     standing = info.standing
     if standing is None:
+        from deathzap_tui.session import Session  # lazy: only without a summary (issue 21)
+
         try:
             standing = Standing.of(Session.read(info.path).game)
         except (ValueError, OSError) as exc:  # SaveError, CorruptLog

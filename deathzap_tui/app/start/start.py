@@ -265,16 +265,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
-        """List the saves and how each game stands, in a thread (issue 21): each save
-        is read to say whose game it is, and its cache read (or its game replayed) to
-        say how it stands. The list and the states are shown in one frame when the
+        """List the saves and how each game stands, in a thread (issue 21): from each
+        save's summary, or, for a save without a good one, from the save itself and
+        its game loaded. The list and the states are shown in one frame when the
         states come quickly, the list first when they take longer than
-        :data:`STATES_WAIT` (long games without a cache)."""
-        from deathzap_tui import saves  # lazy: after the first frame (issue 21)
-        from deathzap_tui.headless.savestate import save_state  # lazy: as saves
+        :data:`STATES_WAIT` (long games without a summary or a cache)."""
+        from deathzap_tui.headless.savestate import save_state  # lazy: as savelist
+        from deathzap_tui.savelist import list_saves  # lazy: only with saves (issue 21)
 
         try:
-            found = saves.list_saves()
+            found = list_saves()
         except OSError:
             found = []
         self.app.call_from_thread(self._list_soon, found)
