@@ -79,3 +79,37 @@ async def test_the_resume_list_says_how_games_stand_from_their_summaries(
     assert f"finished: {done.view().result.split()[0]}" in text
     assert "in progress:" in text and now.split()[0] in text
     assert text.count(done.ruleset.title) == 2
+
+
+@aiotest
+async def test_saves_past_the_list_s_box_are_wrapped_beside_its_scrollbar(
+        demo_paths, monkeypatch) -> None:
+    """Issue 21: saves that overflow the list are wrapped to the width its scrollbar
+    leaves, once (the scrollbar appearing does not wrap them again: a second frame)."""
+    from deathzap_tui.app.frames import SteadyOptionList
+
+    for n in range(6):
+        session_at(*demo_paths, save=f"save-{n}")
+    fills = []
+    real = SteadyOptionList.add_options
+    monkeypatch.setattr(SteadyOptionList, "add_options",
+                        lambda self, options: (options and fills.append(self.id))
+                        or real(self, options))
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(200):
+            if "in progress:" in " ".join(rows(app)):
+                break
+            await pilot.pause(0.05)
+        saves = app.screen.query_one("#saves")
+        texts = [saves.get_option_at_index(i).prompt for i in range(saves.option_count)]
+        assert saves.show_vertical_scrollbar and len(texts) == 6
+        room = saves.content_region.width - saves.styles.scrollbar_size_vertical
+        assert saves.scrollable_content_region.width == room
+        assert all(len(line) <= room for text in texts for line in text.plain.split("\n"))
+        assert any(len(line) > room - 2 for text in texts for line in text.plain.split("\n"))
+        assert fills.count("saves") == 1
+        words = {w for text in texts for w in text.plain.split()}
+        assert {f"save-{n}" for n in range(6)} <= words  # every name whole
