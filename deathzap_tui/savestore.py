@@ -111,7 +111,7 @@ class SaveFileStore:
             savesummary.write(self.path, self._files.digest(), savesummary.Summary.of(game))
 
     def _read_files(self) -> None:
-        """Read the save's files once (after a rewrite, again): their hash, the
+        """Read the save's files when not known (first, after a conflict): their hash, the
         journal's length, and how many events they hold."""
         if self._files is not None:
             return

@@ -319,7 +319,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
             return
         size = self.saves_size = opts.content_region.size
         texts = self._save_texts(size.width)
-        overflows = sum(len(text.split()) for text in texts) > size.height
+        overflows = sum(len(text.plain.splitlines()) for text in texts) > size.height
         if overflows:
             texts = self._save_texts(size.width - opts.styles.scrollbar_size_vertical)
         opts.styles.scrollbar_gutter = "stable" if overflows else "auto"
@@ -330,6 +330,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         opts.highlighted = highlighted
 
     def _save_texts(self, width: int) -> list[Text]:
+        """Each save's lines in the resume list, wrapped to ``width``."""
         return [save_text(info, width, self.save_states.get(info.path)) for info in self.saves]
 
     def _saves_list(self) -> OptionList | None:
