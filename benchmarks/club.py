@@ -59,6 +59,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,9 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
 
 class LoopWatch:
     """In a server process: how late its event loop runs a timer (what a move waits
-    for it), and how long its store writes hold the loop (an event, which waits
-    for the disk, and an action's records)."""
+    for it), and how long its store writes take (an event, which waits for the
+    disk, and an action's records) and of that how long they hold the loop (those
+    made on it; a hosted game's are made on the store's writer threads)."""
 
     WRITES = ("append_event", "store_in_flight")
     READS = ("rows_since", "event_rows", "load_in_flight", "game_info")
@@ -152,7 +154,11 @@ class LoopWatch:
         self.lags: list[float] = []
         self.writes = 0
         self.writing = 0.0
+        self.on_loop = 0.0
+        """Of the writes' time: theirs made on the event loop's thread."""
         self.reads = 0
+        self.counting = threading.Lock()
+        """The writes are counted on several threads."""
         for name in self.READS:
             read = getattr(store, name)
 
@@ -173,13 +179,37 @@ class LoopWatch:
                     return write(*args)
                 finally:
                     took = time.perf_counter() - started
-                    self.writes += 1
-                    self.writing += took
-                    if name == "append_event":
-                        self.events += 1
-                        self.event_writing += took
+                    with self.counting:
+                        self.writes += 1
+                        self.writing += took
+                        if threading.current_thread() is threading.main_thread():
+                            self.on_loop += took
+                        if name == "append_event":
+                            self.events += 1
+                            self.event_writing += took
 
             setattr(store, name, timed)
+        self.loop_calls = 0
+        self.loop_calling = 0.0
+        """Every transaction of the store made on the loop's thread (a lobby's
+        requests among them), and their time."""
+        transaction = store._tx
+
+        @contextlib.contextmanager
+        def on_loop(**kw: Any) -> Any:
+            if threading.current_thread() is not threading.main_thread():
+                with transaction(**kw) as run:
+                    yield run
+                return
+            started = time.perf_counter()
+            try:
+                with transaction(**kw) as run:
+                    yield run
+            finally:
+                self.loop_calls += 1
+                self.loop_calling += time.perf_counter() - started
+
+        store._tx = on_loop
 
     async def sample(self) -> None:
         while True:
@@ -189,12 +219,15 @@ class LoopWatch:
 
     def reset(self) -> None:
         self.lags, self.writes, self.writing, self.reads = [], 0, 0.0, 0
-        self.events, self.event_writing = 0, 0.0
+        self.events, self.event_writing, self.on_loop = 0, 0.0, 0.0
+        self.loop_calls, self.loop_calling = 0, 0.0
 
     def report(self) -> None:
         ms = [lag * 1000 for lag in self.lags] or [0.0]
         print(json.dumps({"lag50": pct(ms, 50), "lag95": pct(ms, 95), "writes": self.writes,
-                          "writing": self.writing, "reads": self.reads,
+                          "writing": self.writing, "on_loop": self.on_loop,
+                          "loop_calls": self.loop_calls, "loop_calling": self.loop_calling,
+                          "reads": self.reads,
                           "events": self.events, "event_writing": self.event_writing,
                           **vars(self.hops)}), flush=True)
 
@@ -554,6 +587,9 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                 watched.append(json.loads(proc.stdout.readline()))
             writes = sum(w["writes"] for w in watched)
             writing = sum(w["writing"] for w in watched)
+            on_loop = sum(w["on_loop"] for w in watched)
+            loop_calls = sum(w["loop_calls"] for w in watched)
+            loop_calling = sum(w["loop_calling"] for w in watched)
             reads = sum(w["reads"] for w in watched)
             events = sum(w["events"] for w in watched)
             event_writing = sum(w["event_writing"] for w in watched)
@@ -564,9 +600,13 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                   f"{writing * 1000 / max(1, writes):.1f} ms each (an event "
                   f"{event_writing * 1000 / max(1, events):.1f} ms, a record "
                   f"{(writing - event_writing) * 1000 / max(1, writes - events):.1f} ms), "
-                  "holding the loop "
-                  f"{writing / wall / fronts * 100:.0f}% of the time (per front-end); "
-                  f"store reads {reads / max(1, len(times)):.1f} per move")
+                  f"taking {writing / wall / fronts * 100:.0f}% of the time and holding "
+                  f"the loop {on_loop / wall / fronts * 100:.0f}% (per front-end; the "
+                  "rest on the store's writer threads); "
+                  f"store reads {reads / max(1, len(times)):.1f} per move; every store "
+                  f"call on the loop (a lobby's too): {loop_calls / max(1, len(times)):.1f} "
+                  f"per move, {loop_calling * 1000 / max(1, loop_calls):.1f} ms each, "
+                  f"{loop_calling / wall / fronts * 100:.0f}% of the time")
             if moves:
                 print(hops_line(moves, watched))
             if errors:
@@ -738,8 +778,9 @@ shared copy-on-write: the PSS above; RSS counts the shared pages in every proces
 and every change at a table repaints every screen at it in its own process (the CPU
 per move above, nearly all of it the apps'). Memory bounds the count (about 23 GB
 free / PSS per playing session here), CPU the moves per second (the CPU per move
-over the cores free), and the server's one event loop waits for the store's disk
-flush at each event (the line above) before it serves anything else. To halve
+over the cores free); a game's store writes wait for the disk on the store's
+writer threads, and its terminals wait for them, not the server's other games (the
+line above: what held the loop). To halve
 the memory again: one process serving many sessions' screens (Textual runs one app
 per driver in a process, so the app would have to drive each terminal through its
 SSH channel, e.g. Textual's web driver protocol), or lighter screens for watchers.
@@ -786,7 +827,7 @@ def main() -> None:
     if store == "private-postgres":
         from pgserver import PgServer
 
-        private = PgServer().start()
+        private = PgServer(durable=True).start()  # fsync on, as in production
         store = private.database(own=True)
     if not args.front_ends:
         args.front_ends = 2 if store.startswith("postgres") else 1

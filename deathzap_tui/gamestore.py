@@ -75,6 +75,23 @@ class GameStore(Protocol):
         home without a cache does nothing. Never raises."""
 
 
+class WriteBehind(Protocol):
+    """A store whose writes may wait, in order, while its caller goes on: a club
+    front-end's referee serves every game on one event loop, and must not wait there
+    for one game's commits (issue 24). Between :meth:`defer` and :meth:`settle` the
+    store's writes wait; :meth:`settle` makes them, in the order they were asked, off
+    the loop, and returns once all are kept (or raises as each write would have, at
+    the first that failed: those after it are not made). The referee changes its
+    table between the two, and tells its terminals only after :meth:`settle`: an
+    ``ok`` for a commit still means the event is kept."""
+
+    def defer(self) -> None:
+        """Let the writes asked from now on wait for :meth:`settle`."""
+
+    async def settle(self) -> None:
+        """Make the writes waiting since :meth:`defer`; stop letting them wait."""
+
+
 def copy_game(game: Game, source: GameStore, target: GameStore) -> str:
     """Keep ``game``, as loaded from ``source``, in ``target`` (a new home: ``club
     export``/``import``) with its action in progress, so that the game goes on where

@@ -31,21 +31,15 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import pickle
-import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deathzap_tui import __version__
-from deathzap_tui.paths import cache_key
-from deathzap_tui.rules import RULES_VERSION
 from deathzap_tui.rules.events import Event
 from deathzap_tui.rules.game import Game, Resumable
-from deathzap_tui.safefiles import read_regular
 from deathzap_tui.savepaths import MAX_SAVE_BYTES, cache_path, report_path
+from deathzap_tui.savesign import code_identity, fingerprint, sign, signed
 
 if TYPE_CHECKING:
     from deathzap_tui.rules.report import GameReport
@@ -56,24 +50,6 @@ REPORT_MAGIC = b"deathzap-report 1\n"
 """The stored report's own format."""
 WRITE_EVERY = 64
 """Events between two caches written during play (a write costs a few ms)."""
-
-
-def fingerprint(snapshot: bytes, journal: bytes) -> hashlib._Hash:
-    """A running hash of the save files: extend it with each journal line written."""
-    digest = hashlib.sha256(len(snapshot).to_bytes(8, "big"))
-    digest.update(snapshot)
-    digest.update(journal)
-    return digest
-
-
-def code_identity() -> bytes:
-    """Which code made a cache or a kept report: the rules' version
-    (:data:`RULES_VERSION`, bumped with any change to what a replay gives or to the
-    state's classes), the release, and the Python that pickled it. A cache from other
-    code is ignored rather than trusted to hold the same kind of state; reinstalling
-    the same code keeps it (issue 21)."""
-    python = ".".join(map(str, sys.version_info[:2]))
-    return f"rules {RULES_VERSION}, deathzap {__version__}, python {python}".encode()
 
 
 def write(save: Path, game: Game, journal_bytes: int, files: bytes) -> None:
@@ -154,41 +130,18 @@ def _canonical(data: Any) -> bytes:
 
 
 def _seal(path: Path, magic: bytes, contents: Any) -> None:
-    """Write ``contents()`` pickled, signed with this user's key, atomically to
-    ``path``; nothing without a key. Never raises (see :func:`write`)."""
-    key = cache_key()
-    if key is None:
-        return
-    tmp = ""
-    try:
-        payload = pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL)
-        mac = hmac.new(key, payload, "sha256").digest()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(magic + mac + payload)
-        os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    """Write ``contents()`` pickled and signed (:func:`~.savesign.sign`) to ``path``.
+    Never raises (see :func:`write`)."""
+    with contextlib.suppress(pickle.PicklingError, RecursionError, TypeError, AttributeError):
+        sign(path, magic, lambda: pickle.dumps(contents(), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _unseal(path: Path, magic: bytes) -> Any:
     """What :func:`_seal` wrote to ``path``, if this user's key signed it; ``None``
     if there is no such file, no key, or the signature is not this user's. Unpickled
     only once the signature is checked."""
-    key = cache_key()
-    if key is None:
-        return None
-    try:
-        raw = read_regular(path, MAX_SAVE_BYTES)
-    except OSError:
-        return None
-    head, size = len(magic), hashlib.sha256().digest_size
-    if not raw.startswith(magic) or len(raw) < head + size:
-        return None
-    mac, payload = raw[head:head + size], raw[head + size:]
-    if not hmac.compare_digest(mac, hmac.new(key, payload, "sha256").digest()):
+    payload = signed(path, magic, MAX_SAVE_BYTES)
+    if payload is None:
         return None
     try:
         return pickle.loads(payload)  # signed by this user's key (checked above)

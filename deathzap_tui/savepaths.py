@@ -25,6 +25,11 @@ def report_path(save: Path) -> Path:
     return save.with_name(save.name + ".report")
 
 
+def summary_path(save: Path) -> Path:
+    """The save's summary: how its game stands, for listings (see :mod:`.savecache`)."""
+    return save.with_name(save.name + ".summary")
+
+
 def socket_path(save: Path) -> Path:
     """Where the referee hosting the save listens unless told otherwise (``deathzap
     host``, ``serve-ssh``), and where ``deathzap join SAVE`` finds it."""

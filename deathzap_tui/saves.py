@@ -136,8 +136,9 @@ def game_to_data(game: Game) -> dict[str, Any]:
     return data
 
 
-def save_game(game: Game, path: Path) -> None:
-    """Write the whole game as the snapshot, and empty the journal it now holds.
+def save_game(game: Game, path: Path) -> bytes:
+    """Write the whole game as the snapshot, and empty the journal it now holds;
+    returns the snapshot's bytes.
 
     A game in progress goes on in its journal, and its snapshot says so
     (``journal = true``): a snapshot whose journal is lost (deleted, or the snapshot
@@ -151,7 +152,8 @@ def save_game(game: Game, path: Path) -> None:
     if in_progress:
         data[JOURNAL_KEY] = True
         os.close(open_regular(journal, os.O_WRONLY | os.O_CREAT))
-    write_atomic(path, snapshot_text(data))
+    snapshot = snapshot_text(data).encode("utf-8")
+    write_atomic(path, snapshot)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(cache_path(path))  # made from the old files: stale now
     if in_progress:
@@ -164,6 +166,7 @@ def save_game(game: Game, path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(journal)
     fsync_dir(path.parent)
+    return snapshot
 
 
 def snapshot_text(data: Mapping[str, Any]) -> str:
@@ -546,36 +549,3 @@ class _Kept:
         record = json.loads(self.journal[self.starts[back]:self.starts[back - 1]])
         record.pop("n")
         return Event.from_data(record)
-
-
-@dataclass(frozen=True)
-class SaveInfo:
-    path: Path
-    red: str
-    black: str
-    ruleset: str
-    events: int
-    modified: dt.datetime
-    problem: str = ""
-
-
-def list_saves(directory: Path | None = None) -> list[SaveInfo]:
-    """Saves in the directory, newest first; broken ones listed with their problem."""
-    directory = directory or saves_dir()
-    out = []
-    for path in sorted(directory.glob("*.toml")):
-        stamps = [p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()]
-        modified = dt.datetime.fromtimestamp(max(stamps, default=0))
-        try:
-            # The journal's events are counted, not parsed: a listing costs no more
-            # for a long game (a journal line is one event).
-            snapshot, journal = read_files(path)
-            data = parse_save(path, snapshot, b"")
-            forces = data.get("forces", {})
-            events = len(data.get("events", [])) + journal.count(b"\n")
-            out.append(SaveInfo(path, str(forces.get("red", {}).get("name", "?")),
-                                str(forces.get("black", {}).get("name", "?")),
-                                str(data.get("ruleset", "?")), events, modified))
-        except (SaveError, AttributeError) as exc:
-            out.append(SaveInfo(path, "?", "?", "?", 0, modified, problem=str(exc)))
-    return sorted(out, key=lambda s: s.modified, reverse=True)

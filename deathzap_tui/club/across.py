@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from deathzap_tui.club.gamestore import ClubGameStore
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.rules.ruleset import SIDES, other_side
 
@@ -150,17 +151,25 @@ class Across:
         return changed
 
     def _share(self, game_id: int, table: Table, what: str) -> None:
-        """The table changed what the others must hear of (:attr:`Table.share`)."""
+        """The table changed what the others must hear of (:attr:`Table.share`): told
+        in turn with the game's writes (a reply after the undo it agreed to)."""
+        word = ""
         if what == "seat":
             counts = ",".join(str(table.connected[r]) for r in ROLES)
-            self._tell(game_id, f"seat:{self.me}:{counts}")
+            word = f"seat:{self.me}:{counts}"
         elif what in ("ask", "withdraw") and table.request is not None:
             req = table.request
-            self._tell(game_id, f"ask:{req['kind']}:{req['by']}:{self.me}" if what == "ask"
-                       else f"withdraw:{req['by']}")
+            word = f"ask:{req['kind']}:{req['by']}:{self.me}" if what == "ask" \
+                else f"withdraw:{req['by']}"
         elif what == "reply" and table.answered is not None:
             ans = table.answered
-            self._tell(game_id, f"reply:{ans['kind']}:{ans['by']}:{ANSWERS[ans['answer']]}")
+            word = f"reply:{ans['kind']}:{ans['by']}:{ANSWERS[ans['answer']]}"
+        if word:
+            store = table.session.store
+            if isinstance(store, ClubGameStore):
+                store.later(lambda: self._tell(game_id, word))
+            else:
+                self._tell(game_id, word)
 
     def _tell(self, game_id: int, what: str) -> None:
         with contextlib.suppress(StoreError):  # the store gone: said again on resync

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from deathzap_tui.gamestore import StoreError
@@ -61,13 +61,13 @@ class ClubInFlight:
 
     def store(self, record: InFlight) -> None:
         self.games.in_step = self.gone = False
-        self.games.club.store_in_flight(self.games.game_id_or_fail(),
-                                        json.dumps(record.to_data(), ensure_ascii=False))
+        self.games.later(self.games.club.store_in_flight, self.games.game_id_or_fail(),
+                         json.dumps(record.to_data(), ensure_ascii=False))
 
     def clear(self) -> None:
         if self.games.game_id is not None and not self.gone:
             self.games.in_step = False
-            self.games.club.clear_in_flight(self.games.game_id)
+            self.games.later(self.games.club.clear_in_flight, self.games.game_id)
             self.gone = True
 
     @staticmethod
@@ -83,7 +83,14 @@ class ClubInFlight:
 
 class ClubGameStore:
     """Game ``game_id`` of ``club``; ``None`` until :meth:`create` keeps a new one
-    (between ``red`` and ``black``, members by name)."""
+    (between ``red`` and ``black``, members by name).
+
+    A :class:`~deathzap_tui.gamestore.WriteBehind`: a hosted game's referee lets
+    its writes (events, the action in flight, the notices its table sends) wait
+    while it applies a request, then makes them in order on a writer thread of the
+    club's store (:meth:`settle`) before it tells any terminal. What this object
+    knows of the store (:attr:`in_step`, ``in_flight.gone``) is set as each write
+    is asked, as it was when writes were made at once."""
 
     def __init__(self, club: ClubStore, game_id: int | None, *, red: str | None = None,
                  black: str | None = None, public: bool = False) -> None:
@@ -91,6 +98,9 @@ class ClubGameStore:
         self.game_id = game_id
         self._players = (red, black, public)
         self.in_flight = ClubInFlight(self)
+        self._waiting: list[tuple[Callable[..., object], tuple[object, ...]]] | None = None
+        """The writes asked since :meth:`defer`, in order; ``None``: writes are made
+        at once."""
         self.in_step = False
         """Whether the game as this front-end has it is the store's as of the last
         change it was told of, so that the changes the store's notices carry may be
@@ -125,8 +135,27 @@ class ClubGameStore:
         return game_from_data(data, self.label)
 
     def append(self, seq: int, event: Event) -> None:
-        self.club.append_event(self.game_id_or_fail(), seq, event_json(event))
+        self.later(self.club.append_event, self.game_id_or_fail(), seq, event_json(event))
         self.in_step = self.in_flight.gone = True  # the record went with the event
+
+    # --- writes that wait (WriteBehind) ----------------------------------------------
+    def defer(self) -> None:
+        if self._waiting is None:
+            self._waiting = []
+
+    def later(self, call: Callable[..., object], *args: object) -> None:
+        """Make the write ``call(*args)`` (this store's, or another the game's writes
+        must stay in order with: a notice to the other front-ends) now, or in its
+        turn once :meth:`settle` comes when writes wait."""
+        if self._waiting is None:
+            call(*args)
+        else:
+            self._waiting.append((call, args))
+
+    async def settle(self) -> None:
+        waiting, self._waiting = self._waiting, None
+        if waiting:
+            await self.club.in_thread(lambda: _make(waiting))
 
     def events_after(self, count: int) -> list[Event]:
         return self.events_from(count, self.club.event_rows(self.game_id_or_fail(), count))
@@ -146,14 +175,20 @@ class ClubGameStore:
             raise StoreError(f"{self.label}: an event cannot be read ({exc})") from None
 
     def rewrite(self, game: Game) -> None:
-        """The events are all kept already (each appended as it happened); what a
-        whole write adds here is the game's end, for the lobby."""
+        """The events are all kept already (each appended as it happened, but for the
+        last when it ended the game); what a whole write adds here is the game's
+        end, for the lobby."""
         game_id = self.game_id_or_fail()
-        have = self.club.game_info(game_id).events
-        for seq in range(have, len(game.log)):
-            self.append(seq, game.log[seq])
+        events = [event_json(event) for event in game.log]
         result = game.ruleset.view(game.state).result or ""
-        self.club.finish_game(game_id, game.ruleset.is_over(game.state), result)
+        self.later(self._keep_end, game_id, events, game.ruleset.is_over(game.state), result)
+        self.in_step = self.in_flight.gone = True  # the record went with the last event
+
+    def _keep_end(self, game_id: int, events: list[str], over: bool, result: str) -> None:
+        """:meth:`rewrite`'s writes: the events not kept yet, then the game's end."""
+        for seq in range(self.club.game_info(game_id).events, len(events)):
+            self.club.append_event(game_id, seq, events[seq])
+        self.club.finish_game(game_id, over, result)
 
     def keep_cache(self, game: Game) -> None:
         """No cache: a club game is replayed when opened."""
@@ -166,6 +201,13 @@ class ClubGameStore:
         if not isinstance(data, dict):
             raise StoreError(f"{self.label}: event {seq} is not a table")
         return data
+
+
+def _make(writes: list[tuple[Callable[..., object], tuple[object, ...]]]) -> None:
+    """Make ``writes`` in order (on a writer thread); the first that fails raises,
+    and those after it are not made."""
+    for call, args in writes:
+        call(*args)
 
 
 def event_json(event: Event) -> str:

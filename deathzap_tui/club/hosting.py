@@ -30,6 +30,14 @@ same step with the same dice if that front-end dies. Every hosted game is caught
 again whenever the store's notices were interrupted. Two front-ends racing on one
 game are decided by the store's unique event number: the loser's table loads the game
 again and tells its player what happened meanwhile (:meth:`Club._conflict`).
+
+The store's waits are off the front-end's event loop (issue 24): a game's writes
+are made on the store's writer threads while the loop serves the other games
+(:class:`~deathzap_tui.gamestore.WriteBehind`; its referee tells its terminals once
+they are kept), and so are the reads that catch a game up and load it. Whatever
+changes a hosted game's table (its requests, the notices of other front-ends, its
+lobby's news of a move) takes the game's turn (:class:`~deathzap_tui.net.referee.Turn`),
+so it happens in order and after what came before it was kept.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ import contextlib
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,6 +149,12 @@ class Club:
         self._following: asyncio.Task[None] | None = None
         self._behind: set[int] = set()
         """Games another front-end changed, to catch up once this loop turn ends."""
+        self._opening: set[int] = set()
+        """Games being loaded (:meth:`host`): read on a writer thread meanwhile."""
+        self._missed: set[int] = set()
+        """Of those, games another front-end changed meanwhile (caught up once hosted)."""
+        self._turns: set[asyncio.Task[None]] = set()
+        """Changes waiting for their game's turn (:meth:`_in_turn`, :meth:`_later`)."""
         self._players: dict[int, tuple[str | None, ...]] = {}
         """Game -> its members (:meth:`_players_of`)."""
         self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
@@ -153,7 +167,7 @@ class Club:
             self._following = asyncio.ensure_future(following)
 
     async def close(self) -> None:
-        for task in (self._sweeping, self._following):
+        for task in (self._sweeping, self._following, *self._turns):
             if task is not None:
                 task.cancel()
         for game_id in list(self.hosted):
@@ -308,7 +322,8 @@ class Club:
         loaded = info.id in self.hosted
         hosted = await self.host(info.id)
         if loaded and self._following is not None:
-            self.catch_up(hosted)  # a notice lost with the front-end that wrote it
+            async with hosted.referee.turn:  # a notice lost with the front-end that wrote it
+                await self.catch_up_off_loop(hosted)
         hosted.opened = self.clock()
         since: list[str] = []
         if side in SIDES:
@@ -346,31 +361,54 @@ class Club:
             hosted = self.hosted.get(game_id)
             if hosted is not None:
                 return hosted
-            info = self.store.game_info(game_id)
-            session = Session.open(self.store.game_store(game_id))
-            players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
-
-            def seen(side: str, events: int) -> None:
-                if side in players:
-                    with contextlib.suppress(StoreError):
-                        self.store.mark_seen(game_id, players[side], events)
-
-            table = Table(session, seen=seen)
-            sock = self.rundir / f"game-{game_id}.sock"
-            referee = Referee(table, sock, log=lambda text: self.log(f"game {game_id}: {text}"),
-                              limits=self.referee_limits,
-                              conflict=lambda side: self._conflict(hosted, side))
-            await referee.start()
-            self.across.attach(game_id, table)
-            summary = self._summarise(session.game, table, players)
-            hosted = Hosted(game_id, players, table, referee, sock, self.clock(),
-                            whose=summary.whose)
-            self._summaries[game_id] = summary
-            hosted.watching = asyncio.ensure_future(self._watch(hosted))
-            self._listen(hosted, session.game)
-            self.hosted[game_id] = hosted
-            self.log(f"game {game_id} loaded ({len(session.game.log)} events)")
+            self._opening.add(game_id)
+            try:
+                hosted = await self._serve_game(game_id)
+            except BaseException:
+                self._missed.discard(game_id)
+                raise
+            finally:
+                self._opening.discard(game_id)
+            if game_id in self._missed:  # changed elsewhere while it was read
+                self._missed.discard(game_id)
+                self._later(self._catch_up_in_turn(hosted))
             return hosted
+
+    async def _serve_game(self, game_id: int) -> Hosted:
+        """Load the game (:meth:`_load`) and serve it."""
+        store, players, table = await self.store.in_thread(lambda: self._load(game_id))
+        session = table.session
+        sock = self.rundir / f"game-{game_id}.sock"
+        referee = Referee(table, sock, log=lambda text: self.log(f"game {game_id}: {text}"),
+                          limits=self.referee_limits,
+                          conflict=lambda side: self._conflict(hosted, side),
+                          writes=store)
+        await referee.start()
+        self.across.attach(game_id, table)
+        summary = self._summarise(session.game, table, players)
+        hosted = Hosted(game_id, players, table, referee, sock, self.clock(),
+                        whose=summary.whose)
+        self._summaries[game_id] = summary
+        hosted.watching = asyncio.ensure_future(self._watch(hosted))
+        self._listen(hosted, session.game)
+        self.hosted[game_id] = hosted
+        self.log(f"game {game_id} loaded ({len(session.game.log)} events)")
+        return hosted
+
+    def _load(self, game_id: int) -> tuple[ClubGameStore, dict[str, str], Table]:
+        """The game's store, players (side -> member) and table, loaded from the club's
+        store (on one of its writer threads: the reads, and the replay of a long game,
+        keep no other game waiting)."""
+        info = self.store.game_info(game_id)
+        store = self.store.game_store(game_id)
+        players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
+
+        def seen(side: str, events: int) -> None:
+            if side in players:
+                with contextlib.suppress(StoreError):
+                    self.store.mark_seen(game_id, players[side], events)
+
+        return store, players, Table(Session.open(store), seen=seen)
 
     async def _watch(self, hosted: Hosted) -> None:
         """Stop the game when its store cannot be written (the referee has told the
@@ -396,7 +434,8 @@ class Club:
             await asyncio.sleep(self.limits.sweep_every)
             now = self.clock()
             for game_id, hosted in list(self.hosted.items()):
-                self.across.refresh(game_id, hosted.table, hosted.referee)
+                async with hosted.referee.turn:
+                    self.across.refresh(game_id, hosted.table, hosted.referee)
                 if not any(hosted.table.connected.values()) \
                         and now - hosted.opened >= self.limits.unload_after:
                     await self._unload(game_id)
@@ -405,23 +444,46 @@ class Club:
         game.listeners.append(lambda _game, event: self._moved(hosted, event))
 
     # --- several front-ends (issue 24) -------------------------------------------
+    def _in_turn(self, hosted: Hosted, change: Callable[[], None]) -> None:
+        """``change`` the hosted game's table in its turn (:attr:`Referee.turn`): now
+        if nothing holds or waits for it, else once what does is done and kept (a
+        request here whose writes are on their way to the store), in the order
+        asked; not if the game is unloaded meanwhile."""
+        if hosted.referee.turn.idle:
+            change()
+            return
+
+        async def in_turn() -> None:
+            async with hosted.referee.turn:
+                if self.hosted.get(hosted.game_id) is hosted:
+                    change()
+
+        self._later(in_turn())
+
     def _changed_elsewhere(self, game_id: int, what: str, data: str = "") -> None:
         """The store's notice: another front-end changed game ``game_id`` (``data``:
         the change, if the notice carries it), or its table there told this one's
-        something (:mod:`.across`)."""
+        something (:mod:`.across`); taken in the game's turn."""
         hosted = self.hosted.get(game_id)
-        if hosted is not None and self.across.heard(
-                game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
-            return
         if hosted is not None:
-            if game_id in self._behind or not self.take(hosted, what, data):
-                if not self._behind:
-                    asyncio.get_running_loop().call_soon(self._catch_up_behind)
-                self._behind.add(game_id)
-        elif what == "event":
+            self._in_turn(hosted, lambda: self._heard(hosted, what, data))
+            return
+        if game_id in self._opening:
+            self._missed.add(game_id)
+        if what == "event":
             self._summaries.pop(game_id, None)  # its lobby line is read again
             for member in self._players_of(game_id) if self._subscribers else ():
                 self._push(member, "moved", f"game {game_id} moved", game=game_id)
+
+    def _heard(self, hosted: Hosted, what: str, data: str) -> None:
+        game_id = hosted.game_id
+        if self.across.heard(
+                game_id, what, hosted.table, hosted.referee, lambda: self.catch_up(hosted)):
+            return
+        if game_id in self._behind or not self.take(hosted, what, data):
+            if not self._behind:
+                asyncio.get_running_loop().call_soon(self._catch_up_behind)
+            self._behind.add(game_id)
 
     def _players_of(self, game_id: int) -> tuple[str | None, ...]:
         """The game's two members (red, black), read once: every front-end hears of
@@ -450,22 +512,49 @@ class Club:
         for game_id in sorted(behind):
             hosted = self.hosted.get(game_id)
             if hosted is not None:
-                self.catch_up(hosted)
+                self._later(self._catch_up_in_turn(hosted))
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
+    async def _catch_up_in_turn(self, hosted: Hosted) -> None:
+        async with hosted.referee.turn:
+            if self.hosted.get(hosted.game_id) is hosted:
+                await self.catch_up_off_loop(hosted)
 
     def catch_up(self, hosted: Hosted) -> None:
         """Bring a hosted game up to its store: the events kept after the ones it has
         (by sequence number) and the action in flight as kept with them, read in one
         go (:meth:`_apply`)."""
+        self._caught_up(hosted, self._since(hosted, len(hosted.table.game.log)))
+
+    async def catch_up_off_loop(self, hosted: Hosted) -> None:
+        """:meth:`catch_up`, its read made on a writer thread of the store; in the
+        game's turn (nothing changes the table meanwhile)."""
+        count = len(hosted.table.game.log)
+        self._caught_up(hosted, await self.store.in_thread(lambda: self._since(hosted, count)))
+
+    @staticmethod
+    def _since(hosted: Hosted, count: int) -> tuple[list[Event], str | None] | Exception:
+        """The game's events after the first ``count`` and its action in flight, as
+        kept (:meth:`ClubGameStore.since`), or why they cannot be read."""
         store = hosted.table.session.store
         assert isinstance(store, ClubGameStore)
         try:
-            events, kept = store.since(len(hosted.table.game.log))
+            return store.since(count)
         except Exception as exc:  # a store gone, an event that cannot be read
-            self.log(f"game {hosted.game_id}: cannot catch up with the store ({exc}); "
+            return exc
+
+    def _caught_up(self, hosted: Hosted,
+                   read: tuple[list[Event], str | None] | Exception) -> None:
+        if isinstance(read, Exception):
+            self.log(f"game {hosted.game_id}: cannot catch up with the store ({read}); "
                      "loading it again")
             self._reload(hosted)
             return
-        self._apply(hosted, events, kept)
+        self._apply(hosted, *read)
 
     def take(self, hosted: Hosted, what: str, data: str) -> bool:
         """Bring a hosted game up to another front-end's change from its notice
@@ -555,9 +644,11 @@ class Club:
                 "first), so yours was not: " + (said or "look at the board again"))
 
     def _moved(self, hosted: Hosted, event: Event) -> None:
-        """A game's listener: the event is kept. The table settles (its action in
-        progress is cleared) after the listeners run, so look at it just after."""
-        asyncio.get_running_loop().call_soon(self._after_move, hosted, event)
+        """A game's listener: the event is on its way to the store. The table settles
+        (its action in progress is cleared) after the listeners run, so look at it
+        just after, in the game's turn: once the event is kept."""
+        asyncio.get_running_loop().call_soon(
+            self._in_turn, hosted, lambda: self._after_move(hosted, event))
 
     def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
         """Lobbies hear of a move; ``--notify`` runs only on the front-end where it

@@ -15,16 +15,18 @@ SQLite and PostgreSQL both accept (PostgreSQL: issue 24, :mod:`.pgstore`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from deathzap_tui.club.members import PublicKey
 
 if TYPE_CHECKING:
     from deathzap_tui.club.gamestore import ClubGameStore
     from deathzap_tui.rules.game import Game
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -243,5 +245,9 @@ class ClubStore(MemberStore, ForceStore, ChallengeStore, GameIndex, EventLog, Li
         """Tell the other front-ends something of game ``game_id`` that is not kept
         (``what``, one word, reaches their ``changed``): who is at its table, an undo
         request. Nothing for a store one front-end serves alone."""
+
+    def in_thread(self, call: Callable[[], T]) -> Awaitable[T]:
+        """Run ``call`` (calls of this store) on a writer thread of the store's, to be
+        awaited on the event loop: the loop serves other games meanwhile."""
 
     def close(self) -> None: ...

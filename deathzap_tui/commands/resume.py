@@ -12,7 +12,7 @@ from deathzap_tui.net import playbyturn
 from deathzap_tui.net.lock import SaveLocked
 from deathzap_tui.paths import saves_dir
 from deathzap_tui.rules.narration import plural
-from deathzap_tui.saves import list_saves
+from deathzap_tui.savelist import list_saves
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui import saves
+from deathzap_tui import saves, standing
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.lock import SaveLock, SaveLocked, describe, read_only
 from deathzap_tui.session import Session
@@ -20,15 +20,7 @@ from deathzap_tui.session import Session
 def whose_turn(session: Any) -> str:
     """Whose move it is, in words ("Red to activate (1 of 2 left)")."""
     view = session.view()
-    if view.over:
-        return view.result or "The game is over."
-    sides = {o.side for o in session.intents() if o.side}
-    prompt = view.prompt
-    if len(sides) == 1:
-        side = sides.pop()
-        if side.lower() not in prompt.lower():
-            prompt = f"{side}: {prompt}"
-    return prompt
+    return standing.whose_turn(view, () if view.over else session.intents())
 
 
 def summary(session: Any, side: str | None) -> list[str]:

@@ -13,6 +13,12 @@ with the save the same way at every begin, answer and step back
 (``Session.keep_action``), and stays when its player's connection drops. A referee
 killed at any moment restarts from the save at the same step of the action in
 progress, with at most the unacknowledged request lost.
+
+A club's referee (issue 24) serves many games on one event loop: its game's store
+lets the writes wait while a request is applied, makes them on a writer thread, and
+the referee tells the terminals (the new state, then ``ok``) once they are kept
+(:class:`~deathzap_tui.gamestore.WriteBehind`); the table's :class:`Turn` keeps
+every change of it in order meanwhile, and other games go on.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deathzap_tui.gamestore import Conflict, StoreError
+from deathzap_tui.gamestore import Conflict, StoreError, WriteBehind
 from deathzap_tui.net import protocol, views
 from deathzap_tui.net.limits import FairQueue, Limits, Lobby, Rate
 from deathzap_tui.net.protocol import BadMessage, ProtocolError
@@ -479,6 +485,34 @@ def _answered_data(answered: list[tuple[Any, Answer] | None]) -> dict[str, list[
 
 # --- the server -------------------------------------------------------------------
 
+class Turn:
+    """One change of a table at a time, across the awaits of its store's writes
+    (:class:`~deathzap_tui.gamestore.WriteBehind`), in the order they came: a game's
+    requests, the notices of other front-ends and what its terminals are told keep
+    their order, and other games go on meanwhile. ``async with turn:``."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._queued = 0
+
+    @property
+    def idle(self) -> bool:
+        """Nobody has the turn or waits for it: what would take it may run at once."""
+        return self._queued == 0
+
+    async def __aenter__(self) -> None:
+        self._queued += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._queued -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+        self._queued -= 1
+
+
 Frames = dict[tuple[int, int, tuple[str, ...]], bytes]
 """The state frames of one push: (the snapshot's identity, the narrative lines kept,
 those added) -> the encoded frame (:meth:`Referee._send_state`)."""
@@ -536,13 +570,20 @@ class Referee:
     def __init__(self, table: Table, socket_path: Path, *,
                  log: Callable[[str], None] | None = None,
                  limits: Limits | None = None,
-                 conflict: Callable[[str], str] | None = None) -> None:
+                 conflict: Callable[[str], str] | None = None,
+                 writes: WriteBehind | None = None) -> None:
         """``conflict(side)``: another writer kept an event of the game first (a club
         with several front-ends): the hook brings :attr:`table` up to date and says
         what changed, for ``side``'s terminal; without one, as any store error, the
-        referee stops."""
+        referee stops. ``writes``: the game's store, if its writes may wait off the
+        event loop while the table changes (a club's, issue 24); without one, each is
+        made as the table asks (a save's: one game per referee)."""
         self.table = table
         self.conflict = conflict
+        self.writes = writes
+        self.turn = Turn()
+        """Held by whatever changes :attr:`table` or tells its terminals of it while
+        its writes may be waiting (:meth:`_answer`)."""
         self.socket_path = Path(socket_path)
         self.clients: list[Client] = []
         self.seq = 0
@@ -553,6 +594,8 @@ class Referee:
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
+        self._waiting: set[asyncio.Task[None]] = set()
+        """Pushes to watchers waiting for the turn (:meth:`_push_watchers`)."""
         self._fatal = asyncio.Event()
         self.failure: OSError | StoreError | None = None
         """Why the save could not be written, once it could not (the referee stops)."""
@@ -666,6 +709,8 @@ class Referee:
         for timer in self._later.values():
             timer.cancel()
         self._later.clear()
+        for task in self._waiting:
+            task.cancel()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
 
@@ -690,15 +735,19 @@ class Referee:
             self.log(f"client {client.role if client else '?'} {peer}: {exc}")
         finally:
             if client is not None and client in self.clients:
-                self.clients.remove(client)
-                dropped = self.table.left(client.role)
-                self.log(f"{client.role} left ({peer})"
-                         + ("; their undo/redo request was withdrawn" if dropped else ""))
-                if dropped:
-                    self._push()
-                else:
-                    self.presence_changed()
+                async with self.turn:
+                    self._leave(client, peer)
             writer.close()
+
+    def _leave(self, client: Client, peer: str) -> None:
+        self.clients.remove(client)
+        dropped = self.table.left(client.role)
+        self.log(f"{client.role} left ({peer})"
+                 + ("; their undo/redo request was withdrawn" if dropped else ""))
+        if dropped:
+            self._push()
+        else:
+            self.presence_changed()
 
     async def _hello(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      peer: str) -> Client | None:
@@ -733,12 +782,13 @@ class Referee:
                 return None
         pace = self.limits.player_requests if role in SIDES else self.limits.watcher_requests
         client = Client(role, writer, peer, Rate(*pace))
-        self.clients.append(client)
-        self.table.joined(role)
-        client.send({"t": "welcome", "v": protocol.VERSION, "side": role,
-                     "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title,
-                     "names": self.table.force_names()})
-        self._send_state(client, self.table.snapshot(client.viewer))
+        async with self.turn:  # not a state whose writes are still waiting
+            self.clients.append(client)
+            self.table.joined(role)
+            client.send({"t": "welcome", "v": protocol.VERSION, "side": role,
+                         "ruleset": self.table.ruleset.id, "title": self.table.ruleset.title,
+                         "names": self.table.force_names()})
+            self._send_state(client, self.table.snapshot(client.viewer))
         self.log(f"{role} joined ({peer})")
         self.presence_changed()
         return client
@@ -760,36 +810,55 @@ class Referee:
                 msg = protocol.check_client(msg)
                 if msg["t"] == "report":  # the one request that waits (on a thread)
                     reply = {"report": await self.table.report()}
-                else:
-                    reply = self._dispatch(client, msg)
+                    client.send({"t": "ok", "id": rid, **reply})
+                    continue
+                async with self.turn:
+                    if not await self._answer(client, msg, rid):
+                        return
             except BadMessage as exc:
                 bad += 1
                 client.send({"t": "error", "id": rid, "message": f"bad message: {exc}"})
                 if bad >= MAX_BAD_MESSAGES:
                     raise ProtocolError("too many bad messages") from None
-                continue
             except Refused as exc:
                 client.send({"t": "error", "id": rid, "message": str(exc)})
-                continue
-            except (OSError, StoreError) as exc:
-                if isinstance(exc, Conflict) and self.conflict is not None:
-                    message = self.conflict(client.role)  # another front-end was first
-                    self.changed(anew=True)
-                    client.send({"t": "error", "id": rid, "message": message})
-                    continue
-                # The game could not be kept: stop, lose nothing (a save file, or a
-                # club's store: issue 23).
-                self.log(f"cannot write the save: {exc}; stopping")
-                client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
-                self.failure = exc
-                self._fatal.set()
-                return
-            # The new snapshot goes out before the reply, so a client's facade call
-            # returns with the change already applied (read-your-writes).
-            if msg["t"] not in READ_ONLY:
-                self._push()
-            if reply is not None:
-                client.send({"t": "ok", "id": rid, **reply})
+
+    async def _answer(self, client: Client, msg: dict[str, Any], rid: int | None) -> bool:
+        """Apply a request to the table, keep what it wrote, then tell the terminals
+        (the new state first, then the reply); with :attr:`turn` held. False once
+        the game cannot be kept (the referee stops); :class:`BadMessage` (a hello
+        again) for the caller to count."""
+        try:
+            try:
+                if self.writes is not None:
+                    self.writes.defer()
+                reply = self._dispatch(client, msg)
+            finally:
+                if self.writes is not None:
+                    await self.writes.settle()  # kept before any terminal is told
+        except Refused as exc:
+            client.send({"t": "error", "id": rid, "message": str(exc)})
+            return True
+        except (OSError, StoreError) as exc:
+            if isinstance(exc, Conflict) and self.conflict is not None:
+                message = self.conflict(client.role)  # another front-end was first
+                self.changed(anew=True)
+                client.send({"t": "error", "id": rid, "message": message})
+                return True
+            # The game could not be kept: stop, lose nothing (a save file, or a
+            # club's store: issue 23).
+            self.log(f"cannot write the save: {exc}; stopping")
+            client.send({"t": "error", "id": rid, "message": f"cannot save: {exc}"})
+            self.failure = exc
+            self._fatal.set()
+            return False
+        # The new snapshot goes out before the reply, so a client's facade call
+        # returns with the change already applied (read-your-writes).
+        if msg["t"] not in READ_ONLY:
+            self._push()
+        if reply is not None:
+            client.send({"t": "ok", "id": rid, **reply})
+        return True
 
     def _dispatch(self, client: Client, msg: dict[str, Any]) -> dict[str, Any] | None:
         t, side, table = msg["t"], client.role, self.table
@@ -844,12 +913,24 @@ class Referee:
         self._soon("watchers", 0.0, self._push_watchers)
 
     def _push_watchers(self) -> None:
+        if not self.turn.idle:  # a change whose writes may still wait: after it
+            task = asyncio.ensure_future(self._push_watchers_in_turn())
+            self._waiting.add(task)
+            task.add_done_callback(self._waiting.discard)
+        else:
+            self._send_watchers()
+
+    def _send_watchers(self) -> None:
         watchers = [c for c in self.clients if c.viewer is None]
         if watchers:
             public = self.table.snapshot(None)  # the same for every watcher
             frames: Frames = {}
             for c in watchers:
                 self._send_state(c, public, frames)
+
+    async def _push_watchers_in_turn(self) -> None:
+        async with self.turn:
+            self._send_watchers()
 
     def _send_state(self, client: Client, snapshot: dict[str, Any],
                     frames: Frames | None = None) -> None:

@@ -46,7 +46,10 @@ def free_port() -> int:
 class PgServer:
     """One private server: :meth:`start`, :meth:`database`, :meth:`stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
+        """Sync to disk as a production server does (``benchmarks/club.py``'s
+        store); the tests' server does not (:meth:`resume`)."""
         self.root = Path(tempfile.mkdtemp(prefix="dzpg-"))
         self.data = self.root / "data"
         self.sockets = self.root / "sock"
@@ -88,17 +91,17 @@ class PgServer:
         self.pg_ctl("stop", "-m", "fast", "-w")
 
     def resume(self) -> None:
-        """Start the server. It never syncs to disk (``fsync=off``, and no full page
-        images for a crash of the machine, issue 21): a sync only matters when the
-        machine goes down, which no test can make happen, while each stop's checkpoint
-        and each new database synced every file, seconds a stop on a busy disk. A
-        server stopped or killed still leaves all it wrote to the operating system.
-        ``synchronous_commit`` keeps its default: the store's own use of it is
-        tested."""
+        """Start the server. Unless :attr:`durable`, it never syncs to disk
+        (``fsync=off``, and no full page images for a crash of the machine, issue
+        21): a sync only matters when the machine goes down, which no test can make
+        happen, while each stop's checkpoint and each new database synced every
+        file, seconds a stop on a busy disk. A server stopped or killed still leaves
+        all it wrote to the operating system. ``synchronous_commit`` keeps its
+        default: the store's own use of it is tested."""
+        syncing = "" if self.durable else " -c fsync=off -c full_page_writes=off"
         self.pg_ctl("start", "-w", "-t", "60", "-l", str(self.log),
                     "-o", f"-p {self.port} -k {self.sockets} "
-                    "-c listen_addresses=127.0.0.1 -c max_connections=200 "
-                    "-c fsync=off -c full_page_writes=off")
+                    f"-c listen_addresses=127.0.0.1 -c max_connections=200{syncing}")
 
     def pg_ctl(self, *args: str) -> None:
         self._run(_binary("pg_ctl"), "-D", str(self.data), *args)

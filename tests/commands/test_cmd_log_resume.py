@@ -118,6 +118,28 @@ def test_resume_with_no_name_lists_the_saves_and_resumes_the_one_picked(
     assert [app.session.path.stem for app in launched] == ["finished"]
 
 
+def test_resume_lists_how_games_stand_from_their_summaries(
+        saves_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each save's summary says how its game stands: no game is loaded to list them."""
+    from deathzap_tui.commands.resume import save_menu
+    from deathzap_tui.net.playbyturn import whose_turn
+
+    done = played("finished", decks=1)
+    going = Session.new(RED, BLACK, seed=3, deal_seed=1, save_path="going")
+    play(going, {"type": "rolloff"})
+
+    def not_loaded(*_args: Any) -> None:
+        raise AssertionError("a save's game was loaded to list it")
+
+    monkeypatch.setattr(Session, "read", not_loaded)
+    menu = dict(save_menu())
+    assert menu["finished"][1:] == ["Ashfall Legion vs Vanta Syndicate",
+                                    f"finished: {done.view().result}"]
+    assert menu["going"][1:] == ["Ashfall Legion vs Vanta Syndicate",
+                                 f"in progress: {whose_turn(going)}"]
+    assert all(lines[0].startswith(f"{name} (Deathzap 3, ") for name, lines in menu.items())
+
+
 def test_resume_with_no_name_and_no_pick_resumes_nothing(
         saves_dir: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch, launched: list[Any]) -> None:

@@ -18,7 +18,7 @@ from conformance_kit import RULESETS, golden_session, new_session, play_to_end
 from signed_files import SPOILS
 from signed_files import spoil as spoil_file
 
-from deathzap_tui import savecache, saves
+from deathzap_tui import savecache, saves, savesign
 from deathzap_tui import session as session_module
 from deathzap_tui.cli import main
 from deathzap_tui.commands import report as report_command
@@ -113,7 +113,7 @@ def test_a_report_tampered_with_or_not_ours_is_ignored(
     elif spoil == "key":
         monkeypatch.setenv("DEATHZAP_CACHE_KEY", str(tmp_path / "another.key"))
     else:  # other rules code made it
-        monkeypatch.setattr(savecache, "RULES_VERSION", savecache.RULES_VERSION + 1)
+        monkeypatch.setattr(savesign, "RULES_VERSION", savesign.RULES_VERSION + 1)
     assert kept(session) is None
     assert command_json(capsys, session.path.stem) == json.loads(json.dumps(truth.to_json()))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from typing import TYPE_CHECKING
@@ -11,6 +12,7 @@ import toynet
 from rawclient import RawClient
 
 from deathzap_tui.net.client import RemoteSession
+from deathzap_tui.net.referee import Turn
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
 
@@ -473,3 +475,40 @@ def test_a_followed_commit_is_told_by_its_own_event_when_more_came_with_it(
     follow(here, there)
     assert there.ended_for("red") == {"aid": 1, "by": "red", "how": "committed",
                                       "line": line}
+
+
+def test_a_table_turn_is_taken_in_the_order_asked_and_idle_only_when_nobody_waits() -> None:
+    """:class:`Turn` (issue 24): what changes a table while its writes wait takes the
+    turn first-come; it is idle (what takes it may run at once) only when nobody
+    holds it or waits for it, including the moment between one holder letting go
+    and the next taking it."""
+    async def main() -> None:
+        turn, order = Turn(), []
+        assert turn.idle
+
+        async def change(name: str) -> None:
+            async with turn:
+                order.append(name)
+                await asyncio.sleep(0.01)  # a write on its way
+
+        async with turn:
+            assert not turn.idle
+            tasks = [asyncio.ensure_future(change(n)) for n in ("a", "b", "c")]
+            await asyncio.sleep(0)
+        assert not turn.idle  # "a" is about to take it: a newcomer must queue
+        await asyncio.gather(*tasks)
+        assert order == ["a", "b", "c"] and turn.idle
+
+        waiting = asyncio.ensure_future(change("d"))
+        async with turn:
+            pass
+        await waiting
+        async with turn:  # one that gives up waiting no longer counts
+            waiting = asyncio.ensure_future(change("gave up"))
+            await asyncio.sleep(0)
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+        assert turn.idle and order == ["a", "b", "c", "d"]
+
+    asyncio.run(main())

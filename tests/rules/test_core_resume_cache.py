@@ -12,7 +12,7 @@ from dz3_fixtures import play_random_action
 from signed_files import SPOILS
 from signed_files import spoil as spoil_file
 
-from deathzap_tui import savecache, saves
+from deathzap_tui import savecache, saves, savesign
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.game import CHECKPOINT_EVERY, Game
 from deathzap_tui.session import Session
@@ -250,7 +250,7 @@ def test_a_cache_of_another_rules_version_is_not_used(
     files = saves.read_files(s.path)
     assert savecache.read(s.path, *files) is not None
     assert f"rules {RULES_VERSION}," in savecache.code_identity().decode()
-    monkeypatch.setattr(savecache, "RULES_VERSION", RULES_VERSION + 1)
+    monkeypatch.setattr(savesign, "RULES_VERSION", RULES_VERSION + 1)
     assert savecache.read(s.path, *files) is None
     replays = _replays(monkeypatch)
     assert saves.load_game(s.path).state == s.game.state

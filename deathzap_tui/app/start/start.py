@@ -11,6 +11,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -173,8 +174,9 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         """Whether the saves folder has any save to list (else the first frame says so)."""
         self.saves_pending = False
         """The saves are being read (and their states) for the first frame."""
-        self.saves_width = 0
-        """The width the resume list was last filled at (its lines wrap to it)."""
+        self.saves_size = Size(0, 0)
+        """The size of the resume list's content when it was last filled (its lines
+        wrap to its width)."""
         self.save_states: dict[Path, tuple[str, str]] = {}
         """Each save's ruleset title and how its game stands, once read (a thread)."""
 
@@ -265,16 +267,16 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     @work(thread=True, exclusive=True, group="list-saves", exit_on_error=False)
     def _load_saves(self) -> None:
-        """List the saves and how each game stands, in a thread (issue 21): each save
-        is read to say whose game it is, and its cache read (or its game replayed) to
-        say how it stands. The list and the states are shown in one frame when the
+        """List the saves and how each game stands, in a thread (issue 21): from each
+        save's summary, or, for a save without a good one, from the save itself and
+        its game loaded. The list and the states are shown in one frame when the
         states come quickly, the list first when they take longer than
-        :data:`STATES_WAIT` (long games without a cache)."""
-        from deathzap_tui import saves  # lazy: after the first frame (issue 21)
-        from deathzap_tui.headless.savestate import save_state  # lazy: as saves
+        :data:`STATES_WAIT` (long games without a summary or a cache)."""
+        from deathzap_tui.headless.savestate import save_state  # lazy: as savelist
+        from deathzap_tui.savelist import list_saves  # lazy: only with saves (issue 21)
 
         try:
-            found = saves.list_saves()
+            found = list_saves()
         except OSError:
             found = []
         self.app.call_from_thread(self._list_soon, found)
@@ -297,7 +299,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.saves = found
         self.save_states = states
         if self.saves:
-            if self.query_one("#saves", OptionList).scrollable_content_region.width:
+            if self.query_one("#saves", OptionList).content_region.width:
                 self._fill_saves()  # (in the frame to come: the list is laid out)
             else:
                 self.call_after_refresh(self._fill_saves)  # at the width laid out
@@ -308,16 +310,28 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def _fill_saves(self) -> None:
         """The resume list's options at the list's width (and again at each new
-        width: they are wrapped to it)."""
+        size: they are wrapped to its width). Saves that overflow the list are
+        wrapped to the width its scrollbar leaves, whose room is kept for it from
+        then on: the list is laid out and drawn once, not again narrower when the
+        scrollbar appears (issue 21)."""
         opts = self._saves_list()
         if not self.saves or opts is None:
             return
-        width = self.saves_width = opts.scrollable_content_region.width
+        size = self.saves_size = opts.content_region.size
+        texts = self._save_texts(size.width)
+        overflows = sum(len(text.plain.splitlines()) for text in texts) > size.height
+        if overflows:
+            texts = self._save_texts(size.width - opts.styles.scrollbar_size_vertical)
+        opts.styles.scrollbar_gutter = "stable" if overflows else "auto"
         highlighted = opts.highlighted
         opts.clear_options()
-        opts.add_options([Option(save_text(info, width, self.save_states.get(info.path)),
-                                 disabled=bool(info.problem)) for info in self.saves])
+        opts.add_options([Option(text, disabled=bool(info.problem))
+                          for info, text in zip(self.saves, texts, strict=True)])
         opts.highlighted = highlighted
+
+    def _save_texts(self, width: int) -> list[Text]:
+        """Each save's lines in the resume list, wrapped to ``width``."""
+        return [save_text(info, width, self.save_states.get(info.path)) for info in self.saves]
 
     def _saves_list(self) -> OptionList | None:
         """The resume list; ``None`` once the screen is being left."""
@@ -327,9 +341,9 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.call_after_refresh(self._refill_saves)
 
     def _refill_saves(self) -> None:
-        """The resume list again if its width changed since it was filled."""
+        """The resume list again if its size changed since it was filled."""
         opts = self._saves_list()
-        if opts is not None and opts.scrollable_content_region.width != self.saves_width:
+        if opts is not None and opts.content_region.size != self.saves_size:
             self._fill_saves()
 
     def _describe_forces(self) -> None:

@@ -51,3 +51,65 @@ async def test_the_resume_list_says_ruleset_state_and_result(demo_paths) -> None
         assert long_name and all(w.endswith("…") or w == "a-long-save-name-for-a-finished"
                                  "-game" for w in long_name), long_name
         assert not any(w.startswith("-") for w in cells)  # nothing cut across rows
+
+
+@aiotest
+async def test_the_resume_list_says_how_games_stand_from_their_summaries(
+        demo_paths, monkeypatch) -> None:
+    """Each save's summary says how its game stands: no game is loaded to list them."""
+    from deathzap_tui.session import Session
+
+    done = finished(demo_paths, "done")
+    going = session_at(*demo_paths, save="going")
+    now = going.view().prompt
+
+    def not_loaded(*_args: Any) -> None:
+        raise AssertionError("a save's game was loaded to list it")
+
+    monkeypatch.setattr(Session, "read", not_loaded)
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(200):
+            if "in progress:" in " ".join(rows(app)):
+                break
+            await pilot.pause(0.05)
+        text = " ".join(line.strip() for line in rows(app))
+    assert f"finished: {done.view().result.split()[0]}" in text
+    assert "in progress:" in text and now.split()[0] in text
+    assert text.count(done.ruleset.title) == 2
+
+
+@aiotest
+async def test_saves_past_the_list_s_box_are_wrapped_beside_its_scrollbar(
+        demo_paths, monkeypatch) -> None:
+    """Issue 21: saves that overflow the list are wrapped to the width its scrollbar
+    leaves, once (the scrollbar appearing does not wrap them again: a second frame)."""
+    from deathzap_tui.app.frames import SteadyOptionList
+
+    for n in range(6):
+        session_at(*demo_paths, save=f"save-{n}")
+    fills = []
+    real = SteadyOptionList.add_options
+    monkeypatch.setattr(SteadyOptionList, "add_options",
+                        lambda self, options: (options and fills.append(self.id))
+                        or real(self, options))
+    app = DeathzapApp(Launch("start", seed=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(200):
+            if "in progress:" in " ".join(rows(app)):
+                break
+            await pilot.pause(0.05)
+        saves = app.screen.query_one("#saves")
+        texts = [saves.get_option_at_index(i).prompt for i in range(saves.option_count)]
+        assert saves.show_vertical_scrollbar and len(texts) == 6
+        room = saves.content_region.width - saves.styles.scrollbar_size_vertical
+        assert saves.scrollable_content_region.width == room
+        assert all(len(line) <= room for text in texts for line in text.plain.split("\n"))
+        assert any(len(line) > room - 2 for text in texts for line in text.plain.split("\n"))
+        assert fills.count("saves") == 1
+        words = {w for text in texts for w in text.plain.split()}
+        assert {f"save-{n}" for n in range(6)} <= words  # every name whole

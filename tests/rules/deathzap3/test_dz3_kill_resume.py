@@ -16,7 +16,9 @@ from subprocess_env import child_env
 
 from deathzap_tui import saves
 from deathzap_tui.rules.events import effective
+from deathzap_tui.savelist import list_saves
 from deathzap_tui.session import Session
+from deathzap_tui.standing import Standing
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -55,8 +57,11 @@ def test_kill_at_random_moments_never_breaks_the_save(
         seen_events.append(len(game.log))
         leftovers = [p.name for p in tmp_path.iterdir()
                      if p.name not in ("victim.toml", "victim.toml.journal",
-                                       "victim.toml.cache")]
+                                       "victim.toml.cache", "victim.toml.summary")]
         assert all(name.endswith(".tmp") for name in leftovers)
+        (listed,) = list_saves(tmp_path)  # its summary, if read, says what loading says
+        assert listed.standing in (None, Standing.of(game))
+        assert listed.events == len(game.log)
     assert max(seen_events) > 0, "the player never got far enough to test anything"
 
 

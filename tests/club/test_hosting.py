@@ -1,0 +1,225 @@
+"""A club front-end's games on one event loop (issue 24): one game's write that waits
+for the database keeps no other game waiting, and nobody is told of a change
+before it is kept. Real stores: the write is held by another connection holding a
+lock the write needs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server_helpers import (
+    Running,
+    Seat,
+    a_game,
+    answer_out,
+    auto_answer,
+    begin,
+    challenge_and_accept,
+    play_turn,
+    running,
+    seated,
+    step_from_data,
+    whose,
+)
+
+from deathzap_tui.club.hub import HubClient
+
+pytestmark = pytest.mark.usefixtures("toy_ruleset")
+
+HOLD = 8.0
+"""Seconds at most a test holds a game's write (then lets go, so that a front-end
+whose loop waits for the write fails the test rather than hanging it)."""
+
+
+@contextlib.contextmanager
+def held(spec: str, game: int) -> Iterator[None]:
+    """Another connection holds a lock that an event of ``game`` needs (its row in
+    the games table on PostgreSQL; the whole store's write lock on SQLite), until
+    the block ends or :data:`HOLD` seconds pass."""
+    if spec.startswith("sqlite:"):
+        conn: Any = sqlite3.connect(spec.removeprefix("sqlite:"), isolation_level=None,
+                                    check_same_thread=False)
+        conn.execute("BEGIN IMMEDIATE")
+    else:
+        import psycopg
+
+        conn = psycopg.connect(spec, autocommit=True)
+        conn.execute("BEGIN")
+        conn.execute("SELECT id FROM games WHERE id = %s FOR NO KEY UPDATE", (game,))
+    let_go = threading.Lock()
+    gone: list[bool] = []
+
+    def release() -> None:
+        with let_go:
+            if not gone:
+                gone.append(True)
+                conn.execute("ROLLBACK")
+                conn.close()
+
+    timer = threading.Timer(HOLD, release)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        release()
+
+
+async def answered(seats: dict[str, Seat], side: str) -> dict[str, Any]:
+    """Begin ``side``'s hit and answer every step, leaving it to be committed: the
+    action as ``side`` is shown it."""
+    pending = await begin(seats[side], side)
+    seat = seats[side]
+    while pending["step"] is not None:  # as server_helpers.finish answers
+        if pending["yours"]:
+            step = pending["step"]
+        else:
+            seat, n = seats[pending["step"]["side"]], len(pending["answers"])
+            state = await seat.until_state(
+                lambda s, n=n: bool(s["pending"]) and s["pending"]["yours"]
+                and len(s["pending"]["answers"]) == n)
+            step = state["pending"]["step"]
+        answer = answer_out(auto_answer(step_from_data(step)))  # type: ignore[arg-type]
+        reply = await seat.request("answer", aid=pending["aid"], answer=answer)
+        assert reply["t"] == "ok", reply
+        pending = reply["pending"]
+    return pending
+
+
+async def two_games(club: Running) -> tuple[dict[str, Seat], dict[str, Seat], int,
+                                           list[HubClient]]:
+    """alice and bob at two games of one front-end: their seats at each, the first
+    game's number, and their lobbies (which hear of every move)."""
+    alice, bob, first = await a_game(club)
+    second = await challenge_and_accept(club, alice, bob)
+    return (await seated(first, alice, bob), await seated(second, alice, bob), first,
+            [alice, bob])
+
+
+def heard_of(lobbies: list[HubClient], game: int) -> list[str]:
+    """The news of ``game`` the lobbies have been pushed so far (taken off them)."""
+    news = []
+    for lobby in lobbies:
+        while not lobby.events.empty():
+            event = lobby.events.get_nowait()
+            if event.get("game") == game:
+                news.append(event["what"])
+    return news
+
+
+def test_a_game_whose_write_waits_for_the_database_keeps_no_other_game_waiting(
+        pg: Any) -> None:
+    """Game 1's commit waits for a row another connection holds; meanwhile a whole
+    move of game 2 on the same front-end is played and kept, game 1's players are
+    told nothing of the commit, and once the row is let go it is kept and
+    acknowledged."""
+    spec = pg.database()
+
+    async def main() -> None:
+        async with running(spec) as club:  # type: ignore[arg-type]
+            one, two, first, lobbies = await two_games(club)
+            side = whose(await one["red"].fresh())
+            pending = await answered(one, side)
+            other = "black" if side == "red" else "red"
+            shown = (await one[other].fresh())["events"]
+            heard_of(lobbies, first)
+            with held(spec, first):
+                commit = asyncio.ensure_future(one[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit reached the store, which waits
+                started = time.monotonic()
+                await play_turn(two, whose(await two["red"].fresh()))
+                took = time.monotonic() - started
+                assert took < HOLD / 2, f"game 2's move took {took:.1f} s"
+                assert not commit.done()  # not acknowledged before it is kept
+                assert one[other].state["events"] == shown  # nor shown
+                assert heard_of(lobbies, first) == []  # nor told to the lobbies
+                assert club.store.game_info(first).events == 0
+            reply = await asyncio.wait_for(commit, 10)
+            assert reply["t"] == "ok" and reply["events"] == 1, reply
+            assert club.store.game_info(first).events == 1
+            assert (await one[other].until_state(lambda s: s["events"] == 1))["pending"] is None
+            await asyncio.sleep(0.2)
+            assert "moved" in heard_of(lobbies, first)
+
+    asyncio.run(main())
+
+
+def test_on_sqlite_a_write_that_waits_leaves_the_loop_serving_and_tells_nobody_early(
+        tmp_path: Any) -> None:
+    """SQLite has one writer: a move of another game waits for the lock too, but the
+    front-end's loop goes on serving (another game's terminal is answered), and the
+    commit is acknowledged and shown only once kept."""
+    spec = f"sqlite:{tmp_path / 'club.sqlite'}"
+
+    async def main() -> None:
+        async with running(spec) as club:  # type: ignore[arg-type]
+            one, two, first, _lobbies = await two_games(club)
+            side = whose(await one["red"].fresh())
+            pending = await answered(one, side)
+            other = "black" if side == "red" else "red"
+            shown = (await one[other].fresh())["events"]
+            with held(spec, first):
+                commit = asyncio.ensure_future(one[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit waits for the store's lock
+                started = time.monotonic()
+                await two["red"].fresh()  # a ping at game 2: its referee answers
+                assert time.monotonic() - started < HOLD / 2
+                assert not commit.done()
+                assert one[other].state["events"] == shown
+            reply = await asyncio.wait_for(commit, 10)
+            assert reply["t"] == "ok" and reply["events"] == 1, reply
+            assert club.store.game_info(first).events == 1
+            assert (await one[other].until_state(lambda s: s["events"] == 1))["pending"] is None
+
+    asyncio.run(main())
+
+
+def test_a_change_made_elsewhere_while_a_game_is_being_loaded_is_caught_up(
+        pg: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Front-end A loads a game on a writer thread (``Club._load``); an action begun
+    meanwhile at front-end B, after A has read the game, reaches A's table once it
+    is hosted: the notice A heard while loading is made good by a catch-up."""
+    spec = pg.database(own=True)
+
+    async def main() -> None:
+        async with running(spec) as a, running(spec) as b:  # type: ignore[arg-type]
+            a.member("alice", 1), a.member("bob", 2)
+            for _ in range(200):  # both front-ends LISTENing
+                with a.store._tx(read=True) as run:
+                    if run("SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE ? AND "
+                           "datname = current_database()", "LISTEN %")[0][0] >= 2:
+                        break
+                await asyncio.sleep(0.05)
+            game = await challenge_and_accept(b, await b.lobby("alice"), await b.lobby("bob"))
+            seats = await seated(game, await b.lobby("alice"), await b.lobby("bob"))
+            side = whose(await seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            info = b.store.game_info(game)
+            waiter = info.red if other == "red" else info.black
+            assert waiter is not None
+            loaded = a.club._load
+
+            def slow(game_id: int) -> Any:
+                kept = loaded(game_id)  # read: the action below comes after it
+                time.sleep(1.0)
+                return kept
+
+            monkeypatch.setattr(a.club, "_load", slow)
+            lobby = await a.lobby(waiter, subscribe=False)
+            opening = asyncio.ensure_future(lobby.request("open", game=game))
+            await asyncio.sleep(0.4)  # A has read the game and is still loading it
+            await begin(seats[side], side)
+            opened = await asyncio.wait_for(opening, 10)
+            seat = await Seat.join(opened["socket"], opened["side"])
+            state = seat.state if seat.state.get("pending") else \
+                await seat.until_state(lambda s: bool(s.get("pending")), timeout=5)
+            assert state["pending"]["by"] == side
+
+    asyncio.run(main())
