@@ -20,7 +20,13 @@ dice, the defender's saves (when a die hit), commit. Two ways to play it:
 ``--profile DIR`` runs each app under cProfile and writes DIR/red.prof and
 DIR/black.prof when it quits (the app's own thread only).
 
+``--zygote`` forks the apps from a zygote (:mod:`deathzap_tui.club.zygote`), as
+``club serve`` starts its sessions' apps, rather than as fresh interpreters. Paced,
+the CPU and minor page faults of the two apps are also printed move by move (the
+first moves of a fresh app pay what it had not imported, styled or touched yet).
+
     .venv/bin/python benchmarks/joined_move.py [--moves 20] [--steps] [--profile DIR]
+                                               [--zygote]
 """
 
 from __future__ import annotations
@@ -86,23 +92,44 @@ def cpu_ns(pid: int) -> int:
     return total
 
 
+def minflt(pid: int) -> int:
+    """The process's minor page faults so far, every thread's (``/proc/PID/stat``)."""
+    with contextlib.suppress(OSError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat[stat.rindex(")") + 2:].split()[7])
+    return 0
+
+
 class Terminal:
     """A joined app on a pty: the frames it wrote and when its last bytes came."""
 
-    def __init__(self, side: str, sock: Path, env: dict[str, str]) -> None:
+    def __init__(self, side: str, proc: Any, master: int, env: dict[str, str]) -> None:
         self.side = side
-        self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", JOIN, "join", "--socket", str(sock), "--as", side],
-            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-            close_fds=True, preexec_fn=_die_with_parent)
-        os.close(slave)
+        self.master = master
+        self.proc = proc
         self.env = env
         self.frames = 0
         self.last = time.monotonic()
         self.tail = b""
         asyncio.get_running_loop().add_reader(self.master, self._read)
+
+    @classmethod
+    async def start(cls, side: str, sock: Path, env: dict[str, str],
+                    launcher: Any = None) -> Terminal:
+        """``deathzap join`` as ``side`` on a new pty: a fresh interpreter, or forked
+        by ``launcher`` (a :class:`~deathzap_tui.club.launcher.Launcher`)."""
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        argv = [sys.executable, "-c", JOIN, "join", "--socket", str(sock), "--as", side]
+        proc = None if launcher is None else await launcher.start_child(argv, env, slave)
+        if launcher is not None and proc is None:
+            raise RuntimeError("the zygote forked no app")
+        if proc is None:
+            proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                    start_new_session=True, close_fds=True,
+                                    preexec_fn=_die_with_parent)
+        os.close(slave)
+        return cls(side, proc, master, env)
 
     def _read(self) -> None:
         try:
@@ -130,11 +157,15 @@ class Terminal:
     def cpu(self) -> int:
         return cpu_ns(self.proc.pid)
 
+    def faults(self) -> int:
+        return minflt(self.proc.pid)
+
     async def close(self) -> None:
         with contextlib.suppress(OSError):
             os.write(self.master, b"\x11")  # ctrl+q: the profile is written on the way out
         for _ in range(100):
-            if self.proc.poll() is not None:
+            if self.proc.returncode is not None or (
+                    isinstance(self.proc, subprocess.Popen) and self.proc.poll() is not None):
                 break
             await asyncio.sleep(0.05)
         else:
@@ -203,13 +234,19 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
     host = HostThread(Session.new(red, black, seed=11, save_path="duel"), sock,
                       limits=Limits(player_terminals=2)).start()  # the app and the hand
     terms: dict[str, Terminal] = {}
+    launcher = None
     try:
+        if args.zygote:
+            from deathzap_tui.club.launcher import Launcher  # lazy: --zygote only
+
+            launcher = Launcher(tmp, log=lambda line: None)
+            await launcher.start()
         env = {**os.environ, "TERM": "xterm-256color", "COLORTERM": "",
                "DEATHZAP_SAVES_DIR": str(tmp), "TEXTUAL_ANIMATIONS": "none"}
         for side in ("red", "black"):
             if args.profile:
                 env["BENCH_PROFILE"] = str(Path(args.profile).resolve() / f"{side}.prof")
-            terms[side] = Terminal(side, sock, dict(env))
+            terms[side] = await Terminal.start(side, sock, dict(env), launcher)
         hands = {side: await Seat.join(str(sock), side) for side in ("red", "black")}
         await asyncio.sleep(2.0)
         await quiet(list(terms.values()), 1.0, 30)
@@ -219,7 +256,10 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
         started = time.monotonic()
         meter = None
         parts: list[str] = []
+        by_move: list[tuple[float, int]] = []
+        """Both apps' CPU (ms) and minor page faults, move by move."""
         for _ in range(args.moves):
+            at = sum(t.cpu() for t in terms.values()), sum(t.faults() for t in terms.values())
             side = whose(await hands["red"].fresh())
             await hands["black"].fresh()
             foe = "black" if side == "red" else "red"
@@ -249,6 +289,8 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
             assert reply["t"] == "ok", reply
             await quiet(list(terms.values()))
             meter.take("commit" if args.steps else "move")
+            by_move.append(((sum(t.cpu() for t in terms.values()) - at[0]) / 1e6,
+                            sum(t.faults() for t in terms.values()) - at[1]))
             parts = parts if len(parts) > len(step) else [*step[1:], "commit"]
         wall = time.monotonic() - started
         for term in terms.values():
@@ -263,11 +305,16 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
         frames = sum(t.frames - total[s][1] for s, t in terms.items())
         print(f"  both apps: {cpu / moves:.1f} ms CPU and {frames / moves:.1f} frames per "
               f"move ({wall:.0f} s)")
+        if not args.steps:
+            print("  move by move, both apps (ms CPU / minor page faults): " + ", ".join(
+                f"{cpu:.0f}/{faults}" for cpu, faults in by_move))
         for hand in hands.values():
             await hand.close()
     finally:
         for term in terms.values():
             await term.close()
+        if launcher is not None:
+            await launcher.close()
         host.stop()
 
 
@@ -287,6 +334,8 @@ def main() -> None:
                         help="every step on its own: CPU and frames per step")
     parser.add_argument("--profile", metavar="DIR", default="",
                         help="run each app under cProfile: DIR/red.prof, DIR/black.prof")
+    parser.add_argument("--zygote", action="store_true",
+                        help="fork the apps from a zygote, as `club serve` does")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dzm-") as tmp:
         asyncio.run(play(args, Path(tmp)))

@@ -63,9 +63,11 @@ READY = "ready"
 MAX_REQUEST = 1 << 20
 PRELOAD = ("deathzap_tui.cli", "deathzap_tui.commands.club", "deathzap_tui.club.lobby",
            "deathzap_tui.commands.join", "deathzap_tui.app.remote.app",
-           "deathzap_tui.net.client")
+           "deathzap_tui.net.client", "deathzap_tui.net.lock", "deathzap_tui.session",
+           "textual.layouts.factory")
 """What a session's app imports: the lobby (``club session``) and the battle screen
-it opens, and ``join``'s (a test that the zygote gets ready fails on a name gone)."""
+it opens, and ``join``'s; the last three lazily, as the game opens and its screens are
+laid out (a test that the zygote gets ready fails on a name gone)."""
 _kept: list[Any] = []
 """A child's inherited selector: its descriptor is closed, the object never used."""
 

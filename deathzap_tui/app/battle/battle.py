@@ -107,6 +107,7 @@ class BattleScreen(SteadyStyles, OneFrameScreen[None]):
         """The wizard's action was given up after showing chance (``spend``)."""
         self.advance_label = ""
         """The advance key's label, from the view ("Draw card", "Next phase")."""
+        self._logs: tuple[EventLog, ...] = ()
         self.selected = ""
         """The unit whose row is selected (up and down) for its card (``c``); "" until
         the player picks one: then the first that may act (:meth:`selected_unit`)."""
@@ -237,11 +238,17 @@ class BattleScreen(SteadyStyles, OneFrameScreen[None]):
                 view.columns, view.units.get(side, ()), names[side], view.score.get(side),
                 view.score_label, view.column_hints, self.selected_unit(view))
 
+    def logs(self) -> tuple[EventLog, ...]:
+        """The two logs: beside the deck on narrow terminals, under the tables on wide
+        ones. Looked up once (a joined terminal writes to them at every push)."""
+        if not self._logs:
+            self._logs = tuple(self.query(EventLog))
+        return self._logs
+
     def log_replace(self, lines: list[str]) -> None:
         """Show ``lines`` in the logs, rewriting only where they differ from what is
-        shown (a watcher's or a shared table's narrative that moved on).
-        Two logs: beside the deck on narrow terminals, under the tables on wide ones."""
-        for log in self.query(EventLog):
+        shown (a watcher's or a shared table's narrative that moved on)."""
+        for log in self.logs():
             log.replace(lines)
 
     def unit_names(self) -> dict[str, str]:
@@ -444,7 +451,7 @@ class BattleScreen(SteadyStyles, OneFrameScreen[None]):
     def committed(self, action: Any) -> None:
         """After ``commit``: the notes this terminal may see join the log."""
         lines = self.session.last_lines(terminal_side(self.session))
-        for log in self.query(EventLog):
+        for log in self.logs():
             log.add(lines)
         self.refresh_board()
 
@@ -528,7 +535,7 @@ class BattleScreen(SteadyStyles, OneFrameScreen[None]):
         lines of the event undone or redone change) and the board is shown again."""
         if self._attempt(undo_or_redo) is None:
             return
-        for log in self.query(EventLog):
+        for log in self.logs():
             follow(log)
         self.refresh_board()
 

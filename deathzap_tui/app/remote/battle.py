@@ -10,7 +10,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from deathzap_tui.app.battle.battle import BattleScreen
-from deathzap_tui.app.common.log import EventLog
 from deathzap_tui.app.common.text import clean
 from deathzap_tui.app.remote.status import said, status_text
 from deathzap_tui.app.remote.wizard import FOREIGN, JoinedWizardScreen, cancel_at_table
@@ -97,7 +96,7 @@ class JoinedBattleScreen(BattleScreen):
         del self._shown_narrative[keep:]
         self._shown_narrative += add
         self._live = []  # dropped with the rest after ``keep``
-        for log in self.query(EventLog):
+        for log in self.logs():
             log.drop_lines(len(log.lines) - keep)
             log.add(add)
 
@@ -116,7 +115,7 @@ class JoinedBattleScreen(BattleScreen):
         keep = 0  # the lines shown already: an answer adds to the end
         while keep < min(len(lines), len(self._live)) and lines[keep] == self._live[keep]:
             keep += 1
-        for log in self.query(EventLog):
+        for log in self.logs():
             log.drop_lines(len(self._live) - keep)
             log.add(lines[keep:], style="italic")
         self._live = lines

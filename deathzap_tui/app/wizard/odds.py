@@ -330,23 +330,16 @@ class OddsPanel(Widget):
         return len(text.wrap(self.app.console, max(width, 1)))
 
 
-def sync_odds(screen: Any, *, history_id: str = "wiz-history") -> None:
-    """Refresh the wizard's odds panel from its resolution as it stands (call after
-    every answer, back and redraw). The ruleset is the screen's ``odds_ruleset`` or
-    else the session's; labels come from the screen's ``unit_names``. In the narrow
-    layout the detail view takes the history's place."""
-    panels = screen.query(OddsPanel)
-    if not panels:
-        return
-    panel = panels.first()
+def sync_odds(screen: Any, panel: OddsPanel, history: Widget) -> None:
+    """Refresh ``panel``, the wizard's odds panel, from its resolution as it stands
+    (call after every answer, back and redraw). The ruleset is the screen's
+    ``odds_ruleset`` or else the session's; labels come from the screen's
+    ``unit_names``. In the narrow layout the detail view takes ``history``'s place."""
     ruleset = getattr(screen, "odds_ruleset", None)
     if ruleset is None:
         session = getattr(screen.app, "session", None)
         ruleset = getattr(session, "ruleset", None) if session is not None else None
     entries = entries_for(getattr(screen, "resolution", None), ruleset,
                           getattr(screen, "unit_names", None))
-    visible = panel.show(entries)
-    takeover = visible and panel.detail and not screen.has_class("-wide")
-    for history in screen.query(f"#{history_id}"):
-        if takeover:
-            history.display = False
+    if panel.show(entries) and panel.detail and not screen.has_class("-wide"):
+        history.display = False

@@ -206,9 +206,14 @@ class ChoiceList(SteadyOptionList):
             self.post_message(self.UnarmedEnter())
 
 
-STATE_STYLED = "#wiz-step, #wiz-history, #wiz-who, #wiz-feedback"
-"""The widgets wizard.tcss styles by the screen's state classes (``-picking``,
-``-fresh``, ``-done``): the only ones a change of state styles again."""
+STATE_STYLED: dict[str, str] = {
+    "picking": "#wiz-step, #wiz-history",
+    "fresh": "#wiz-step",
+    "done": "#wiz-step, #wiz-history, #wiz-who, #wiz-feedback",
+}
+"""The widgets wizard.tcss styles by each of the screen's state classes (``-picking``,
+``-fresh``, ``-done``): the only ones a change of that state styles again (no rule
+styles the screen itself by them)."""
 
 
 class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
@@ -413,12 +418,14 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         if self._states is not None:
             self._states.update(states)
             return
-        on = {f"-{name}" for name, value in states.items() if value}
-        off = {f"-{name}" for name, value in states.items() if not value}
-        if on <= self.classes and off.isdisjoint(self.classes):
+        changed = sorted(name for name, value in states.items()
+                         if self.has_class(f"-{name}") != value)
+        if not changed:
             return
-        self.add_class(*on, update=False).remove_class(*off, update=False)
-        self.app.stylesheet.update_nodes([self, *self.query(STATE_STYLED)], animate=True)
+        self.add_class(*(f"-{name}" for name in changed if states[name]), update=False)
+        self.remove_class(*(f"-{name}" for name in changed if not states[name]), update=False)
+        selector = ", ".join(STATE_STYLED[name] for name in changed)
+        self.app.stylesheet.update_nodes(self.query(selector), animate=True)
 
     def _draw(self) -> None:
         step = self.resolution.step if self.resolution is not None else None
@@ -439,7 +446,7 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         reason = self.query_one("#wiz-reason", Static)
         self._feedback("")
         self._render_history()
-        sync_odds(self)
+        sync_odds(self, self._odds_panel, self._history)
         self._state(picking=self.resolution is None)
         if self.resolution is None:
             self._state(done=False)
@@ -563,7 +570,7 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         """The history box holds ``lines``. With none (an action just begun) it is not
         shown and the step box takes its room (-fresh), rather than a box saying
         nothing happened yet (issue 22)."""
-        history = self.query_one("#wiz-history", TailLog)
+        history = self._history
         history.display = bool(lines)
         self._state(fresh=not lines)
         history.set_lines(lines)
@@ -673,7 +680,8 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
         return True
 
     # Looked up once: check_action asks for them for each of the ~50 bindings every
-    # time the bindings are read (the key bar, each key), and the wizard is kept.
+    # time the bindings are read (the key bar, each key), every redraw syncs the odds
+    # with the history, and the wizard is kept.
     @cached_property
     def _step_input(self) -> StepInput:
         return self.query_one("#wiz-input", StepInput)
@@ -681,6 +689,10 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     @cached_property
     def _odds_panel(self) -> OddsPanel:
         return self.query_one(OddsPanel)
+
+    @cached_property
+    def _history(self) -> History:
+        return self.query_one("#wiz-history", History)
 
     def action_odds(self) -> None:
         """ctrl+o: the odds panel's chart in the history's place, or back."""

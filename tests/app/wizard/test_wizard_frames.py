@@ -183,17 +183,21 @@ async def test_a_frame_waits_for_requests_still_on_their_way(demo_paths, monkeyp
 
 
 def test_a_change_of_state_restyles_every_widget_the_states_style() -> None:
-    """A change of the wizard's state classes restyles only ``STATE_STYLED`` (issue
-    21): every rule of wizard.tcss that reads a state class styles one of them."""
+    """A change of one of the wizard's state classes restyles only that state's
+    ``STATE_STYLED`` widgets (issue 21, 24): every rule of wizard.tcss that reads a
+    state class styles one of the widgets listed for that state (never the screen)."""
     sheet = (Path(wizard.__file__).parent / "wizard.tcss").read_text(encoding="utf-8")
     sheet = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
-    styled = {s.strip() for s in wizard.STATE_STYLED.split(",")}
-    targets = set()
+    styled = {state: {s.strip() for s in widgets.split(",")}
+              for state, widgets in wizard.STATE_STYLED.items()}
+    targets: dict[str, set[str]] = {state: set() for state in styled}
     for selectors in re.findall(r"([^{}]+)\{", sheet):
         for selector in selectors.split(","):
-            if re.search(r"\.-(picking|fresh|done)\b", selector):
-                targets.add(selector.split()[-1])
-    assert targets and targets <= styled, targets - styled
+            for state in re.findall(r"\.-(picking|fresh|done)\b", selector):
+                targets[state].add(selector.split()[-1])
+    assert all(targets.values()), targets
+    for state, widgets in targets.items():
+        assert widgets <= styled[state], (state, widgets - styled[state])
 
 
 @aiotest
