@@ -200,6 +200,16 @@ async def begin(seat: Seat, side: str) -> dict[str, Any]:
 async def finish(seats: dict[str, Seat], side: str, pending: dict[str, Any]) -> None:
     """Answer every step of the action in progress (whoever is asked) and commit it;
     ``pending`` is the action as ``side`` saw it last."""
+    pending = await answer_every(seats, side, pending)
+    reply = await seats[pending["by"]].request("commit", aid=pending["aid"])
+    assert reply["t"] == "ok", reply
+
+
+async def answer_every(seats: dict[str, Seat], side: str,
+                       pending: dict[str, Any]) -> dict[str, Any]:
+    """Answer every step of the action in progress (whoever is asked), leaving it to
+    be committed; ``pending`` is the action as ``side`` saw it last. Returns the
+    finished action as its last answerer was told it."""
     seat = seats[side]
     while pending["step"] is not None:
         if pending["yours"]:
@@ -214,8 +224,7 @@ async def finish(seats: dict[str, Seat], side: str, pending: dict[str, Any]) -> 
         reply = await seat.request("answer", aid=pending["aid"], answer=answer)
         assert reply["t"] == "ok", reply
         pending = reply["pending"]
-    reply = await seats[pending["by"]].request("commit", aid=pending["aid"])
-    assert reply["t"] == "ok", reply
+    return pending
 
 
 async def play_turn(seats: dict[str, Seat], side: str) -> None:

@@ -18,14 +18,12 @@ from server_helpers import (
     Running,
     Seat,
     a_game,
-    answer_out,
-    auto_answer,
+    answer_every,
     begin,
     challenge_and_accept,
     play_turn,
     running,
     seated,
-    step_from_data,
     whose,
 )
 
@@ -74,23 +72,8 @@ def held(spec: str, game: int) -> Iterator[None]:
 
 async def answered(seats: dict[str, Seat], side: str) -> dict[str, Any]:
     """Begin ``side``'s hit and answer every step, leaving it to be committed: the
-    action as ``side`` is shown it."""
-    pending = await begin(seats[side], side)
-    seat = seats[side]
-    while pending["step"] is not None:  # as server_helpers.finish answers
-        if pending["yours"]:
-            step = pending["step"]
-        else:
-            seat, n = seats[pending["step"]["side"]], len(pending["answers"])
-            state = await seat.until_state(
-                lambda s, n=n: bool(s["pending"]) and s["pending"]["yours"]
-                and len(s["pending"]["answers"]) == n)
-            step = state["pending"]["step"]
-        answer = answer_out(auto_answer(step_from_data(step)))  # type: ignore[arg-type]
-        reply = await seat.request("answer", aid=pending["aid"], answer=answer)
-        assert reply["t"] == "ok", reply
-        pending = reply["pending"]
-    return pending
+    action as its last answerer was told it."""
+    return await answer_every(seats, side, await begin(seats[side], side))
 
 
 async def two_games(club: Running) -> tuple[dict[str, Seat], dict[str, Seat], int,
