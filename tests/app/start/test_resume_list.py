@@ -26,6 +26,17 @@ def rows(app: Any) -> list[str]:
     return [strip.text for strip in saves.render_lines(saves.region.reset_offset)]
 
 
+async def states_shown(app: Any, pilot: Any) -> None:
+    """Wait until the resume list shows how the games stand (read in a thread, the
+    states are shown as they come)."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    for _ in range(200):
+        if "in progress:" in " ".join(rows(app)):
+            break
+        await pilot.pause(0.05)
+
+
 @aiotest
 async def test_the_resume_list_says_ruleset_state_and_result(demo_paths) -> None:
     done = finished(demo_paths, "a-long-save-name-for-a-finished-game")
@@ -33,12 +44,7 @@ async def test_the_resume_list_says_ruleset_state_and_result(demo_paths) -> None
     result, title = done.view().result, done.ruleset.title
     app = DeathzapApp(Launch("start", seed=7))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        for _ in range(200):  # the states, read in a thread, are shown as they come
-            if "in progress:" in " ".join(rows(app)):
-                break
-            await pilot.pause(0.05)
+        await states_shown(app, pilot)
         shown = rows(app)
         text = " ".join(line.strip() for line in shown)
         assert title in text and "finished:" in text and "in progress:" in text
@@ -69,12 +75,7 @@ async def test_the_resume_list_says_how_games_stand_from_their_summaries(
     monkeypatch.setattr(Session, "read", not_loaded)
     app = DeathzapApp(Launch("start", seed=7))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        for _ in range(200):
-            if "in progress:" in " ".join(rows(app)):
-                break
-            await pilot.pause(0.05)
+        await states_shown(app, pilot)
         text = " ".join(line.strip() for line in rows(app))
     assert f"finished: {done.view().result.split()[0]}" in text
     assert "in progress:" in text and now.split()[0] in text
@@ -97,12 +98,7 @@ async def test_saves_past_the_list_s_box_are_wrapped_beside_its_scrollbar(
                         or real(self, options))
     app = DeathzapApp(Launch("start", seed=7))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        for _ in range(200):
-            if "in progress:" in " ".join(rows(app)):
-                break
-            await pilot.pause(0.05)
+        await states_shown(app, pilot)
         saves = app.screen.query_one("#saves")
         texts = [saves.get_option_at_index(i).prompt for i in range(saves.option_count)]
         assert saves.show_vertical_scrollbar and len(texts) == 6
