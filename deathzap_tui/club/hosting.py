@@ -441,7 +441,7 @@ class Club:
                     await self._unload(game_id)
 
     def _listen(self, hosted: Hosted, game: Game) -> None:
-        game.listeners.append(lambda _game, event: self._moved(hosted, event))
+        game.listeners.append(lambda game, event: self._moved(hosted, game, event))
 
     # --- several front-ends (issue 24) -------------------------------------------
     def _in_turn(self, hosted: Hosted, change: Callable[[], None]) -> None:
@@ -643,12 +643,20 @@ class Club:
         return ("the game moved on meanwhile (a move made at the same moment was kept "
                 "first), so yours was not: " + (said or "look at the board again"))
 
-    def _moved(self, hosted: Hosted, event: Event) -> None:
+    def _moved(self, hosted: Hosted, game: Game, event: Event) -> None:
         """A game's listener: the event is on its way to the store. The table settles
         (its action in progress is cleared) after the listeners run, so look at it
-        just after, in the game's turn: once the event is kept."""
-        asyncio.get_running_loop().call_soon(
-            self._in_turn, hosted, lambda: self._after_move(hosted, event))
+        just after, in the game's turn: once the event is kept, if it was (the store
+        may refuse it: another front-end's event came first, and the game was loaded
+        again without it; or the store is gone, and the referee stopped)."""
+        seq = len(game.log) - 1
+
+        def if_kept() -> None:
+            log = hosted.table.game.log
+            if hosted.referee.failure is None and len(log) > seq and log[seq] is event:
+                self._after_move(hosted, event)
+
+        asyncio.get_running_loop().call_soon(self._in_turn, hosted, if_kept)
 
     def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
         """Lobbies hear of a move; ``--notify`` runs only on the front-end where it
