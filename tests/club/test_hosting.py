@@ -206,3 +206,33 @@ def test_a_change_made_elsewhere_while_a_game_is_being_loaded_is_caught_up(
             assert state["pending"]["by"] == side
 
     asyncio.run(main())
+
+
+def test_an_undo_agreed_to_is_told_to_its_asker_only_once_kept(tmp_path: Any) -> None:
+    """The asker hears that the other side agreed to their undo only once the undo
+    is kept: not while its write waits for the store's lock."""
+    spec = f"sqlite:{tmp_path / 'club.sqlite'}"
+
+    async def main() -> None:
+        async with running(spec) as club:  # type: ignore[arg-type]
+            one, _two, first, _lobbies = await two_games(club)
+            side = whose(await one["red"].fresh())
+            other = "black" if side == "red" else "red"
+            await play_turn(one, side)
+            assert (await one[side].request("undo"))["t"] == "ok"
+            await one[other].until_state(lambda s: s["request"] is not None)
+            await one[side].fresh()
+            with held(spec, first):
+                reply = asyncio.ensure_future(one[other].request("reply", accept=True))
+                said: list[dict[str, Any]] = []
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        said.append(await one[side].next(timeout=0.5))
+                assert not reply.done()
+                assert [m for m in said if m["t"] == "notice"] == []
+            assert (await asyncio.wait_for(reply, 10))["t"] == "ok"
+            msg = await one[side].next()
+            assert msg == {"t": "notice", "message": f"{other} agreed to your undo"}
+            assert club.store.game_info(first).events == 2
+
+    asyncio.run(main())
