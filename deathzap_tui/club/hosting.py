@@ -321,15 +321,15 @@ class Club:
         info, side = self._visible(member, msg["game"])
         loaded = info.id in self.hosted
         hosted = await self.host(info.id)
-        if loaded and self._following is not None:
-            async with hosted.referee.turn:  # a notice lost with the front-end that wrote it
-                await self.catch_up_off_loop(hosted)
         hosted.opened = self.clock()
         since: list[str] = []
-        if side in SIDES:
-            game = hosted.table.game
-            since = lastseen.since(game, min(info.seen, len(game.log)), side)
-            self.store.mark_seen(info.id, member, len(game.log))
+        async with hosted.referee.turn:  # the game as kept: no move whose writes wait
+            if loaded and self._following is not None:
+                await self.catch_up_off_loop(hosted)  # a notice lost with its front-end
+            if side in SIDES:
+                game = hosted.table.game
+                since = lastseen.since(game, min(info.seen, len(game.log)), side)
+                self.store.mark_seen(info.id, member, len(game.log))
         return {"socket": str(hosted.socket), "side": side,
                 "since": [clean(line) for line in since],
                 "game": self._game_row(self.store.game_info(info.id, member), member,
