@@ -321,15 +321,15 @@ class Club:
         info, side = self._visible(member, msg["game"])
         loaded = info.id in self.hosted
         hosted = await self.host(info.id)
-        if loaded and self._following is not None:
-            async with hosted.referee.turn:  # a notice lost with the front-end that wrote it
-                await self.catch_up_off_loop(hosted)
         hosted.opened = self.clock()
         since: list[str] = []
-        if side in SIDES:
-            game = hosted.table.game
-            since = lastseen.since(game, min(info.seen, len(game.log)), side)
-            self.store.mark_seen(info.id, member, len(game.log))
+        async with hosted.referee.turn:  # the game as kept: no move whose writes wait
+            if loaded and self._following is not None:
+                await self.catch_up_off_loop(hosted)  # a notice lost with its front-end
+            if side in SIDES:
+                game = hosted.table.game
+                since = lastseen.since(game, min(info.seen, len(game.log)), side)
+                self.store.mark_seen(info.id, member, len(game.log))
         return {"socket": str(hosted.socket), "side": side,
                 "since": [clean(line) for line in since],
                 "game": self._game_row(self.store.game_info(info.id, member), member,
@@ -441,7 +441,7 @@ class Club:
                     await self._unload(game_id)
 
     def _listen(self, hosted: Hosted, game: Game) -> None:
-        game.listeners.append(lambda _game, event: self._moved(hosted, event))
+        game.listeners.append(lambda game, event: self._moved(hosted, game, event))
 
     # --- several front-ends (issue 24) -------------------------------------------
     def _in_turn(self, hosted: Hosted, change: Callable[[], None]) -> None:
@@ -643,12 +643,20 @@ class Club:
         return ("the game moved on meanwhile (a move made at the same moment was kept "
                 "first), so yours was not: " + (said or "look at the board again"))
 
-    def _moved(self, hosted: Hosted, event: Event) -> None:
+    def _moved(self, hosted: Hosted, game: Game, event: Event) -> None:
         """A game's listener: the event is on its way to the store. The table settles
         (its action in progress is cleared) after the listeners run, so look at it
-        just after, in the game's turn: once the event is kept."""
-        asyncio.get_running_loop().call_soon(
-            self._in_turn, hosted, lambda: self._after_move(hosted, event))
+        just after, in the game's turn: once the event is kept, if it was (the store
+        may refuse it: another front-end's event came first, and the game was loaded
+        again without it; or the store is gone, and the referee stopped)."""
+        seq = len(game.log) - 1
+
+        def if_kept() -> None:
+            log = hosted.table.game.log
+            if hosted.referee.failure is None and len(log) > seq and log[seq] is event:
+                self._after_move(hosted, event)
+
+        asyncio.get_running_loop().call_soon(self._in_turn, hosted, if_kept)
 
     def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
         """Lobbies hear of a move; ``--notify`` runs only on the front-end where it

@@ -825,14 +825,15 @@ class Referee:
 
     async def _answer(self, client: Client, msg: dict[str, Any], rid: int | None) -> bool:
         """Apply a request to the table, keep what it wrote, then tell the terminals
-        (the new state first, then the reply); with :attr:`turn` held. False once
-        the game cannot be kept (the referee stops); :class:`BadMessage` (a hello
-        again) for the caller to count."""
+        (a notice to another terminal, the new state, then the reply); with
+        :attr:`turn` held. False once the game cannot be kept (the referee stops);
+        :class:`BadMessage` (a hello again) for the caller to count."""
+        notices: list[tuple[str, str]] = []
         try:
             try:
                 if self.writes is not None:
                     self.writes.defer()
-                reply = self._dispatch(client, msg)
+                reply = self._dispatch(client, msg, notices)
             finally:
                 if self.writes is not None:
                     await self.writes.settle()  # kept before any terminal is told
@@ -852,6 +853,8 @@ class Referee:
             self.failure = exc
             self._fatal.set()
             return False
+        for role, message in notices:
+            self.notice(role, message)
         # The new snapshot goes out before the reply, so a client's facade call
         # returns with the change already applied (read-your-writes).
         if msg["t"] not in READ_ONLY:
@@ -860,7 +863,10 @@ class Referee:
             client.send({"t": "ok", "id": rid, **reply})
         return True
 
-    def _dispatch(self, client: Client, msg: dict[str, Any]) -> dict[str, Any] | None:
+    def _dispatch(self, client: Client, msg: dict[str, Any],
+                  notices: list[tuple[str, str]]) -> dict[str, Any] | None:
+        """Apply ``msg`` to the table; the reply, and in ``notices`` (role, message)
+        what other terminals are to be told once the change is kept."""
         t, side, table = msg["t"], client.role, self.table
         if t == "ping":
             return {}
@@ -884,7 +890,7 @@ class Referee:
         elif t == "reply":
             req, event = table.reply(side, msg["accept"])
             word = "agreed to" if event else "declined"
-            self.notice(req["by"], f"{side} {word} your {req['kind']}")
+            notices.append((req["by"], f"{side} {word} your {req['kind']}"))
             return {}
         return {"pending": table.pending_for(client.viewer)}
 

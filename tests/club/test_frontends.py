@@ -275,6 +275,37 @@ def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
     asyncio.run(main())
 
 
+def test_a_move_that_lost_the_race_is_not_told_to_the_lobbies(pg: PgServer) -> None:
+    """The front-end whose move the store refused (another front-end's was kept
+    first) tells no lobby of it: its lobbies hear of a move only once it is kept,
+    and this one never was (its game is loaded again instead)."""
+    async def main() -> None:
+        async with two_front_ends(pg.database(own=True)) as (a, b):
+            sides = await Sides(a, b).sit()
+            side = whose(await sides.seats["red"].fresh())
+            x = sides.home[side]
+            y = sides.other(x)
+            opp = "black" if side == "red" else "red"
+            on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
+            on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
+            info = y.store.game_info(sides.game)
+            lobbies = [await y.lobby(m) for m in (info.red, info.black) if m]
+            assert y.club._following is not None
+            y.club._following.cancel()  # y hears nothing more
+            await play_turn(on_x, side)
+            refused = await play_across(on_y, side)  # the same move again, on y
+            assert refused["t"] == "error" and "moved on meanwhile" in refused["message"]
+            await on_y[opp].fresh()
+            await asyncio.sleep(0.2)
+            news: list[dict[str, Any]] = []
+            for lobby in lobbies:
+                while not lobby.events.empty():
+                    news.append(lobby.events.get_nowait())
+            assert [e for e in news if e.get("game") == sides.game] == []
+
+    asyncio.run(main())
+
+
 async def told(seat: Seat, pred: Any) -> tuple[list[str], dict[str, Any]]:
     """The notices ``seat`` is sent until a state that ``pred`` accepts follows one."""
     said: list[str] = []

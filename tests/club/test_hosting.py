@@ -206,3 +206,70 @@ def test_a_change_made_elsewhere_while_a_game_is_being_loaded_is_caught_up(
             assert state["pending"]["by"] == side
 
     asyncio.run(main())
+
+
+def test_an_undo_agreed_to_is_told_to_its_asker_only_once_kept(tmp_path: Any) -> None:
+    """The asker hears that the other side agreed to their undo only once the undo
+    is kept: not while its write waits for the store's lock."""
+    spec = f"sqlite:{tmp_path / 'club.sqlite'}"
+
+    async def main() -> None:
+        async with running(spec) as club:  # type: ignore[arg-type]
+            one, _two, first, _lobbies = await two_games(club)
+            side = whose(await one["red"].fresh())
+            other = "black" if side == "red" else "red"
+            await play_turn(one, side)
+            assert (await one[side].request("undo"))["t"] == "ok"
+            await one[other].until_state(lambda s: s["request"] is not None)
+            await one[side].fresh()
+            with held(spec, first):
+                reply = asyncio.ensure_future(one[other].request("reply", accept=True))
+                said: list[dict[str, Any]] = []
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        said.append(await one[side].next(timeout=0.5))
+                assert not reply.done()
+                assert [m for m in said if m["t"] == "notice"] == []
+            assert (await asyncio.wait_for(reply, 10))["t"] == "ok"
+            msg = await one[side].next()
+            assert msg == {"t": "notice", "message": f"{other} agreed to your undo"}
+            assert club.store.game_info(first).events == 2
+
+    asyncio.run(main())
+
+
+def test_a_game_opened_while_a_move_waits_to_be_kept_is_not_said_to_have_moved(
+        tmp_path: Any) -> None:
+    """On SQLite (one front-end, no notices) a player opens a game from the lobby
+    while the other's commit waits for the store's one writer thread (busy with
+    another write): what the open says happened since they last looked never
+    includes the move not kept yet."""
+    spec = f"sqlite:{tmp_path / 'club.sqlite'}"
+
+    async def main() -> None:
+        async with running(spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            side = whose(await seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            pending = await answered(seats, side)
+            info = club.store.game_info(first)
+            lobby = alice if (info.red if other == "red" else info.black) == "alice" else bob
+            let_go = threading.Event()
+            busy = club.store.in_thread(lambda: let_go.wait(HOLD))  # another game's write
+            try:
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit waits for the writer thread
+                opening = asyncio.ensure_future(lobby.request("open", game=first))
+                await asyncio.sleep(0.5)
+                if opening.done():
+                    assert opening.result()["since"] == [], opening.result()
+                assert not commit.done()
+            finally:
+                let_go.set()
+            await busy
+            reply = await asyncio.wait_for(commit, 10)
+            assert reply["t"] == "ok", reply
+            assert (await asyncio.wait_for(opening, 10))["since"] != []
+
+    asyncio.run(main())
