@@ -64,7 +64,7 @@ from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.text import clean
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.limits import Limits
-from deathzap_tui.net.referee import Referee, Table
+from deathzap_tui.net.referee import Place, Referee, Table
 from deathzap_tui.paths import forces_dir as default_forces
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
@@ -371,7 +371,8 @@ class Club:
                 self._opening.discard(game_id)
             if game_id in self._missed:  # changed elsewhere while it was read
                 self._missed.discard(game_id)
-                self._later(self._catch_up_in_turn(hosted))
+                place = hosted.referee.turn.place()
+                self._later(self._catch_up_in_turn(hosted, place), place)
             return hosted
 
     async def _serve_game(self, game_id: int) -> Hosted:
@@ -452,13 +453,14 @@ class Club:
         if hosted.referee.turn.idle:
             change()
             return
+        place = hosted.referee.turn.place()  # in line now, ahead of what asks after
 
         async def in_turn() -> None:
-            async with hosted.referee.turn:
+            async with place:
                 if self.hosted.get(hosted.game_id) is hosted:
                     change()
 
-        self._later(in_turn())
+        self._later(in_turn(), place)
 
     def _changed_elsewhere(self, game_id: int, what: str, data: str = "") -> None:
         """The store's notice: another front-end changed game ``game_id`` (``data``:
@@ -512,15 +514,25 @@ class Club:
         for game_id in sorted(behind):
             hosted = self.hosted.get(game_id)
             if hosted is not None:
-                self._later(self._catch_up_in_turn(hosted))
+                place = hosted.referee.turn.place()
+                self._later(self._catch_up_in_turn(hosted, place), place)
 
-    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+    def _later(self, work: Coroutine[Any, Any, None], place: Place) -> None:
+        """Run ``work`` (which enters ``place``) as a task; a failure is logged, and
+        a task cancelled before it started leaves its place in line."""
         task = asyncio.ensure_future(work)
         self._turns.add(task)
-        task.add_done_callback(self._turns.discard)
 
-    async def _catch_up_in_turn(self, hosted: Hosted) -> None:
-        async with hosted.referee.turn:
+        def done(task: asyncio.Future[None]) -> None:
+            self._turns.discard(task)
+            place.forget()
+            if not task.cancelled() and (exc := task.exception()) is not None:
+                self.log(f"a change in a game's turn failed: {exc!r}")
+
+        task.add_done_callback(done)
+
+    async def _catch_up_in_turn(self, hosted: Hosted, place: Place) -> None:
+        async with place:
             if self.hosted.get(hosted.game_id) is hosted:
                 await self.catch_up_off_loop(hosted)
 

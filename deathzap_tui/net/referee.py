@@ -24,6 +24,7 @@ every change of it in order meanwhile, and other games go on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import os
@@ -489,28 +490,63 @@ class Turn:
     """One change of a table at a time, across the awaits of its store's writes
     (:class:`~deathzap_tui.gamestore.WriteBehind`), in the order they came: a game's
     requests, the notices of other front-ends and what its terminals are told keep
-    their order, and other games go on meanwhile. ``async with turn:``."""
+    their order, and other games go on meanwhile. ``async with turn:`` takes a place
+    in line on entering; :meth:`place` takes one at once, for a change made later."""
 
     def __init__(self) -> None:
-        self._lock = asyncio.Lock()
-        self._queued = 0
+        self._line: collections.deque[asyncio.Future[None]] = collections.deque()
+        """Who has the turn (the first: its ticket done) and who waits, in order."""
 
     @property
     def idle(self) -> bool:
         """Nobody has the turn or waits for it: what would take it may run at once."""
-        return self._queued == 0
+        return not self._line
+
+    def place(self) -> Place:
+        """A place in line, taken now: a change queued as a task (not started yet)
+        keeps its place ahead of whatever asks after it. ``async with place:``; a
+        place never entered (its task cancelled first) is :meth:`Place.forget`-ed."""
+        ticket = asyncio.get_running_loop().create_future()
+        if not self._line:
+            ticket.set_result(None)
+        self._line.append(ticket)
+        return Place(self, ticket)
 
     async def __aenter__(self) -> None:
-        self._queued += 1
+        await self.place().__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._leave(self._line[0])  # the holder is first in line
+
+    def _leave(self, ticket: asyncio.Future[None]) -> None:
+        if self._line and self._line[0] is ticket:
+            self._line.popleft()
+            if self._line and not self._line[0].done():
+                self._line[0].set_result(None)  # the next in line's turn
+        else:
+            with contextlib.suppress(ValueError):  # left already
+                self._line.remove(ticket)
+
+
+class Place:
+    """A place in a :class:`Turn`'s line (:meth:`Turn.place`)."""
+
+    def __init__(self, turn: Turn, ticket: asyncio.Future[None]) -> None:
+        self._turn, self._ticket = turn, ticket
+
+    async def __aenter__(self) -> None:
         try:
-            await self._lock.acquire()
-        except BaseException:
-            self._queued -= 1
+            await self._ticket
+        except BaseException:  # gave up waiting (cancelled): no longer in line
+            self._turn._leave(self._ticket)
             raise
 
     async def __aexit__(self, *exc: object) -> None:
-        self._lock.release()
-        self._queued -= 1
+        self._turn._leave(self._ticket)
+
+    def forget(self) -> None:
+        """Leave the line if still in it (the change's task ended without it)."""
+        self._turn._leave(self._ticket)
 
 
 Frames = dict[tuple[int, int, tuple[str, ...]], bytes]

@@ -12,7 +12,7 @@ import toynet
 from rawclient import RawClient
 
 from deathzap_tui.net.client import RemoteSession
-from deathzap_tui.net.referee import Turn
+from deathzap_tui.net.referee import Place, Turn
 from deathzap_tui.net.wire import Waiting
 from deathzap_tui.rules.steps import ROLL, Dice, DiceRequest, Question, Refused
 
@@ -510,5 +510,43 @@ def test_a_table_turn_is_taken_in_the_order_asked_and_idle_only_when_nobody_wait
             with pytest.raises(asyncio.CancelledError):
                 await waiting
         assert turn.idle and order == ["a", "b", "c", "d"]
+
+    asyncio.run(main())
+
+
+def test_a_place_in_a_table_s_turn_is_kept_from_when_it_is_taken() -> None:
+    """:meth:`Turn.place` (issue 24): a change queued as a task while the turn is held
+    (another front-end's notice) goes before what asks for the turn after it was
+    queued, even when that asks before the task has started; a place whose task is
+    cancelled before it starts is forgotten, and the turn passes on."""
+    async def main() -> None:
+        turn, order = Turn(), []
+
+        async def queued(place: Place, name: str) -> None:
+            async with place:
+                order.append(name)
+
+        async def request(name: str) -> None:
+            async with turn:
+                order.append(name)
+
+        async with turn:
+            place = turn.place()
+            notice = asyncio.ensure_future(queued(place, "notice"))
+        # the turn is let go; a request asks for it (in this task, at once) before
+        # the notice's task has run
+        await asyncio.wait_for(request("request"), 1)
+        await notice
+        assert order == ["notice", "request"] and turn.idle
+
+        async with turn:
+            dropped = turn.place()
+            never = asyncio.ensure_future(queued(dropped, "never"))
+            never.cancel()  # cancelled before it starts: its place is left unused
+        with pytest.raises(asyncio.CancelledError):
+            await never
+        dropped.forget()
+        await asyncio.wait_for(request("after"), 1)
+        assert order == ["notice", "request", "after"] and turn.idle
 
     asyncio.run(main())
