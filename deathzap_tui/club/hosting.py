@@ -399,7 +399,8 @@ class Club:
     def _load(self, game_id: int) -> tuple[ClubGameStore, dict[str, str], Table]:
         """The game's store, players (side -> member) and table, loaded from the club's
         store (on one of its writer threads: the reads, and the replay of a long game,
-        keep no other game waiting)."""
+        keep the event loop free; on SQLite, whose one writer thread also makes every
+        game's writes, these wait behind it)."""
         info = self.store.game_info(game_id)
         store = self.store.game_store(game_id)
         players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
