@@ -21,7 +21,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from deathzap_tui.app.common.help import HelpScreen
 from deathzap_tui.app.common.messages import (
     DiceMode,
     GameOver,
@@ -33,7 +32,6 @@ from deathzap_tui.app.common.messages import (
 )
 from deathzap_tui.app.common.palette import PaletteCommands
 from deathzap_tui.app.frames import Backdrop
-from deathzap_tui.app.start.since import SinceScreen
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
 from deathzap_tui.rules import registry
@@ -99,6 +97,8 @@ class DeathzapApp(App[None]):
         self.push_screen(first)
         self.reopen_action(first)
         if self.greeting is not None:
+            from deathzap_tui.app.start.since import SinceScreen  # lazy: play by turn only
+
             self.push_screen(SinceScreen(*self.greeting))
 
     def on_unmount(self) -> None:
@@ -329,6 +329,8 @@ class DeathzapApp(App[None]):
         await super().action_quit()
 
     def action_help(self) -> None:
+        from deathzap_tui.app.common.help import HelpScreen  # lazy: not in a first frame
+
         if isinstance(self.screen, HelpScreen):
             return
         ruleset = self.session.ruleset if self.session is not None else registry.get()
