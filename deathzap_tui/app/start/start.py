@@ -150,6 +150,9 @@ def _no_saves() -> Option:
 
 class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     AUTO_FOCUS = "#ruleset"
+    START_STYLES_ONLY: ClassVar[bool] = True
+    """Styled by ``styles.START_STYLES`` alone: the app opening on it reads the other
+    sheets only when it shows another screen (``DeathzapApp.read_all_styles``)."""
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
         Binding("ctrl+g", "start(True)", "Quick start", priority=True),
