@@ -21,7 +21,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from deathzap_tui.app.common.help import HelpScreen
 from deathzap_tui.app.common.messages import (
     DiceMode,
     GameOver,
@@ -33,8 +32,7 @@ from deathzap_tui.app.common.messages import (
 )
 from deathzap_tui.app.common.palette import PaletteCommands
 from deathzap_tui.app.frames import Backdrop
-from deathzap_tui.app.start.since import SinceScreen
-from deathzap_tui.app.styles import STYLES
+from deathzap_tui.app.styles import START_STYLES, STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
 from deathzap_tui.rules import registry
 
@@ -61,7 +59,9 @@ class Launch:
 
 
 class DeathzapApp(App[None]):
-    CSS_PATH: ClassVar[list[Any]] = STYLES
+    CSS_PATH: ClassVar[list[Any]] = START_STYLES
+    """The rest of ``STYLES`` is read before any screen but the start screen is shown
+    (:meth:`read_all_styles`)."""
     TITLE = "deathzap"
     COMMANDS = App.COMMANDS | {PaletteCommands}
     BINDINGS: ClassVar[list[Any]] = [
@@ -88,6 +88,7 @@ class DeathzapApp(App[None]):
         self.greeting = greeting
         self._watch_timer: Timer | None = None
         self._watch_stamp: tuple[int, ...] | None = None
+        self._all_styles_read = False
 
     # --- screens --------------------------------------------------------------
     def on_mount(self) -> None:
@@ -96,10 +97,34 @@ class DeathzapApp(App[None]):
         # Pushed rather than returned from get_default_screen: Textual 8.2 gives the
         # default screen no result callback, so it could not be switched away later.
         first = self.first_screen()
-        self.push_screen(first)
+        if not getattr(first, "START_STYLES_ONLY", False):
+            self.read_all_styles()
+        super().push_screen(first)
         self.reopen_action(first)
         if self.greeting is not None:
+            from deathzap_tui.app.start.since import SinceScreen  # lazy: play by turn only
+
             self.push_screen(SinceScreen(*self.greeting))
+
+    def read_all_styles(self) -> None:
+        """Read the sheets of ``STYLES`` after ``START_STYLES`` (once, in their order):
+        every screen but the start screen (and its dialogs) may use them. No widget
+        already styled is styled again: their rules name other screens' widgets."""
+        if self._all_styles_read:
+            return
+        self._all_styles_read = True
+        rest = [Path(path) for path in STYLES[len(START_STYLES):]]
+        self.css_path = [*self.css_path, *rest]
+        for path in rest:
+            self.stylesheet.read(path)
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        self.read_all_styles()
+        return super().push_screen(*args, **kwargs)
+
+    def switch_screen(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        self.read_all_styles()
+        return super().switch_screen(*args, **kwargs)
 
     def on_unmount(self) -> None:
         self.release_lock()
@@ -329,6 +354,8 @@ class DeathzapApp(App[None]):
         await super().action_quit()
 
     def action_help(self) -> None:
+        from deathzap_tui.app.common.help import HelpScreen  # lazy: not in a first frame
+
         if isinstance(self.screen, HelpScreen):
             return
         ruleset = self.session.ruleset if self.session is not None else registry.get()

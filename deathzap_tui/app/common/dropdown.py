@@ -111,19 +111,24 @@ class Dropdown(SteadySize, Select[Any]):
     own stays clear, as a Select's, under the row mounted when it opens)."""
     _label: RenderableType | NoSelection = NoSelection()
 
-    def compose(self) -> Any:
-        # The row shows the first value from the start: set once mounted (as Select
-        # does), its label's colour class would style it a second time.
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # The row shows the first value from the start, its label's colour class set
+        # before the dropdown is styled (as it is mounted): set once mounted (as Select
+        # does), or when composed (already styled then), it styled each dropdown twice.
+        super().__init__(*args, **kwargs)
         first = self._value if self._value != self.NULL or self._allow_blank \
             else self._options[0][1]
         self._show(first)
+
+    def compose(self) -> Any:
         return ()
 
     def _show(self, value: Any) -> None:
         """Draw ``value``'s label on the dropdown's own row."""
         self._label = next((p for p, v in self._options if v == value), self.NULL) \
             if value != self.NULL else self.NULL
-        self.set_class(not isinstance(self._label, NoSelection), "-has-value")
+        self.set_class(not isinstance(self._label, NoSelection), "-has-value",
+                       update=self.is_attached)  # (not yet: styled as it is mounted)
         if self.is_mounted:
             self.refresh()
 

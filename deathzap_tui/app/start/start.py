@@ -16,7 +16,6 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from deathzap_tui.app.common.dialogs import PickScreen, PromptScreen
 from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.formrow import FormRow
 from deathzap_tui.app.common.inputs import SteadyInput
@@ -36,7 +35,6 @@ from deathzap_tui.app.frames import (
     SteadySize,
     SteadyStyles,
 )
-from deathzap_tui.app.start.since import LockedScreen
 from deathzap_tui.forcefile import load_force
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
 from deathzap_tui.headless.forcelist import (
@@ -152,6 +150,9 @@ def _no_saves() -> Option:
 
 class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     AUTO_FOCUS = "#ruleset"
+    START_STYLES_ONLY: ClassVar[bool] = True
+    """Styled by ``styles.START_STYLES`` alone: the app opening on it reads the other
+    sheets only when it shows another screen (``DeathzapApp.read_all_styles``)."""
     BINDINGS: ClassVar[list[Any]] = [
         Binding("ctrl+s", "start(False)", "Start with set-up", priority=True),
         Binding("ctrl+g", "start(True)", "Quick start", priority=True),
@@ -424,6 +425,8 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     # --- editing a force file (issue 14) ---------------------------------------
     def action_edit_force(self) -> None:
         """Pick a force file from the forces folder, or name a new one, and edit it."""
+        from deathzap_tui.app.common.dialogs import PickScreen  # lazy: only to edit (issue 21)
+
         choices = [(NEW_FORCE, "+ a new force file...")]
         choices += [(str(p), f"{p.stem}  ({ruleset_of(p)})") for p in self.files]
 
@@ -436,6 +439,10 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         self.app.push_screen(PickScreen("Edit a force file", choices), picked)
 
     def _new_force(self) -> None:
+        from deathzap_tui.app.common.dialogs import (  # lazy: only to edit (issue 21)
+            PickScreen,
+            PromptScreen,
+        )
         from deathzap_tui.forcedoc import force_path  # lazy: the editor, ~38 ms CPU
 
         def named(name: str | None) -> None:
@@ -530,6 +537,7 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
     def _resume(self, path: Path) -> None:
         """Open a save to play it, its writer's lock taken first; a save another
         process writes may be watched read only instead."""
+        from deathzap_tui.app.start.since import LockedScreen  # lazy: a locked save only
         from deathzap_tui.net import playbyturn  # lazy: only on resuming a save (issue 21)
         from deathzap_tui.net.lock import SaveLocked, read_only  # lazy: as playbyturn
 
