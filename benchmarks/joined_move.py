@@ -13,7 +13,9 @@ dice, the defender's saves (when a die hit), commit. Two ways to play it:
 
 - ``paced`` (default), as ``benchmarks/club.py`` plays: the answers back to back,
   then the commit once the opponent's screen is quiet. CPU per move (each app's
-  process time, all its threads) and frames per move.
+  process time, all its threads) and frames per move, and how long the commit took
+  to reach the opponent's screen (sent -> its first bytes: what ``club.py`` times,
+  without SSH and a club).
 - ``--steps``: every step on its own, both screens quiet before the next: CPU and
   frames per step of each app (the mover's and the opponent's).
 
@@ -111,6 +113,8 @@ class Terminal:
         self.frames = 0
         self.last = time.monotonic()
         self.tail = b""
+        self.heard: float | None = 0.0
+        """When it first wrote after :meth:`listen` (``None``: not yet)."""
         asyncio.get_running_loop().add_reader(self.master, self._read)
 
     @classmethod
@@ -140,6 +144,8 @@ class Terminal:
             asyncio.get_running_loop().remove_reader(self.master)
             return
         self.last = time.monotonic()
+        if self.heard is None:
+            self.heard = self.last
         self.tail = (self.tail + chunk)[-4000:]
         self.frames += chunk.count(SYNC_START)  # a marker split across reads is rare
         if b"\x1b[6n" in chunk:  # answer a terminal's queries as a terminal would
@@ -148,6 +154,10 @@ class Terminal:
             os.write(self.master, b"\x1b[?62;c")
         if b"\x1b[?2026$p" in chunk:  # DECRQM: synchronized output is supported
             os.write(self.master, b"\x1b[?2026;2$y")
+
+    def listen(self) -> None:
+        """Note when this screen next writes (:attr:`heard`)."""
+        self.heard = None
 
     def signal(self, signum: int) -> None:
         """Profile the moves only (``BENCH_PROFILE``): start or stop."""
@@ -257,6 +267,8 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
         meter = None
         parts: list[str] = []
         by_move: list[tuple[float, int]] = []
+        hops: list[float] = []
+        """Commit sent -> the opponent's screen's first bytes (ms), move by move."""
         """Both apps' CPU (ms) and minor page faults, move by move."""
         for _ in range(args.moves):
             at = sum(t.cpu() for t in terms.values()), sum(t.faults() for t in terms.values())
@@ -285,9 +297,13 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
                     meter.take(f"{what}")
             pending = await hands[side].shown(len(pending["answers"]))
             await quiet([terms[foe]], 0.08)
+            terms[foe].listen()
+            sent = time.monotonic()
             reply = await hands[side].request("commit", aid=pending["aid"])
             assert reply["t"] == "ok", reply
             await quiet(list(terms.values()))
+            if terms[foe].heard is not None:
+                hops.append((terms[foe].heard - sent) * 1000)
             meter.take("commit" if args.steps else "move")
             by_move.append(((sum(t.cpu() for t in terms.values()) - at[0]) / 1e6,
                             sum(t.faults() for t in terms.values()) - at[1]))
@@ -305,6 +321,10 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
         frames = sum(t.frames - total[s][1] for s, t in terms.items())
         print(f"  both apps: {cpu / moves:.1f} ms CPU and {frames / moves:.1f} frames per "
               f"move ({wall:.0f} s)")
+        if hops:
+            q = statistics.quantiles(hops, n=20) if len(hops) > 1 else hops * 19
+            print(f"  commit -> the opponent's screen: p50 {statistics.median(hops):.0f} ms, "
+                  f"p95 {q[18]:.0f} ms")
         if not args.steps:
             print("  move by move, both apps (ms CPU / minor page faults): " + ", ".join(
                 f"{cpu:.0f}/{faults}" for cpu, faults in by_move))

@@ -84,11 +84,13 @@ def screen_text(app: Any) -> str:
 
 
 async def synced(pilot: Any, apps: Mapping[str, Any], sessions: Mapping[str, Any]) -> None:
-    """Let the apps run until every session has the same events and every battle
-    screen shows its session's whole narrative."""
+    """Let the apps run until every session has the same events, no app holds pushes
+    back for a burst (``BURST``: they may change the keys a screen offers) and every
+    battle screen shows its session's whole narrative."""
     from deathzap_tui.app.remote.battle import JoinedBattleScreen
 
     await until(pilot, lambda: len({s.events for s in sessions.values()}) == 1 and all(
+        app._held is None and not app._posted.is_set() for app in apps.values()) and all(
         apps[side].screen._shown_narrative == s.narrative() for side, s in sessions.items()
         if isinstance(apps[side].screen, JoinedBattleScreen)))
 

@@ -4,12 +4,15 @@ after a quiet spell at once, the rest of the burst together at its end."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from joined_helpers import run, until
+from referee_harness import HostThread
 
 from deathzap_tui.rules.steps import ROLL, DiceRequest
 
@@ -68,6 +71,107 @@ async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monk
         assert len(drawn) in (1, 2), drawn
         if len(drawn) == 2:
             assert drawn[1] - drawn[0] >= joined.BURST - 0.01
+
+
+@pytest.fixture
+def table(new_session, tmp_path: Path):
+    """A referee where a player may have two terminals (the app, and a hand)."""
+    from deathzap_tui.net.limits import Limits
+
+    host = HostThread(new_session(), tmp_path / "two.sock",
+                      limits=Limits(player_terminals=2)).start()
+    yield host
+    host.stop()
+
+
+@run
+async def test_a_step_answered_within_the_burst_is_never_opened(table, monkeypatch) -> None:
+    """A whole move answered at other terminals (black's saves by black's hand)
+    within one burst: black's app draws it at most twice, the second time with the
+    newest state, and never opens a wizard for the saves already given."""
+    from deathzap_tui.app.remote import app as joined
+    from deathzap_tui.net.client import RemoteSession
+
+    monkeypatch.setattr(joined, "BURST", 1.0)
+    red, black, hand = (RemoteSession.connect(table.socket_path, side, timeout=5)
+                        for side in ("red", "black", "black"))
+    try:
+        app = joined.JoinedApp(black, side="black")
+        async with app.run_test(size=(110, 34)) as pilot:
+            await quiet(pilot, app)
+            battle = app.screen
+            opened: list[Any] = []
+            real_open = battle.open_action
+            battle.open_action = lambda action: (opened.append(action), real_open(action))
+
+            def move() -> bool:  # red's hit, black's saves from its hand, the commit
+                action = red.begin({"type": "hit", "side": "red"})
+                for answer in ("open", ROLL):
+                    time.sleep(0.02)
+                    action.resolution.answer(answer)
+                asked = action.resolution.step is not None
+                if asked:
+                    assert hand.wait_for(lambda s: (a := s.pending_action()) is not None
+                                         and isinstance(a.resolution.step, DiceRequest), 5)
+                    hand.pending_action().resolution.answer(ROLL)
+                    assert red.wait_for(lambda s: action.resolution.step is None, 5)
+                red.commit(action)
+                return asked
+
+            for _ in range(10):  # hits until one asks black for saves
+                drawn = counting(app, lambda: black.seq)
+                asked = await asyncio.to_thread(move)
+                last = red.seq
+                await until(pilot, lambda d=drawn, n=last: app._held is None and d
+                            and d[-1] >= n)
+                assert len(drawn) <= 2, drawn
+                assert drawn[-1] == black.seq  # the newest state, nothing left behind
+                assert app.screen is battle and opened == []
+                assert battle._live == []  # the committed move, not an action in progress
+                await quiet(pilot, app)
+                if asked:
+                    break
+            else:
+                pytest.fail("ten hits and never a save")
+    finally:
+        for session in (red, black, hand):
+            session.close()
+
+
+@run
+async def test_pushes_spread_over_several_bursts_are_drawn_once_a_burst_the_last_always(
+        host, clients, monkeypatch) -> None:
+    from deathzap_tui.app.remote import app as joined
+
+    monkeypatch.setattr(joined, "BURST", 0.2)
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await quiet(pilot, app)
+        drawn = counting(app)
+        seqs = counting(app, lambda: black.seq)
+        started = time.monotonic()
+
+        def spread() -> None:  # pushes 70 ms apart, over about three bursts
+            action = red.begin({"type": "hit", "side": "red"})
+            for _ in range(3):
+                time.sleep(0.07)
+                action.resolution.answer("open")
+                time.sleep(0.07)
+                action.resolution.back()
+            time.sleep(0.07)
+            action.cancel()
+
+        await asyncio.to_thread(spread)
+        span = time.monotonic() - started
+        last = red.seq
+        await until(pilot, lambda: app._held is None and seqs and seqs[-1] >= last)
+        # At most one drawing per burst (the first at once), however the pushes fall;
+        # the last drawing sees the last push.
+        assert all(b - a >= joined.BURST - 0.01 for a, b in itertools.pairwise(drawn)), drawn
+        assert len(drawn) <= span / joined.BURST + 2, (drawn, span)
+        assert seqs[-1] == black.seq
+        assert app.screen._live == []  # the cancelled action is gone from the log
 
 
 @run

@@ -131,7 +131,9 @@ async def test_the_acting_terminal_shows_the_other_players_dice_in_its_history(
         assert black.wait_for(lambda s: (a := s.pending_action()) is not None
                               and isinstance(a.resolution.step, DiceRequest))
         await asyncio.to_thread(black.pending_action().resolution.answer, Dice(faces=(5, 1)))
-        await until(pilot, lambda: wizard.resolution.step is None)
+        # The wizard drew the newest state (the push may be held for a burst: BURST)
+        await until(pilot, lambda: wizard.resolution.step is None
+                    and wizard._seen == wizard._signature())
         await pilot.pause()
         text = screen_text(app)
         assert "BLACK, saves: entered 5 1" in text
