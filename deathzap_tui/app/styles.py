@@ -18,8 +18,9 @@ STYLES: list[str | Path] = [APP_DIR / p for p in (
     "remote/remote.tcss")]
 """All read once, in this order (of two rules of the same specificity the later one
 wins): up front, or, for an app opening on the start screen, the first two up front
-and the others before it shows another screen (:data:`START_STYLES`). The first four were read up front before issue 20; the sheets
-after them were each read when their screen first opened, after all the others."""
+and the others before it shows another screen (:data:`START_STYLES`). The first four
+were read up front before issue 20; the sheets after them were each read when their
+screen first opened, after all the others."""
 
 START_STYLES: list[str | Path] = STYLES[:2]
 """The sheets the start screen and the dialogs it opens are styled by (common's and
