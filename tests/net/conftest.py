@@ -9,6 +9,8 @@ import pytest
 import toynet
 from referee_harness import HostThread, connecting, hosting
 
+from deathzap_tui.net.limits import Limits
+
 
 @pytest.fixture(autouse=True)
 def toy_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,6 +45,13 @@ def host(new_session, tmp_path: Path) -> Iterator[HostThread]:
 @pytest.fixture
 def clients(host: HostThread) -> Iterator[Callable[..., RemoteSession]]:
     yield from connecting(host)
+
+
+@pytest.fixture
+def two_terminals(new_session, tmp_path: Path) -> Iterator[HostThread]:
+    """A referee where a player may have two terminals (the app, and a hand)."""
+    yield from hosting(new_session(), tmp_path / "two.sock",
+                       limits=Limits(player_terminals=2))
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from deathzap_tui.net.client import RemoteSession
@@ -48,9 +48,10 @@ class HostThread:
             self.thread.join(5)
 
 
-def hosting(session, socket_path: Path) -> Iterator[HostThread]:
-    """Fixture body: a started HostThread for ``session``, stopped at teardown."""
-    h = HostThread(session, socket_path).start()
+def hosting(session, socket_path: Path, **kw: Any) -> Iterator[HostThread]:
+    """Fixture body: a started HostThread for ``session`` (``kw``: its referee's
+    options), stopped at teardown."""
+    h = HostThread(session, socket_path, **kw).start()
     yield h
     h.stop()
 

@@ -7,12 +7,10 @@ import asyncio
 import itertools
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from joined_helpers import run, until
-from referee_harness import HostThread
 
 from deathzap_tui.rules.steps import ROLL, DiceRequest
 
@@ -73,19 +71,8 @@ async def test_a_burst_of_pushes_is_drawn_twice_however_long(host, clients, monk
             assert drawn[1] - drawn[0] >= joined.BURST - 0.01
 
 
-@pytest.fixture
-def table(new_session, tmp_path: Path):
-    """A referee where a player may have two terminals (the app, and a hand)."""
-    from deathzap_tui.net.limits import Limits
-
-    host = HostThread(new_session(), tmp_path / "two.sock",
-                      limits=Limits(player_terminals=2)).start()
-    yield host
-    host.stop()
-
-
 @run
-async def test_a_step_answered_within_the_burst_is_never_opened(table, monkeypatch) -> None:
+async def test_a_step_answered_within_the_burst_is_never_opened(two_terminals, monkeypatch) -> None:
     """A whole move answered at other terminals (black's saves by black's hand)
     within one burst: black's app draws it at most twice, the second time with the
     newest state, and never opens a wizard for the saves already given."""
@@ -93,7 +80,7 @@ async def test_a_step_answered_within_the_burst_is_never_opened(table, monkeypat
     from deathzap_tui.net.client import RemoteSession
 
     monkeypatch.setattr(joined, "BURST", 1.0)
-    red, black, hand = (RemoteSession.connect(table.socket_path, side, timeout=5)
+    red, black, hand = (RemoteSession.connect(two_terminals.socket_path, side, timeout=5)
                         for side in ("red", "black", "black"))
     try:
         app = joined.JoinedApp(black, side="black")

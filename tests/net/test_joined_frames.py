@@ -8,31 +8,18 @@ Frames are counted in-process, as tests/app/wizard/test_wizard_frames.py does: e
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from joined_helpers import run, until
-from referee_harness import HostThread
 from textual.app import App
 
 from deathzap_tui.rules.steps import ROLL, DiceRequest
 
 
-@pytest.fixture
-def table(new_session, tmp_path: Path):
-    """A referee where a player may have two terminals (the app, and a hand)."""
-    from deathzap_tui.net.limits import Limits
-
-    host = HostThread(new_session(), tmp_path / "two.sock",
-                      limits=Limits(player_terminals=2)).start()
-    yield host
-    host.stop()
-
-
 @run
 async def test_a_wizard_the_table_closes_shows_the_board_in_one_frame(
-        table, monkeypatch) -> None:
+        two_terminals, monkeypatch) -> None:
     from deathzap_tui.app.remote import app as joined
     from deathzap_tui.net.client import RemoteSession
 
@@ -45,7 +32,7 @@ async def test_a_wizard_the_table_closes_shows_the_board_in_one_frame(
         display(app, screen, renderable)
 
     monkeypatch.setattr(App, "_display", counted)
-    red, black, hand = (RemoteSession.connect(table.socket_path, side, timeout=5)
+    red, black, hand = (RemoteSession.connect(two_terminals.socket_path, side, timeout=5)
                         for side in ("red", "black", "black"))
     try:
         app = joined.JoinedApp(black, side="black")
