@@ -244,19 +244,28 @@ def test_a_front_end_whose_notices_were_cut_catches_up_by_sequence_number(
     asyncio.run(main())
 
 
+async def both_sides_on_both(a: Running, b: Running) -> tuple[
+        Sides, str, str, dict[str, Seat], tuple[Running, dict[str, Seat]]]:
+    """Both players seated, and a terminal of each joined on both front-ends: the
+    side to move, the other side, the seats by side on the mover's front-end, and
+    the other front-end with its seats by side."""
+    sides = await Sides(a, b).sit()
+    side = whose(await sides.seats["red"].fresh())
+    x = sides.home[side]
+    y = sides.other(x)
+    opp = "black" if side == "red" else "red"
+    on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
+    on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
+    return sides, side, opp, on_x, (y, on_y)
+
+
 def test_two_front_ends_racing_on_one_game_never_fork_it(pg: PgServer) -> None:
     """B has not heard of A's move (it stopped listening): the move made there is
     refused by the store's unique event number; B loads the game again and tells
     its player what happened meanwhile. Nothing is lost or doubled."""
     async def main() -> None:
         async with two_front_ends(pg.database(own=True)) as (a, b):
-            sides = await Sides(a, b).sit()
-            side = whose(await sides.seats["red"].fresh())
-            x = sides.home[side]
-            y = sides.other(x)
-            opp = "black" if side == "red" else "red"
-            on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
-            on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
+            sides, side, opp, on_x, (y, on_y) = await both_sides_on_both(a, b)
             assert y.club._following is not None
             y.club._following.cancel()  # y hears nothing more
             await play_turn(on_x, side)
@@ -281,13 +290,7 @@ def test_a_move_that_lost_the_race_is_not_told_to_the_lobbies(pg: PgServer) -> N
     and this one never was (its game is loaded again instead)."""
     async def main() -> None:
         async with two_front_ends(pg.database(own=True)) as (a, b):
-            sides = await Sides(a, b).sit()
-            side = whose(await sides.seats["red"].fresh())
-            x = sides.home[side]
-            y = sides.other(x)
-            opp = "black" if side == "red" else "red"
-            on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
-            on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
+            sides, side, opp, on_x, (y, on_y) = await both_sides_on_both(a, b)
             info = y.store.game_info(sides.game)
             lobbies = [await y.lobby(m) for m in (info.red, info.black) if m]
             assert y.club._following is not None
