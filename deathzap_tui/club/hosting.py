@@ -47,7 +47,7 @@ import contextlib
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,7 @@ from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.text import clean
 from deathzap_tui.net import lastseen
 from deathzap_tui.net.limits import Limits
-from deathzap_tui.net.referee import Place, Referee, Table
+from deathzap_tui.net.referee import Referee, Table
 from deathzap_tui.paths import forces_dir as default_forces
 from deathzap_tui.rules import registry
 from deathzap_tui.rules.events import Event
@@ -153,8 +153,6 @@ class Club:
         """Games being loaded (:meth:`host`): read on a writer thread meanwhile."""
         self._missed: set[int] = set()
         """Of those, games another front-end changed meanwhile (caught up once hosted)."""
-        self._turns: set[asyncio.Task[None]] = set()
-        """Changes waiting for their game's turn (:meth:`_in_turn`, :meth:`_later`)."""
         self._players: dict[int, tuple[str | None, ...]] = {}
         """Game -> its members (:meth:`_players_of`)."""
         self.across = Across(store, ttl=SEAT_LEASES * self.limits.sweep_every)
@@ -167,7 +165,7 @@ class Club:
             self._following = asyncio.ensure_future(following)
 
     async def close(self) -> None:
-        for task in (self._sweeping, self._following, *self._turns):
+        for task in (self._sweeping, self._following):
             if task is not None:
                 task.cancel()
         for game_id in list(self.hosted):
@@ -371,8 +369,7 @@ class Club:
                 self._opening.discard(game_id)
             if game_id in self._missed:  # changed elsewhere while it was read
                 self._missed.discard(game_id)
-                place = hosted.referee.turn.place()
-                self._later(self._catch_up_in_turn(hosted, place), place)
+                self._catch_up_later(hosted)
             return hosted
 
     async def _serve_game(self, game_id: int) -> Hosted:
@@ -451,17 +448,11 @@ class Club:
         if nothing holds or waits for it, else once what does is done and kept (a
         request here whose writes are on their way to the store), in the order
         asked; not if the game is unloaded meanwhile."""
-        if hosted.referee.turn.idle:
-            change()
-            return
-        place = hosted.referee.turn.place()  # in line now, ahead of what asks after
+        def if_hosted() -> None:
+            if self.hosted.get(hosted.game_id) is hosted:
+                change()
 
-        async def in_turn() -> None:
-            async with place:
-                if self.hosted.get(hosted.game_id) is hosted:
-                    change()
-
-        self._later(in_turn(), place)
+        hosted.referee.turn.soon(if_hosted)
 
     def _changed_elsewhere(self, game_id: int, what: str, data: str = "") -> None:
         """The store's notice: another front-end changed game ``game_id`` (``data``:
@@ -515,27 +506,16 @@ class Club:
         for game_id in sorted(behind):
             hosted = self.hosted.get(game_id)
             if hosted is not None:
-                place = hosted.referee.turn.place()
-                self._later(self._catch_up_in_turn(hosted, place), place)
+                self._catch_up_later(hosted)
 
-    def _later(self, work: Coroutine[Any, Any, None], place: Place) -> None:
-        """Run ``work`` (which enters ``place``) as a task; a failure is logged, and
-        a task cancelled before it started leaves its place in line."""
-        task = asyncio.ensure_future(work)
-        self._turns.add(task)
-
-        def done(task: asyncio.Future[None]) -> None:
-            self._turns.discard(task)
-            place.forget()
-            if not task.cancelled() and (exc := task.exception()) is not None:
-                self.log(f"a change in a game's turn failed: {exc!r}")
-
-        task.add_done_callback(done)
-
-    async def _catch_up_in_turn(self, hosted: Hosted, place: Place) -> None:
-        async with place:
+    def _catch_up_later(self, hosted: Hosted) -> None:
+        """Catch the hosted game up (:meth:`catch_up_off_loop`) in its turn, in its
+        place in line from now; not if it is unloaded meanwhile."""
+        async def if_hosted() -> None:
             if self.hosted.get(hosted.game_id) is hosted:
                 await self.catch_up_off_loop(hosted)
+
+        hosted.referee.turn.later(if_hosted)
 
     def catch_up(self, hosted: Hosted) -> None:
         """Bring a hosted game up to its store: the events kept after the ones it has

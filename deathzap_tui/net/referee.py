@@ -31,7 +31,7 @@ import os
 import socket
 import struct
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -493,9 +493,12 @@ class Turn:
     their order, and other games go on meanwhile. ``async with turn:`` takes a place
     in line on entering; :meth:`place` takes one at once, for a change made later."""
 
-    def __init__(self) -> None:
+    def __init__(self, log: Callable[[str], None]) -> None:
         self._line: collections.deque[asyncio.Future[None]] = collections.deque()
         """Who has the turn (the first: its ticket done) and who waits, in order."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        """Changes queued in line (:meth:`later`), until they have run."""
+        self._log = log
 
     @property
     def idle(self) -> bool:
@@ -511,6 +514,42 @@ class Turn:
             ticket.set_result(None)
         self._line.append(ticket)
         return Place(self, ticket)
+
+    def soon(self, change: Callable[[], None]) -> None:
+        """Make ``change`` in this turn: at once if nobody has it or waits for it,
+        else in its place in line, taken now (:meth:`later`)."""
+        if self.idle:
+            change()
+            return
+
+        async def in_turn() -> None:
+            change()
+
+        self.later(in_turn)
+
+    def later(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work()`` as a task in its place in line, taken now; a failure is
+        logged; :meth:`cancel` drops those not done."""
+        place = self.place()
+
+        async def in_turn() -> None:
+            async with place:
+                await work()
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._tasks.discard(task)
+            place.forget()  # a task cancelled before it started never entered it
+            if not task.cancelled() and (exc := task.exception()) is not None:
+                self._log(f"a change in the table's turn failed: {exc!r}")
+
+        task = asyncio.ensure_future(in_turn())
+        self._tasks.add(task)
+        task.add_done_callback(done)
+
+    def cancel(self) -> None:
+        """Drop the changes queued by :meth:`later` that are not done."""
+        for task in list(self._tasks):
+            task.cancel()
 
     async def __aenter__(self) -> None:
         await self.place().__aenter__()
@@ -617,21 +656,19 @@ class Referee:
         self.table = table
         self.conflict = conflict
         self.writes = writes
-        self.turn = Turn()
-        """Held by whatever changes :attr:`table` or tells its terminals of it while
-        its writes may be waiting (:meth:`_answer`)."""
         self.socket_path = Path(socket_path)
         self.clients: list[Client] = []
         self.seq = 0
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.turn = Turn(self.log)
+        """Held by whatever changes :attr:`table` or tells its terminals of it while
+        its writes may be waiting (:meth:`_answer`)."""
         if table.notice:
             self.log(table.notice)
         self.limits = limits or Limits()
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
-        self._waiting: set[asyncio.Task[None]] = set()
-        """Pushes to watchers waiting for the turn (:meth:`_push_watchers`)."""
         self._fatal = asyncio.Event()
         self.failure: OSError | StoreError | None = None
         """Why the save could not be written, once it could not (the referee stops)."""
@@ -745,8 +782,7 @@ class Referee:
         for timer in self._later.values():
             timer.cancel()
         self._later.clear()
-        for task in self._waiting:
-            task.cancel()
+        self.turn.cancel()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
 
@@ -955,12 +991,7 @@ class Referee:
         self._soon("watchers", 0.0, self._push_watchers)
 
     def _push_watchers(self) -> None:
-        if not self.turn.idle:  # a change whose writes may still wait: after it
-            task = asyncio.ensure_future(self._push_watchers_in_turn())
-            self._waiting.add(task)
-            task.add_done_callback(self._waiting.discard)
-        else:
-            self._send_watchers()
+        self.turn.soon(self._send_watchers)  # not before a change's writes are kept
 
     def _send_watchers(self) -> None:
         watchers = [c for c in self.clients if c.viewer is None]
@@ -969,10 +1000,6 @@ class Referee:
             frames: Frames = {}
             for c in watchers:
                 self._send_state(c, public, frames)
-
-    async def _push_watchers_in_turn(self) -> None:
-        async with self.turn:
-            self._send_watchers()
 
     def _send_state(self, client: Client, snapshot: dict[str, Any],
                     frames: Frames | None = None) -> None:

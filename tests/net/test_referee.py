@@ -483,7 +483,7 @@ def test_a_table_turn_is_taken_in_the_order_asked_and_idle_only_when_nobody_wait
     holds it or waits for it, including the moment between one holder letting go
     and the next taking it."""
     async def main() -> None:
-        turn, order = Turn(), []
+        turn, order = Turn(print), []
         assert turn.idle
 
         async def change(name: str) -> None:
@@ -514,13 +514,49 @@ def test_a_table_turn_is_taken_in_the_order_asked_and_idle_only_when_nobody_wait
     asyncio.run(main())
 
 
+def test_a_change_in_a_table_s_turn_is_made_at_once_or_in_its_place() -> None:
+    """:meth:`Turn.soon`/:meth:`Turn.later` (issue 24): at once when nobody has the
+    turn; else in the place taken when asked, before what asks after; a failure is
+    logged, and :meth:`Turn.cancel` drops what has not run."""
+    async def main() -> None:
+        logged: list[str] = []
+        turn, order = Turn(logged.append), []
+        turn.soon(lambda: order.append("at once"))
+        assert order == ["at once"]
+
+        async def request() -> None:
+            async with turn:
+                order.append("request")
+
+        async def fails() -> None:
+            raise RuntimeError("boom")
+
+        async with turn:
+            turn.soon(lambda: order.append("queued"))
+            turn.later(fails)
+            asked = asyncio.ensure_future(request())
+            await asyncio.sleep(0)
+            assert order == ["at once"]  # nothing ran while the turn was held
+        await asyncio.wait_for(asked, 1)
+        assert order == ["at once", "queued", "request"]
+        assert logged and "boom" in logged[0]
+
+        async with turn:
+            turn.soon(lambda: order.append("dropped"))
+            turn.cancel()
+        await asyncio.sleep(0.01)
+        assert order == ["at once", "queued", "request"] and turn.idle
+
+    asyncio.run(main())
+
+
 def test_a_place_in_a_table_s_turn_is_kept_from_when_it_is_taken() -> None:
     """:meth:`Turn.place` (issue 24): a change queued as a task while the turn is held
     (another front-end's notice) goes before what asks for the turn after it was
     queued, even when that asks before the task has started; a place whose task is
     cancelled before it starts is forgotten, and the turn passes on."""
     async def main() -> None:
-        turn, order = Turn(), []
+        turn, order = Turn(print), []
 
         async def queued(place: Place, name: str) -> None:
             async with place:
