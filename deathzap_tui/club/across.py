@@ -166,10 +166,8 @@ class Across:
             word = f"reply:{ans['kind']}:{ans['by']}:{ANSWERS[ans['answer']]}"
         if word:
             store = table.session.store
-            if isinstance(store, ClubGameStore):
-                store.later(lambda: self._tell(game_id, word))
-            else:
-                self._tell(game_id, word)
+            assert isinstance(store, ClubGameStore)  # a hosted club game's
+            store.later(self._tell, game_id, word)
 
     def _tell(self, game_id: int, what: str) -> None:
         with contextlib.suppress(StoreError):  # the store gone: said again on resync

@@ -253,23 +253,32 @@ class SqlClubStore:
         it has none or the server dropped it; else the store's, under its lock."""
         local = self._local
         if self._reconnect is not None and hasattr(local, "conn"):
-            if local.conn is None or local.conn.closed or local.made != self._lost:
-                lost, old = self._lost, local.conn
-                local.conn, local.made = self._reconnect(), lost
+            old = local.conn
+            local.conn, local.made = self._fresh(old, local.made)
+            if local.conn is not old:
                 self._writer_conns.append(local.conn)
                 if old is not None:
                     self._writer_conns.remove(old)
-                    with contextlib.suppress(*self.dialect.errors):
-                        old.close()
             yield local.conn
             return
         with self._lock:
-            if self._reconnect is not None and (self.conn.closed or self._made != self._lost):
-                lost, old = self._lost, self.conn
-                self.conn, self._made = self._reconnect(), lost
-                with contextlib.suppress(*self.dialect.errors):
-                    old.close()
+            if self._reconnect is not None:
+                self.conn, self._made = self._fresh(self.conn, self._made)
             yield self.conn
+
+    def _fresh(self, conn: Any | None, made: int) -> tuple[Any, int]:
+        """``conn`` and the :attr:`_lost` it was made after, or a new connection in
+        its place (the old one closed) when it is none, closed, or older than the
+        database's last going away."""
+        if conn is not None and not conn.closed and made == self._lost:
+            return conn, made
+        assert self._reconnect is not None
+        lost = self._lost
+        new = self._reconnect()
+        if conn is not None:
+            with contextlib.suppress(*self.dialect.errors):
+                conn.close()
+        return new, lost
 
     def in_thread(self, call: Callable[[], T]) -> Awaitable[T]:
         """Run ``call`` (store calls) on one of the store's writer threads, so that
