@@ -1,6 +1,6 @@
 """How a game stands, in words: its ruleset's title, whose move it is or how it
 ended. ``deathzap resume``'s list and the start screen say it of every save, and a
-save's summary keeps it (:mod:`.savecache`), so that a listing need not load the
+save's summary keeps it (:mod:`.savesummary`), so that a listing need not load the
 game (issue 21)."""
 
 from __future__ import annotations
