@@ -345,7 +345,7 @@ class Club:
         if not info.over:
             raise HubError("the report is ready when the game is over")
         hosted = await self.host(info.id)
-        return {"report": await hosted.table.report()}
+        return {"report": await hosted.referee.report()}
 
     def _do_add_key(self, member: str, msg: dict[str, Any]) -> dict[str, Any]:
         self.store.add_key(member, PublicKey.parse(msg["key"]))
