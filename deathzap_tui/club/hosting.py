@@ -403,9 +403,11 @@ class Club:
         players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
 
         def seen(side: str, events: int) -> None:
+            """Mark ``side``'s member as having seen the events the table has, those
+            kept (a referee closing while a move's write waits has it applied)."""
             if side in players:
                 with contextlib.suppress(StoreError):
-                    self.store.mark_seen(game_id, players[side], events)
+                    self.store.mark_seen(game_id, players[side], min(events, store.kept))
 
         return store, players, Table(Session.open(store), seen=seen)
 

@@ -329,3 +329,28 @@ def test_the_report_is_of_the_game_as_kept_not_of_a_last_move_whose_write_waits(
 
     asyncio.run(main())
 
+
+def test_players_are_marked_seen_only_up_to_the_events_kept_at_shutdown(
+        club_spec: str) -> None:
+    """The front-end shuts down while a commit waits for the store's writer threads:
+    the players at the table are marked as having seen what is kept, not the move
+    applied to the table whose write never was made (their unread count would be
+    one too low once the game moves on)."""
+    async def main() -> None:
+        async with running(club_spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            side = whose(await seats["red"].fresh())
+            pending = await answered(seats, side)
+            async with writers_busy(club.store):
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # applied at the table; its write waits
+                await club.club.close()  # marks the players' seen, drops the write
+            with contextlib.suppress(EOFError, ConnectionError):
+                await asyncio.wait_for(commit, 10)
+            for member in ("alice", "bob"):
+                info = club.store.game_info(first, member)
+                assert (info.events, info.seen) == (0, 0), (member, info)
+
+    asyncio.run(main())
+
