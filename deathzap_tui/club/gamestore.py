@@ -168,6 +168,16 @@ class ClubGameStore:
         if waiting:
             await self.club.in_thread(lambda: _make(waiting))
 
+    def then(self, call: Callable[[], object]) -> None:
+        """Call ``call()`` on the running event loop once the writes asked so far are
+        made (at once if none wait), and not at all if one of them fails: news of a
+        change that must be kept first (a move told to the lobbies). It is queued on
+        the loop from the writer thread, so it comes before :meth:`settle` returns
+        to whoever awaits it."""
+        import asyncio  # lazy: a hosted game's loop has it; `club` store commands skip it
+
+        self.later(asyncio.get_running_loop().call_soon_threadsafe, call)
+
     def events_after(self, count: int) -> list[Event]:
         return self.events_from(count, self.club.event_rows(self.game_id_or_fail(), count))
 

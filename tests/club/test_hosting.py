@@ -354,3 +354,34 @@ def test_players_are_marked_seen_only_up_to_the_events_kept_at_shutdown(
 
     asyncio.run(main())
 
+
+def test_a_move_is_told_to_the_lobbies_when_the_game_is_loaded_again_before_its_news(
+        club_spec: str) -> None:
+    """A catch-up that loads the game again (as one whose read failed does) takes its
+    place in the game's turn after a commit and before the commit's news to the
+    lobbies: the move was kept, so the lobbies still hear of it."""
+    async def main() -> None:
+        async with running(club_spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            side = whose(await seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            pending = await answered(seats, side)
+            await seats[other].fresh()
+            heard_of([alice, bob], first)
+            hosted = club.club.hosted[first]
+
+            def load_again() -> None:
+                assert club.club._reload(hosted)
+
+            async with hosted.referee.turn:
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit waits for the turn
+                hosted.referee.turn.soon(load_again)  # in line after it
+            assert (await asyncio.wait_for(commit, 10))["t"] == "ok"
+            await seats[other].until_state(lambda s: s["events"] == 1)
+            await asyncio.sleep(0.3)
+            news = heard_of([alice, bob], first)
+            assert "moved" in news and "your-move" in news, news
+
+    asyncio.run(main())
