@@ -15,8 +15,9 @@ and reports to the server on that connection the child's pid, with a pidfd for i
 racing a reused pid), and later its exit code. The child reads the session's request
 itself (so the zygote never holds a session's token or terminal):
 
-    4-byte big-endian length, JSON {argv, env}, with the pty's slave end attached
-    (SCM_RIGHTS)
+    4-byte big-endian length, JSON {argv, env, nice}, with the pty's slave end
+    attached (SCM_RIGHTS); ``nice`` (optional, 0 to 19): how much lower than the
+    zygote's (the server's) the child's CPU priority is (:func:`nicer`)
 
 ``argv`` is an interpreter command line without the interpreter: ``-m MODULE
 ARGS...``, ``-c CODE ARGS...`` or ``SCRIPT ARGS...`` (:func:`runnable`). The child
@@ -68,6 +69,8 @@ PRELOAD = ("deathzap_tui.cli", "deathzap_tui.commands.club", "deathzap_tui.club.
 """What a session's app imports: the lobby (``club session``) and the battle screen
 it opens, and ``join``'s; the last three lazily, as the game opens and its screens are
 laid out (a test that the zygote gets ready fails on a name gone)."""
+MAX_NICE = 19
+"""The lowest CPU priority (the highest niceness) Linux gives a process."""
 _kept: list[Any] = []
 """A child's inherited selector: its descriptor is closed, the object never used."""
 
@@ -80,6 +83,17 @@ def runnable(argv: list[str]) -> bool:
     if argv[0] in ("-m", "-c"):
         return len(argv) >= 2
     return not argv[0].startswith("-")
+
+
+def nicer(pid: int, by: int) -> None:
+    """Lower process ``pid``'s CPU priority (0: this process) by ``by`` niceness
+    levels below what it has, at most to :data:`MAX_NICE`. A session's app serves
+    one terminal and the server every one: on a machine out of CPU the server's
+    share is what every move waits for (issue 24). A process may always lower its
+    own priority, or one of its own user's processes'."""
+    if by:
+        os.setpriority(os.PRIO_PROCESS, pid,
+                       min(MAX_NICE, os.getpriority(os.PRIO_PROCESS, pid) + by))
 
 
 def preload() -> None:
@@ -161,11 +175,14 @@ def _take_session(conn: socket.socket, listener: socket.socket,
             raise ValueError("the session request was cut short")
         body += chunk
     request = json.loads(body)
-    argv, env = request["argv"], request["env"]
+    argv, env, nice = request["argv"], request["env"], request.get("nice", 0)
     if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)
             and runnable(argv) and isinstance(env, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
-        raise ValueError("a session request is {argv: [text], env: {text: text}}")
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+            and type(nice) is int and 0 <= nice <= MAX_NICE):
+        raise ValueError("a session request is {argv: [text], env: {text: text}, "
+                         "nice: 0-19}")
+    nicer(0, nice)
     (slave,) = fds
     os.setsid()
     for fd in (0, 1, 2):
