@@ -35,6 +35,10 @@ the store only when not in step with the notices). Then the store's event-append
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
+The sessions' apps run ``--app-nice N`` niceness levels below the server (as ``club
+serve --app-nice``; default its default; 0: at the server's priority); the header
+says which, and, with ``private-postgres``, the niceness PostgreSQL's processes run at
+(the database server's own: its backends are its children, not the front-ends').
 The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
 ``--no-zygote`` starts each as a process of its own (as before it), to compare: the
 time from asking for a session's terminal to its app's first bytes, and the memory
@@ -76,6 +80,7 @@ import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
 from deathzap_tui.club.pgstore import redact  # noqa: E402
+from deathzap_tui.club.server import APP_NICE, niceness  # noqa: E402
 from deathzap_tui.club.zygote import preload  # noqa: E402
 
 JOIN = ("import sys; import toynet; toynet.install(); "
@@ -95,7 +100,7 @@ def pct(values: list[float], p: float) -> float:
 # --- the server process ------------------------------------------------------------
 
 async def serve(store_path: str, rundir: Path, front: int, fronts: int,
-                zygote: bool) -> None:
+                zygote: bool, app_nice: int) -> None:
     """Host the games of the store that have a player on front-end ``front`` (of
     ``fronts``, :func:`front_of`), as a lobby opening them would; print the port and
     each game's socket."""
@@ -127,7 +132,8 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
     await hub.start()
     server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
-                           max_unauthenticated=64, zygote=zygote, log=lambda text: None)
+                           max_unauthenticated=64, zygote=zygote, app_nice=app_nice,
+                           log=lambda text: None)
     await server.start()
     loop = asyncio.get_running_loop()
     watch = LoopWatch(store, hops)
@@ -501,7 +507,7 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
             rundir.mkdir(mode=0o700)
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
-                 str(fronts), "no" if args.no_zygote else "yes"],
+                 str(fronts), "no" if args.no_zygote else "yes", str(args.app_nice)],
                 stdout=subprocess.PIPE, text=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
@@ -516,7 +522,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                   f"per game every {args.every:g} s for {args.seconds:g} s "
                   f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
                   f"front-end{'s' if fronts > 1 else ''}; sessions' apps "
-                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'})")
+                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'}"
+                  f", {args.app_nice} niceness levels below the server)")
             started = time.monotonic()
             screens: list[Screen] = []
             starts: list[float] = []
@@ -811,13 +818,16 @@ def main() -> None:
     parser.add_argument("--no-zygote", action="store_true",
                         help="start each session's app as a process of its own (as before "
                         "the zygote), to compare")
-    parser.add_argument("--serve", nargs=5,
-                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE"),
+    parser.add_argument("--app-nice", type=niceness, default=APP_NICE, metavar="N",
+                        help="run the sessions' apps N niceness levels below the server, "
+                        f"as club serve --app-nice (default {APP_NICE}; 0: off)")
+    parser.add_argument("--serve", nargs=6,
+                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE", "NICE"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
-                          int(args.serve[3]), args.serve[4] == "yes"))
+                          int(args.serve[3]), args.serve[4] == "yes", int(args.serve[5])))
         return
     if args.fork_memory:
         fork_memory(args.fork_memory)
@@ -829,6 +839,10 @@ def main() -> None:
 
         private = PgServer(durable=True).start()  # fsync on, as in production
         store = private.database(own=True)
+        postmaster = int((private.data / "postmaster.pid").read_text().split()[0])
+        print(f"private PostgreSQL at niceness {os.getpriority(os.PRIO_PROCESS, postmaster)} "
+              f"(this benchmark's {os.getpriority(os.PRIO_PROCESS, 0)}; its backends "
+              "inherit it)")
     if not args.front_ends:
         args.front_ends = 2 if store.startswith("postgres") else 1
     try:
