@@ -66,8 +66,9 @@ REGISTER_TRIES = 3
 MAX_TYPED = 100
 """Bytes a typed name may take before Enter (a name is at most 24 characters)."""
 APP_NICE = 10
-"""Niceness levels the sessions' apps run below the server: Linux weighs a process
-at niceness 10 about a tenth of one at 0 (110 against 1,024), so the server (and
+"""Niceness levels the sessions' apps run below the server (each app and its
+session's autogroup: :func:`~.zygote.nicer`): Linux weighs a process or group at
+niceness 10 about a tenth of one at 0 (110 against 1,024), so the server (and
 PostgreSQL's backends, at the database's own niceness) get the CPU first whenever
 tens of apps are drawing at once, while the apps still have the whole machine when
 the server waits; and 10 leaves room below for a server that is itself niced."""
@@ -168,8 +169,9 @@ class ClubSSHServer(sshd.GameSSHServer):
         if forked is not None:
             return forked  # at its niceness from the start (the zygote's child sets it)
         child = await super()._start_child(argv, env, slave)
-        with contextlib.suppress(ProcessLookupError):  # it ended already
-            nicer(child.pid, self.app_nice)  # once started: its first moments at ours
+        if self.app_nice:  # once started (its first moments at ours), on a thread: it may wait
+            with contextlib.suppress(ProcessLookupError):  # it ended already
+                await asyncio.to_thread(nicer, child.pid, self.app_nice)
         return child
 
     def _open_session(self, blob: bytes) -> int | None:

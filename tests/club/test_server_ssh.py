@@ -144,6 +144,10 @@ def test_a_sessions_app_runs_the_niceness_asked_below_the_server(tmp_path, keys,
             started = next(line for line in club.lines if "bob session started" in line)
             pid = int(re.search(r"pid (\d+)", started)[1])  # type: ignore[index]
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(MAX_NICE, ours + 7)
+            group = Path(f"/proc/{pid}/autogroup")
+            if group.exists():  # the kernel shares the CPU between sessions first
+                assert group.read_text().split()[-1] == str(min(MAX_NICE, ours + 7))
+                assert Path("/proc/self/autogroup").read_text().split()[-1] == "0"
             assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the server's own stays
             conn.close()
 

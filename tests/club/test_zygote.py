@@ -29,7 +29,9 @@ print(json.dumps({
     "own_tty": os.tcgetpgrp(0) == os.getpgrp(),
     "env": dict(os.environ), "argv": sys.argv, "random": random.random(),
     "main": __name__, "imported": "textual.app" in sys.modules,
-    "nice": os.getpriority(os.PRIO_PROCESS, 0)}), flush=True)
+    "nice": os.getpriority(os.PRIO_PROCESS, 0),
+    "group": open("/proc/self/autogroup").read() if os.path.exists("/proc/self/autogroup")
+    else ""}), flush=True)
 sys.exit(int(sys.argv[1]))
 """
 """A child's report of what it has: one JSON line, then exit with the code asked."""
@@ -166,8 +168,14 @@ def test_children_run_the_niceness_asked_below_the_zygote_which_keeps_the_server
             child, code, out = await run_child(zygote, [sys.executable, "-c", REPORT, "0"],
                                                ENV)
             assert child is not None and code == 0
-            assert report_of(out)["nice"] == min(MAX_NICE, ours + 5)
+            seen = report_of(out)
+            assert seen["nice"] == min(MAX_NICE, ours + 5)
+            if seen["group"]:  # its session's autogroup too (the kernel shares between them)
+                assert seen["group"].split()[-1] == str(min(MAX_NICE, ours + 5))
             assert os.getpriority(os.PRIO_PROCESS, zygote.process.pid) == ours
+            group = Path(f"/proc/{zygote.process.pid}/autogroup")
+            if group.exists():
+                assert group.read_text().split()[-1] == "0"
 
     asyncio.run(main())
 
