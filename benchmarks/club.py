@@ -142,6 +142,12 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     watch = LoopWatch(store, hops)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
     loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
+
+    def orphaned() -> None:  # the benchmark is gone (its pipe closed): end as if told to
+        if not os.read(0, 512):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    loop.add_reader(0, orphaned)  # in a session of its own, no terminal hangs it up
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
     await watch.sample()
 
@@ -526,13 +532,14 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
         for front in range(fronts):
             rundir = Path(tmp) / f"run{front}"
             rundir.mkdir(mode=0o700)
-            # Each front-end a session of its own, as a service is: where the kernel's
-            # autogroups are on, it shares the CPU between sessions first (and this
-            # process, the players' side, is a session of its own).
+            # Each front-end a session of its own, as a service is, apart from this
+            # process (the players' side): where the kernel's autogroups are on, it
+            # shares the CPU between sessions first. It ends when this process does.
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
                  str(fronts), "no" if args.no_zygote else "yes", str(args.app_nice)],
-                stdout=subprocess.PIPE, text=True, start_new_session=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                start_new_session=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
         try:
