@@ -39,6 +39,12 @@ The sessions' apps run ``--app-nice N`` niceness levels below the server (as ``c
 serve --app-nice``; default its default; 0: at the server's priority); the header
 says which, and, with ``private-postgres``, the niceness PostgreSQL's processes run at
 (the database server's own: its backends are its children, not the front-ends').
+``--no-fsync`` runs the private server without syncing (as the tests' is), to
+compare. Each front-end runs in a session of its own, as a service does (the
+kernel's autogroups share the CPU between sessions first), and ends with the
+benchmark. Per move it also prints the frames the apps drew (the terminals say they
+have synchronized output, so each frame is counted) and the server processes'
+context switches (every thread's).
 The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
 ``--no-zygote`` starts each as a process of its own (as before it), to compare: the
 time from asking for a session's terminal to its app's first bytes, and the memory
