@@ -170,9 +170,8 @@ class ClubSSHServer(sshd.GameSSHServer):
         if forked is not None:
             return forked  # at its niceness from the start (the zygote's child sets it)
         child = await super()._start_child(argv, env, slave)
-        if self.app_nice:  # once started (its first moments at ours), on a thread: it may wait
-            with contextlib.suppress(ProcessLookupError):  # it ended already
-                await asyncio.to_thread(nicer, child.pid, self.app_nice)
+        with contextlib.suppress(ProcessLookupError):  # it ended already
+            nicer(child.pid, self.app_nice)  # once started: its first moments at ours
         return child
 
     def _open_session(self, blob: bytes) -> int | None:
