@@ -39,6 +39,12 @@ The sessions' apps run ``--app-nice N`` niceness levels below the server (as ``c
 serve --app-nice``; default its default; 0: at the server's priority); the header
 says which, and, with ``private-postgres``, the niceness PostgreSQL's processes run at
 (the database server's own: its backends are its children, not the front-ends').
+``--no-fsync`` runs the private server without syncing (as the tests' is), to
+compare. Each front-end runs in a session of its own, as a service does (the
+kernel's autogroups share the CPU between sessions first), and ends with the
+benchmark. Per move it also prints the frames the apps drew (the terminals say they
+have synchronized output, so each frame is counted) and the server processes'
+context switches (every thread's).
 The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
 ``--no-zygote`` starts each as a process of its own (as before it), to compare: the
 time from asking for a session's terminal to its app's first bytes, and the memory
@@ -142,6 +148,12 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     watch = LoopWatch(store, hops)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
     loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
+
+    def orphaned() -> None:  # the benchmark is gone (its pipe closed): end as if told to
+        if not os.read(0, 512):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    loop.add_reader(0, orphaned)  # in a session of its own, no terminal hangs it up
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
     await watch.sample()
 
@@ -526,13 +538,14 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
         for front in range(fronts):
             rundir = Path(tmp) / f"run{front}"
             rundir.mkdir(mode=0o700)
-            # Each front-end a session of its own, as a service is: where the kernel's
-            # autogroups are on, it shares the CPU between sessions first (and this
-            # process, the players' side, is a session of its own).
+            # Each front-end a session of its own, as a service is, apart from this
+            # process (the players' side): where the kernel's autogroups are on, it
+            # shares the CPU between sessions first. It ends when this process does.
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
                  str(fronts), "no" if args.no_zygote else "yes", str(args.app_nice)],
-                stdout=subprocess.PIPE, text=True, start_new_session=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                start_new_session=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
         try:

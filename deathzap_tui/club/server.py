@@ -22,10 +22,11 @@ token for the member its key belongs to (:data:`~.hub.TOKEN_ENV`): the server, n
 the client, says who a session is. The apps run at a lower CPU priority than the
 server (``--app-nice``, :data:`APP_NICE` niceness levels below by default): an app
 draws one terminal, the server serves every one, and on a machine out of CPU every
-move waits for the server's share of it (issue 24). A key has at most ``sessions_per_key`` sessions
-at once across all the club's front-ends (counted in the store: each front-end, named
-by its host and port, clears what its earlier run left open when it starts again),
-and one connection more than that on each front-end.
+move waits for the server's share of it (issue 24). A key has at most
+``sessions_per_key`` sessions at once across all the club's front-ends (counted in
+the store: each front-end, named by its host and port, clears what its earlier run
+left open when it starts again), and one connection more than that on each
+front-end.
 """
 
 from __future__ import annotations
@@ -169,9 +170,8 @@ class ClubSSHServer(sshd.GameSSHServer):
         if forked is not None:
             return forked  # at its niceness from the start (the zygote's child sets it)
         child = await super()._start_child(argv, env, slave)
-        if self.app_nice:  # once started (its first moments at ours), on a thread: it may wait
-            with contextlib.suppress(ProcessLookupError):  # it ended already
-                await asyncio.to_thread(nicer, child.pid, self.app_nice)
+        with contextlib.suppress(ProcessLookupError):  # it ended already
+            nicer(child.pid, self.app_nice)  # once started: its first moments at ours
         return child
 
     def _open_session(self, blob: bytes) -> int | None:

@@ -72,9 +72,10 @@ it opens, and ``join``'s; the last three lazily, as the game opens and its scree
 laid out (a test that the zygote gets ready fails on a name gone)."""
 MAX_NICE = 19
 """The lowest CPU priority (the highest niceness) Linux gives a process."""
-GROUP_TRIES, GROUP_PAUSE = 20, 0.05
-"""How often, and how far apart, :func:`nicer` tries to set an autogroup's niceness:
-without ``CAP_SYS_ADMIN`` Linux sets one at most every 0.1 s, machine-wide."""
+GROUP_TRIES, GROUP_PAUSE = 100, 0.05
+"""How often, and how far apart, :func:`nicer` tries again on a thread to set an
+autogroup's niceness the kernel refused (it sets one at most every 0.1 s,
+machine-wide, for a process without ``CAP_SYS_ADMIN``)."""
 _kept: list[Any] = []
 """A child's inherited selector: its descriptor is closed, the object never used."""
 
@@ -103,22 +104,38 @@ def nicer(pid: int, by: int) -> None:
     niceness. A session's app leads a session of its own (its terminal's), so its
     niceness alone changes nothing against the server's; its group's does. Only
     another session's group is changed, never the caller's own (``pid`` 0: the
-    caller has just made its own session)."""
+    caller has just made its own session). Without ``CAP_SYS_ADMIN`` the kernel
+    changes one group at most every 0.1 s, machine-wide: one refused is tried again
+    on a thread (:data:`GROUP_TRIES`), so that nothing waits for it."""
     if not by:
         return
     nice = min(MAX_NICE, os.getpriority(os.PRIO_PROCESS, pid) + by)
     os.setpriority(os.PRIO_PROCESS, pid, nice)
+    if not _group_nice(pid, nice):
+        threading.Thread(target=_group_nice_soon, args=(pid, nice), daemon=True,
+                         name="autogroup-nice").start()
+
+
+def _group_nice(pid: int, nice: int) -> bool:
+    """Set ``pid``'s autogroup's niceness (see :func:`nicer`); False if the kernel
+    refused it for now (another group's was set within 0.1 s)."""
     group = f"/proc/{pid or 'self'}/autogroup"
+    try:
+        if pid and _first_word(group) == _first_word("/proc/self/autogroup"):
+            return True  # the caller's own group: not a session of its own
+        with open(group, "w", encoding="ascii") as f:
+            f.write(str(nice))
+    except BlockingIOError:
+        return False
+    except OSError:  # no autogroups in this kernel, or the process has ended
+        pass
+    return True
+
+
+def _group_nice_soon(pid: int, nice: int) -> None:
     for _ in range(GROUP_TRIES):
-        try:
-            if pid and _first_word(group) == _first_word("/proc/self/autogroup"):
-                return  # the caller's own group: not a session of its own
-            with open(group, "w", encoding="ascii") as f:
-                f.write(str(nice))
-            return
-        except BlockingIOError:  # another group's was set within 0.1 s (unprivileged)
-            time.sleep(GROUP_PAUSE)
-        except OSError:  # no autogroups in this kernel, or the process has ended
+        time.sleep(GROUP_PAUSE)
+        if _group_nice(pid, nice):
             return
 
 
