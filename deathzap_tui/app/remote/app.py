@@ -113,10 +113,22 @@ class JoinedApp(DeathzapApp):
         if self._held is not None:
             return  # drawn with the burst it joins
         wait = self._drawn_at + BURST - time.monotonic()
+        if wait <= 0 and self._opens_own_action():
+            wait = BURST  # its answers come right behind it: open the wizard on them, once
         if wait > 0:
             self._held = self.set_timer(wait, self._draw_held)
             return
         self._draw_pushes()
+
+    def _opens_own_action(self) -> bool:
+        """Drawing the pushes now would open the wizard on this player's own action,
+        begun at another of their terminals (one begun here has its wizard open
+        already). That terminal answers its first steps right behind the push that
+        began it: drawn at once, the wizard would open on a step already answered and
+        be drawn again for the answers (issue 24: the mover's app 3.4 frames and ~45 ms
+        of CPU per move, against 2 frames and ~27 ms held, docs/club-scale.md)."""
+        action = self._action_to_open(self.screen)
+        return action is not None and action.mine
 
     def _draw_held(self) -> None:
         self._held = None
