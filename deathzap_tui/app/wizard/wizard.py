@@ -231,6 +231,14 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     another side than the step answered before it says so in its "who" line, since
     the keyboard changes hands (a reaction, a defender's dice). A joined terminal
     (remote/wizard.py) is asked only its own player's steps."""
+    AUTO_FOCUS: ClassVar[str | None] = ""
+    """Nothing: each step focuses what it needs itself (:meth:`_draw`), and nothing
+    while the wizard waits for another player or is resolved. Textual's auto focus
+    (the first focusable widget, whenever the screen shows with nothing focused)
+    focused the hidden choice list there: Enter and the arrows then went to it, not
+    to Confirm and the summary, after any screen over the wizard closed; and a joined
+    terminal opening the wizard on a step it waits for restyled the list twice a move
+    for it (focused as it showed, unfocused as it opened again, issue 24)."""
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     """As Textual's, without repainting the whole screen on a focus change (the list
     and the dice input take turns every few steps): the widgets that gain and lose
