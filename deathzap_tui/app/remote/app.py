@@ -125,8 +125,9 @@ class JoinedApp(DeathzapApp):
         begun at another of their terminals (one begun here has its wizard open
         already). That terminal answers its first steps right behind the push that
         began it: drawn at once, the wizard would open on a step already answered and
-        be drawn again for the answers (issue 24: the mover's app 3.4 frames and ~45 ms
-        of CPU per move, against 2 frames and ~27 ms held, docs/club-scale.md)."""
+        be drawn again for the answers (issue 24, ``benchmarks/joined_move.py``: the
+        mover's app drew 3.2-3.5 frames a move for 35-41 ms of CPU, 2 frames and 18-23
+        ms held)."""
         action = self._action_to_open(self.screen)
         return action is not None and action.mine
 
