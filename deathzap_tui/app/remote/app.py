@@ -128,7 +128,10 @@ class JoinedApp(DeathzapApp):
         be drawn again for the answers (issue 24, ``benchmarks/joined_move.py``: the
         mover's app drew 3.2-3.5 frames a move for 35-41 ms of CPU, 2 frames and 18-23
         ms held)."""
-        action = self._action_to_open(self.screen)
+        stack = self.screen_stack
+        if not stack or not isinstance(stack[-1], JoinedBattleScreen) or self.session is None:
+            return False  # no wizard opens there (the club's lobby, between games)
+        action = self._action_to_open(stack[-1])
         return action is not None and action.mine
 
     def _draw_held(self) -> None:
