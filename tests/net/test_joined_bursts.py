@@ -290,17 +290,23 @@ async def test_an_own_action_begun_elsewhere_opens_once_on_the_steps_answered_me
                 opened.append(len(action.resolution.answers)), real_open(action))
             drawn = counting(app)
 
-            def begin() -> Any:  # the cover question answered right behind the begin
+            def begin() -> Any:  # its cover and dice answered right behind the begin
                 action = hand.begin({"type": "hit", "side": "red"})
-                action.resolution.answer("open")
+                for answer in ("open", ROLL):
+                    action.resolution.answer(answer)
                 return action
 
-            action = await asyncio.to_thread(begin)
-            await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
-            assert opened == [1] and len(drawn) == 1
-            assert isinstance(app.screen.resolution.step, DiceRequest)
-            await asyncio.to_thread(action.cancel)
-            await until(pilot, lambda: app.screen is battle)
+            for n in (1, 2):  # the second time, the wizard kept installed is shown again
+                before = len(drawn)
+                action = await asyncio.to_thread(begin)
+                await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+                assert opened == [2] * n and len(drawn) == before + 1
+                wizard = app.screen
+                assert not isinstance(wizard.resolution.step, DiceRequest)  # black's, or none
+                assert wizard.focused is None  # nothing to answer here: the hidden list neither
+                await asyncio.to_thread(action.cancel)
+                await until(pilot, lambda: app.screen is battle)
+                await quiet(pilot, app)
     finally:
         for session in (red, hand):
             session.close()
