@@ -59,6 +59,14 @@ class TailLog(Widget):
             del self.lines[-count:]
             self._changed()
 
+    def splice(self, keep: int, lines: Iterable[Text]) -> None:
+        """Keep the first ``keep`` lines and add ``lines`` after them: one redraw."""
+        lines = list(lines)
+        if keep < len(self.lines) or lines:
+            del self.lines[keep:]
+            self.lines.extend(lines)
+            self._changed()
+
     def _changed(self) -> None:
         self.version += 1
         self.refresh()
