@@ -265,3 +265,128 @@ async def test_a_push_as_the_app_exits_draws_nothing(host, clients) -> None:
         app.remote_changed()  # a push, handled once the app is exiting
         assert told == []
     app.remote_changed()  # and once its screens are gone
+
+
+async def saves_asked(pilot, red, black, app, answer=None) -> float:
+    """Red's hit up to black's saves, each push after a quiet spell; ``answer()`` (in
+    the thread, right after the saves are asked) as black's other terminal would.
+    Returns when the saves were asked (``time.monotonic``)."""
+    from deathzap_tui.app.remote import app as joined
+
+    for _ in range(10):  # hits until one asks black for saves
+        await quiet(pilot, app)
+        action = await asyncio.to_thread(red.begin, {"type": "hit", "side": "red"})
+        await asyncio.to_thread(action.resolution.answer, "open")
+        await quiet(pilot, app)
+        await pilot.pause(joined.BURST * 1.1)  # a quiet spell since that was drawn too
+        asked = time.monotonic()
+        await asyncio.to_thread(action.resolution.answer, ROLL)
+        if action.resolution.step is not None:
+            if answer is not None:
+                await asyncio.to_thread(answer)
+            return asked
+        await asyncio.to_thread(red.commit, action)
+        await until(pilot, lambda: isinstance(app.screen, joined.JoinedBattleScreen))
+    pytest.fail("ten hits and never a save")
+
+
+@run
+async def test_a_question_another_terminal_answers_within_a_burst_never_opens(
+        two_terminals, monkeypatch) -> None:
+    """Black's saves asked after a quiet spell, answered at black's other terminal
+    (its hand) soon after: black's app waits a burst before opening the wizard for
+    them, so it never opens it (on a loaded machine the saves came on their own, and
+    the wizard opened and closed at once)."""
+    from deathzap_tui.app.remote import app as joined
+    from deathzap_tui.net.client import RemoteSession
+
+    monkeypatch.setattr(joined, "BURST", 1.0)
+    red, black, hand = (RemoteSession.connect(two_terminals.socket_path, side, timeout=5)
+                        for side in ("red", "black", "black"))
+    try:
+        app = joined.JoinedApp(black, side="black")
+        async with app.run_test(size=(110, 34)) as pilot:
+            await quiet(pilot, app)
+            battle = app.screen
+            opened: list[Any] = []
+            real_open = battle.open_action
+            battle.open_action = lambda action: (opened.append(action), real_open(action))
+
+            def by_hand() -> None:  # well within the burst, long after the push came
+                assert hand.wait_for(lambda s: (a := s.pending_action()) is not None
+                                     and isinstance(a.resolution.step, DiceRequest), 5)
+                time.sleep(0.2)
+                hand.pending_action().resolution.answer(ROLL)
+
+            drawn = counting(app, lambda: black.seq)
+            await saves_asked(pilot, red, black, app, by_hand)
+            assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                                  and a.resolution.step is None, 5)
+            seq = black.seq
+            await until(pilot, lambda: app._held is None and drawn and drawn[-1] >= seq)
+            assert opened == [] and app.screen is battle
+    finally:
+        for session in (red, black, hand):
+            session.close()
+
+
+@run
+async def test_a_question_to_a_player_at_one_terminal_opens_at_once(
+        host, clients, monkeypatch) -> None:
+    from deathzap_tui.app.remote import app as joined
+
+    monkeypatch.setattr(joined, "BURST", 3.0)
+    red, black = clients("red"), clients("black")
+    app = joined.JoinedApp(black, side="black")
+    async with app.run_test(size=(110, 34)) as pilot:
+        asked = await saves_asked(pilot, red, black, app)
+        await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+        assert time.monotonic() - asked < joined.BURST  # not held for a burst
+        await until(pilot, lambda: app.screen.is_mounted)
+
+
+@run
+async def test_a_question_drawn_at_a_bursts_end_still_waits_a_burst_for_another_terminal(
+        two_terminals, monkeypatch) -> None:
+    """Black's saves asked while a burst is held (drawn at its end), answered at
+    black's other terminal a little after that drawing: the wizard waits a burst from
+    when the app first saw the question, so it never opens."""
+    from deathzap_tui.app.remote import app as joined
+    from deathzap_tui.net.client import RemoteSession
+
+    monkeypatch.setattr(joined, "BURST", 1.0)
+    red, black, hand = (RemoteSession.connect(two_terminals.socket_path, side, timeout=5)
+                        for side in ("red", "black", "black"))
+    try:
+        app = joined.JoinedApp(black, side="black")
+        async with app.run_test(size=(110, 34)) as pilot:
+            await quiet(pilot, app)
+            battle = app.screen
+            opened: list[Any] = []
+            real_open = battle.open_action
+            battle.open_action = lambda action: (opened.append(action), real_open(action))
+
+            def move() -> None:  # hits until one asks black for saves
+                for _ in range(10):
+                    action = red.begin({"type": "hit", "side": "red"})  # drawn at once
+                    action.resolution.answer("open")  # held to the burst's end
+                    time.sleep(0.5)
+                    action.resolution.answer(ROLL)  # joins it
+                    if action.resolution.step is not None:
+                        time.sleep(0.8)  # after the burst's drawing, within a burst of it
+                        hand.pending_action().resolution.answer(ROLL)
+                        return
+                    red.commit(action)
+                    time.sleep(1.6)
+                pytest.fail("ten hits and never a save")
+
+            drawn = counting(app, lambda: black.seq)
+            await asyncio.to_thread(move)
+            assert black.wait_for(lambda s: (a := s.pending_action()) is not None
+                                  and a.resolution.step is None, 5)
+            seq = black.seq
+            await until(pilot, lambda: app._held is None and drawn and drawn[-1] >= seq)
+            assert opened == [] and app.screen is battle
+    finally:
+        for session in (red, black, hand):
+            session.close()
