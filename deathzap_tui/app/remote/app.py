@@ -53,9 +53,7 @@ BURST = 0.07
 a push after a quiet spell is drawn at once; one right behind it waits until this
 long after that drawing and is drawn with everything else that arrived meanwhile
 (the newest state only). So a burst costs at most one drawing per ``BURST``, and an
-isolated change (the opponent's move after a quiet spell) is never held, but for a
-question to this player that another of their terminals may answer first
-(:meth:`JoinedApp._asked_elsewhere_until`). Only
+isolated change (the opponent's move after a quiet spell) is never held. Only
 pushes: what this terminal's own keys change is drawn by the screen that took them.
 The steps of an action answered at other terminals (a player's hands on another
 session, a bot) come a few milliseconds apart on a quiet machine, tens of
@@ -79,11 +77,6 @@ class JoinedApp(DeathzapApp):
         """When the pushes were last drawn (``time.monotonic``)."""
         self._held: Timer | None = None
         """The drawing of pushes held back to join a burst (:data:`BURST`)."""
-        self._held_for_question = False
-        """:attr:`_held` waits for a question another terminal may answer."""
-        self._asked: tuple[tuple[int, int], float] | None = None
-        """The question held back for another terminal (:meth:`_asked_elsewhere_until`):
-        (its action's id, the answers before it) and when it was first seen."""
         self._notices_shown = 0
         self._request_open: RequestScreen | None = None
         if session is not None:
@@ -118,46 +111,20 @@ class JoinedApp(DeathzapApp):
     def on_remote_changed(self, message: RemoteChanged) -> None:
         self._posted.clear()  # later changes post again; this handler reads them all
         if self._held is not None:
-            if not self._held_for_question or self._asked_elsewhere_until(time.monotonic()):
-                return  # drawn with the burst it joins
-            self._held.stop()  # the question held back is answered: due as any push
-            self._held = None
-        self._draw_when_due()
+            return  # drawn with the burst it joins
+        wait = self._drawn_at + BURST - time.monotonic()
+        if wait > 0:
+            self._held = self.set_timer(wait, self._draw_held)
+            return
+        self._draw_pushes()
 
     def _draw_held(self) -> None:
         self._held = None
-        self._draw_when_due()
+        self._draw_pushes()
 
-    def _draw_when_due(self) -> None:
-        """Draw the pushes now, or hold them until a :data:`BURST` after the last
-        drawing, or after a question another terminal may answer was first seen
-        (:meth:`_asked_elsewhere_until`: a push that answers it ends that wait)."""
-        now = time.monotonic()
-        burst, asked = self._drawn_at + BURST, self._asked_elsewhere_until(now)
-        wait = max(burst, asked) - now
-        if wait > 0:
-            self._held = self.set_timer(wait, self._draw_held)
-            self._held_for_question = asked > burst
-            return
-        self._drawn_at = now
+    def _draw_pushes(self) -> None:
+        self._drawn_at = time.monotonic()
         self.remote_changed()
-
-    def _asked_elsewhere_until(self, now: float) -> float:
-        """Until when a question is held back: one the table asks this player in
-        another player's action while this player has another terminal at the table,
-        which may answer it first (a player's hands, a bot), waits a :data:`BURST`
-        from when this app first saw it, and its wizard opens then only if it is
-        still asked. On a loaded machine such a question came on its own, and its
-        wizard opened and closed again at once, the dearest drawing there is; a
-        player at one terminal gets it at once (0: nothing held)."""
-        session, stack = self.session, self.screen_stack
-        action = self._action_to_open(stack[-1]) if stack and session is not None else None
-        if action is None or action.mine or session.presence.get(session.side, 0) < 2:  # type: ignore[union-attr]
-            return 0.0
-        asked = (action.aid, len(action.resolution.answers))
-        if self._asked is None or self._asked[0] != asked:
-            self._asked = (asked, now)
-        return self._asked[1] + BURST
 
     def remote_changed(self) -> None:
         stack = self.screen_stack
