@@ -22,6 +22,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.widget import Widget
@@ -690,10 +691,13 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
             return isinstance(step, DiceRequest)
         if action in ("confirm", "scroll_history", "page_history"):
             return self.resolution is not None and step is None
-        if action == "odds":
-            return self._odds_panel.display and not self.has_class("-wide")
-        if action == "pick":
-            return self.focused is not self._step_input
+        try:
+            if action == "odds":
+                return self._odds_panel.display and not self.has_class("-wide")
+            if action == "pick":
+                return self.focused is not self._step_input
+        except NoMatches:  # not composed yet, or taken down (the app quitting as it opens)
+            return False
         return True
 
     # Looked up once: check_action asks for them for each of the ~50 bindings every

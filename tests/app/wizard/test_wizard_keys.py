@@ -251,3 +251,14 @@ async def test_the_resolved_summary_is_readable_at_22_rows_issue_26(demo_paths) 
         events = len(app.session.game.log)
         await pilot.press("enter")  # the summary scrolled, Enter still confirms
         assert len(app.session.game.log) == events + 1
+
+
+def test_bindings_read_before_the_wizard_is_composed_disable_its_own_keys() -> None:
+    """A key bar (or Textual) reading the bindings of a wizard not composed yet, or
+    already taken down as the app quits while it opens, gets its own keys off, not a
+    NoMatches from looking up its input and odds panel (seen once in a joined app
+    quitting as the wizard opened)."""
+    wizard = WizardScreen(title="Toy", begin=lambda intent: (intent, None), intents=[])
+    assert wizard.check_action("pick", ()) is False
+    assert wizard.check_action("odds", ()) is False
+    assert wizard.check_action("scroll_history", ()) is False
