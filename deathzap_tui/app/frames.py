@@ -89,7 +89,8 @@ the next refresh drew only the regions changed since (a frame of labels without
 their fields), and only the terminal's first size report, the size the screen was
 already laid out at, laid it out and drew it again whole. :class:`HeldFrameScreen`
 renders nothing while frames are held back, draws the whole screen once they are let
-through, and lays out again for a size report only when the size changed.
+through, and lays out again for a size report only when the size changed. Its first
+frame drawn lets the garbage collector run again (:mod:`deathzap_tui.app.collector`).
 
 **An option list's lines counted as it is drawn.** An ``OptionList`` counts its
 options' lines (``_update_lines``) only while it has a region: filled while hidden (the
@@ -129,6 +130,8 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, Tree
+
+from deathzap_tui.app import collector
 
 ResultT = TypeVar("ResultT")
 NodeT = TypeVar("NodeT")
@@ -377,6 +380,7 @@ class HeldFrameScreen(_Screen):
             self._held_back = False
             self._compositor._dirty_regions.add(self._compositor.size.region)
         super()._compositor_refresh()
+        collector.resume()  # the app's first frame is drawn (if the collector was paused)
 
     def _draw_held_back(self) -> None:
         if self.app._batch_count:  # still held back: try again after the next message
