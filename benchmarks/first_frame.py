@@ -17,6 +17,11 @@ whole (its ``ESC[?2026l``), callgrind is told to dump its counts
   and 5 quoted: 1,534 M for the reference, 1,836 M for the start screen at the end
   of session 5).
 
+Each app has a cache key of its own (``DEATHZAP_CACHE_KEY``) and is first started
+once without callgrind, so that what it keeps from one start to the next (its parsed
+style sheets: ``deathzap_tui/app/stylecache.py``) is kept, as for a user's every
+start but the first; ``--cold`` counts that first start instead.
+
 The apps: ``reference`` (``ui.py``'s reference app, to its footer), ``start``
 (``deathzap`` with no arguments, to the forces described) and ``quick``
 (``deathzap play --quick`` with the demo forces, to the battle screen). Each takes
@@ -24,7 +29,7 @@ about 15 s under callgrind on this machine. ``--keep DIR`` keeps the callgrind f
 (read them with ``callgrind_annotate --inclusive=yes DIR/start.1.out.1``).
 
     .venv/bin/python benchmarks/first_frame.py [--runs 1] [--apps reference,start]
-                                               [--keep DIR]
+                                               [--keep DIR] [--cold]
 """
 
 from __future__ import annotations
@@ -73,22 +78,35 @@ def total(path: Path) -> int:
     return int(found.group(1))
 
 
-def count(name: str, out: Path, run: int) -> tuple[int, int]:
-    """Instructions to ``name``'s first full frame, and to its exit, once."""
+def start(name: str, keys: Path, valgrind: list[str]) -> Term:
+    """``name`` started (under ``valgrind``, unless empty) and its first full frame
+    written: no saves (each run alike: ``quick`` leaves one), its cache key and kept
+    style sheets in ``keys``."""
     argv, marker = APPS[name]
-    stem = out / f"{name}.{run}"
     saves = Path(tempfile.mkdtemp(prefix="dz-first-frame-saves-"))
-    env = env_for(saves)  # no saves: each run alike (``quick`` leaves one)
-    env["PYTHONHASHSEED"] = "0"
-    term = Term(["valgrind", "--tool=callgrind", f"--callgrind-out-file={stem}.out",
-                 *argv()], env)
+    env = env_for(saves)
+    env.update(PYTHONHASHSEED="0", DEATHZAP_CACHE_KEY=str(keys / "cache.key"))
+    term = Term([*valgrind, *argv()], env)
     try:
         frame_written(term, marker)
+    except BaseException:
+        term.close()
+        raise
+    finally:
+        shutil.rmtree(saves, ignore_errors=True)
+    return term
+
+
+def count(name: str, out: Path, run: int, keys: Path) -> tuple[int, int]:
+    """Instructions to ``name``'s first full frame, and to its exit, once."""
+    stem = out / f"{name}.{run}"
+    term = start(name, keys, ["valgrind", "--tool=callgrind",
+                              f"--callgrind-out-file={stem}.out"])
+    try:
         subprocess.run(["callgrind_control", "--dump=first-frame", str(term.proc.pid)],
                        check=True, capture_output=True, timeout=120)
     finally:
         term.close()
-        shutil.rmtree(saves, ignore_errors=True)
     dumps = sorted(out.glob(f"{stem.name}.out.*"))
     if not dumps:
         raise RuntimeError(f"callgrind wrote no dump for {name}")
@@ -101,6 +119,8 @@ def main() -> int:
     ap.add_argument("--apps", default="reference,start",
                     help=f"which apps, comma-separated, of {', '.join(APPS)}")
     ap.add_argument("--keep", type=Path, help="keep the callgrind files in this folder")
+    ap.add_argument("--cold", action="store_true",
+                    help="count a first start (no style sheets kept by an earlier run)")
     args = ap.parse_args()
     names = args.apps.split(",")
     unknown = sorted(set(names) - set(APPS))
@@ -113,15 +133,23 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     frame: dict[str, list[int]] = {name: [] for name in names}
     done: dict[str, list[int]] = {name: [] for name in names}
+    keys = Path(tempfile.mkdtemp(prefix="dz-first-frame-keys-"))
     try:
+        if not args.cold:
+            for name in names:  # a start before: the style sheets kept (a user's second)
+                start(name, keys, []).close()
         for run in range(1, args.runs + 1):
             for name in names:  # the rounds interleave the apps
-                to_frame, to_exit = count(name, out, run)
+                if args.cold:
+                    shutil.rmtree(keys, ignore_errors=True)
+                    keys.mkdir()
+                to_frame, to_exit = count(name, out, run, keys)
                 frame[name].append(to_frame)
                 done[name].append(to_exit)
                 print(f"{name:<10} run {run}: {to_frame / 1e6:,.1f} M to the frame, "
                       f"{to_exit / 1e6:,.1f} M to the exit", flush=True)
     finally:
+        shutil.rmtree(keys, ignore_errors=True)
         if args.keep is None:
             shutil.rmtree(out, ignore_errors=True)
     print(f"\ninstructions (callgrind; median of {args.runs} "
