@@ -92,6 +92,16 @@ renders nothing while frames are held back, draws the whole screen once they are
 through, and lays out again for a size report only when the size changed. Its first
 frame drawn lets the garbage collector run again (:mod:`deathzap_tui.app.collector`).
 
+**Style sheets parsed in every process.** Textual parses every sheet again in each
+new process (the start screen's take about 118 M instructions, read kept about 25 M).
+:class:`KeptStylesheet` takes a sheet's rules from those an earlier run kept
+(:mod:`deathzap_tui.app.stylecache`) when nothing its parsing reads has changed, and
+keeps those it parses. It overrides ``Stylesheet._parse_rules``, Textual's one way
+from a sheet's text to its rules (which every parse, but a ``reparse`` after a theme
+change, goes through), and reads ``_variables`` and ``_parse_cache``. Guarded by
+``tests/app/test_stylecache.py``: the rules kept are the rules parsed, and the start
+screen drawn from kept sheets is the screen drawn from parsed ones.
+
 **An option list's lines counted as it is drawn.** An ``OptionList`` counts its
 options' lines (``_update_lines``) only while it has a region: filled while hidden (the
 wizard's list, hidden on Confirm, filled with the units on the next ``a``), it counts
@@ -104,22 +114,12 @@ themselves when one appears or goes (``show_vertical_scrollbar``): the virtual s
 first time (the start screen's saves): its lines are counted in its first frame,
 not in a second.
 
-**Style sheets parsed in every process.** Textual parses every sheet again in each
-new process (the start screen's take about 118 M instructions, read kept about 25 M).
-:class:`KeptStylesheet` takes a sheet's rules from those an earlier run kept
-(:mod:`deathzap_tui.app.stylecache`) when nothing its parsing reads has changed, and
-keeps those it parses. It overrides ``Stylesheet._parse_rules``, Textual's one way
-from a sheet's text to its rules (which every parse, but a ``reparse`` after a theme
-change, goes through), and reads ``_variables`` and ``_parse_cache``. Guarded by
-``tests/app/test_stylecache.py``: the rules kept are the rules parsed, and the start
-screen drawn from kept sheets is the screen drawn from parsed ones.
-
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads), the message queues, the compositor (its
 map and the regions it keeps to draw), a scroll view's ``_vertical_scrollbar`` and
-``_horizontal_scrollbar``, on ``_size_updated``'s and ``OptionList._update_lines``'
-contracts, and on ``Stylesheet._parse_rules``'.
+``_horizontal_scrollbar``, and on ``_size_updated``'s and
+``OptionList._update_lines``' contracts.
 """
 
 from __future__ import annotations
@@ -332,6 +332,48 @@ class QuietLinuxDriver(LinuxDriver):
                     self.process_message(event)
 
 
+class KeptStylesheet(Stylesheet):
+    """Textual's stylesheet taking each sheet's rules from those kept by an earlier run
+    (:mod:`~deathzap_tui.app.stylecache`) instead of parsing the sheet again, and
+    keeping those it parses (see the module's docstring)."""
+
+    def __init__(self, *, variables: dict[str, str] | None = None) -> None:
+        super().__init__(variables=variables)
+        self.sheets = KeptSheets.read()
+        self._variables_digest: bytes | None = None
+
+    @classmethod
+    def replacing(cls, stylesheet: Stylesheet) -> KeptStylesheet:
+        """A kept stylesheet with the CSS variables ``stylesheet`` (a new app's, with
+        no sheet yet) was made with."""
+        return cls(variables=stylesheet._variables)
+
+    def set_variables(self, variables: dict[str, str]) -> None:
+        super().set_variables(variables)
+        self._variables_digest = None
+
+    def keep(self) -> None:
+        """Keep the sheets parsed in this run for the next (see ``KeptSheets.write``)."""
+        self.sheets.write()
+
+    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        sheet = (css, read_from, is_default_rules, tie_breaker, scope)
+        if sheet in self._parse_cache:  # this run's, under Textual's own key
+            return self._parse_cache[sheet]
+        if self._variables_digest is None:
+            self._variables_digest = variables_digest(self._variables)
+        name = sheet_name(sheet, self._variables_digest)
+        rules = self.sheets.rules(name)
+        if rules is not None:
+            self._parse_cache[sheet] = rules
+            return rules
+        rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+        if not any(rule.errors for rule in rules):
+            self.sheets.add(name, rules)
+        return rules
+
+
 class SteadyScrollbars(_ScrollView):
     """Mixed into a scroll view (first among its bases): its scrollbars are refreshed
     by a layout only when its size or its container's changed (see the module's
@@ -438,45 +480,3 @@ class SteadyOptionList(SteadyScrollbars, OptionList):
     """As Widget's, without its refresh: set only by the private ``_update_lines``,
     which repaints (a change of options) or is called by a repaint (the first draw),
     and updates the scrollbars itself (``_scroll_update``)."""
-
-
-class KeptStylesheet(Stylesheet):
-    """Textual's stylesheet taking each sheet's rules from those kept by an earlier run
-    (:mod:`~deathzap_tui.app.stylecache`) instead of parsing the sheet again, and
-    keeping those it parses (see the module's docstring)."""
-
-    def __init__(self, *, variables: dict[str, str] | None = None) -> None:
-        super().__init__(variables=variables)
-        self.sheets = KeptSheets.read()
-        self._variables_digest: bytes | None = None
-
-    @classmethod
-    def replacing(cls, stylesheet: Stylesheet) -> KeptStylesheet:
-        """A kept stylesheet with the CSS variables ``stylesheet`` (a new app's, with
-        no sheet yet) was made with."""
-        return cls(variables=stylesheet._variables)
-
-    def set_variables(self, variables: dict[str, str]) -> None:
-        super().set_variables(variables)
-        self._variables_digest = None
-
-    def keep(self) -> None:
-        """Keep the sheets parsed in this run for the next (see ``KeptSheets.write``)."""
-        self.sheets.write()
-
-    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        sheet = (css, read_from, is_default_rules, tie_breaker, scope)
-        if sheet in self._parse_cache:  # this run's, under Textual's own key
-            return self._parse_cache[sheet]
-        if self._variables_digest is None:
-            self._variables_digest = variables_digest(self._variables)
-        name = sheet_name(sheet, self._variables_digest)
-        rules = self.sheets.rules(name)
-        if rules is not None:
-            self._parse_cache[sheet] = rules
-            return rules
-        rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
-        if not any(rule.errors for rule in rules):
-            self.sheets.add(name, rules)
-        return rules
