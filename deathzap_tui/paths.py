@@ -70,6 +70,12 @@ def kept_styles_path() -> Path:
     return _key_path().parent / "styles.kept"
 
 
+def kept_forces_path() -> Path:
+    """Where the start screen keeps what it says of force files (``forcesummary.py``),
+    beside the key that signs it."""
+    return _key_path().parent / "forces.kept"
+
+
 def _make_key(path: Path) -> bytes | None:
     """Write a new key whole (a temporary file, then linked into place, so that no
     reader ever sees half a key); if another process made one meanwhile, use that."""
