@@ -226,7 +226,8 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves are read in a thread, which
+        # less than drawing the screen twice; from what an earlier start kept of them,
+        # forcesummary, when they are unchanged); the saves are read in a thread, which
         # the first frame waits for a few ticks at most (OneFrameScreen.MAX_WAITS):
         # a few saves are in it, many come after it.
         self._describe_forces()
