@@ -35,6 +35,16 @@ the store only when not in step with the notices). Then the store's event-append
 kept per second (each one transaction, fsync as the database is configured), by one
 writer and by four at once on four games.
 
+The sessions' apps run ``--app-nice N`` niceness levels below the server (as ``club
+serve --app-nice``; default its default; 0: at the server's priority); the header
+says which, and, with ``private-postgres``, the niceness PostgreSQL's processes run at
+(the database server's own: its backends are its children, not the front-ends').
+``--no-fsync`` runs the private server without syncing (as the tests' is), to
+compare. Each front-end runs in a session of its own, as a service does (the
+kernel's autogroups share the CPU between sessions first), and ends with the
+benchmark. Per move it also prints the frames the apps drew (the terminals say they
+have synchronized output, so each frame is counted) and the server processes'
+context switches (every thread's).
 The sessions' apps are forked from the server's zygote (:mod:`deathzap_tui.club.zygote`);
 ``--no-zygote`` starts each as a process of its own (as before it), to compare: the
 time from asking for a session's terminal to its app's first bytes, and the memory
@@ -76,6 +86,7 @@ import asyncssh  # noqa: E402
 import toynet  # noqa: E402
 
 from deathzap_tui.club.pgstore import redact  # noqa: E402
+from deathzap_tui.club.server import APP_NICE, niceness  # noqa: E402
 from deathzap_tui.club.zygote import preload  # noqa: E402
 
 JOIN = ("import sys; import toynet; toynet.install(); "
@@ -85,6 +96,9 @@ TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 QUIET = 0.08
 """Seconds a screen must have been silent before a commit is timed."""
+SYNC_START = b"\x1b[?2026h"
+"""How Textual begins each frame on a terminal that has synchronized output (the
+sessions' terminals here say they have it, as a modern terminal does)."""
 
 
 def pct(values: list[float], p: float) -> float:
@@ -95,7 +109,7 @@ def pct(values: list[float], p: float) -> float:
 # --- the server process ------------------------------------------------------------
 
 async def serve(store_path: str, rundir: Path, front: int, fronts: int,
-                zygote: bool) -> None:
+                zygote: bool, app_nice: int) -> None:
     """Host the games of the store that have a player on front-end ``front`` (of
     ``fronts``, :func:`front_of`), as a lobby opening them would; print the port and
     each game's socket."""
@@ -127,12 +141,19 @@ async def serve(store_path: str, rundir: Path, front: int, fronts: int,
     hub = HubServer(club, rundir / "hub.sock", log=lambda text: None)
     await hub.start()
     server = ClubSSHServer(club, hub, sshd.host_key(rundir), command=command, port=0,
-                           max_unauthenticated=64, zygote=zygote, log=lambda text: None)
+                           max_unauthenticated=64, zygote=zygote, app_nice=app_nice,
+                           log=lambda text: None)
     await server.start()
     loop = asyncio.get_running_loop()
     watch = LoopWatch(store, hops)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset)  # play starts
     loop.add_signal_handler(signal.SIGUSR2, watch.report)  # play is over
+
+    def orphaned() -> None:  # the benchmark is gone (its pipe closed): end as if told to
+        if not os.read(0, 512):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    loop.add_reader(0, orphaned)  # in a session of its own, no terminal hangs it up
     print(json.dumps({"port": server.port, "sockets": sockets}), flush=True)
     await watch.sample()
 
@@ -283,6 +304,18 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def switches(pid: int) -> int:
+    """Context switches of every thread of ``pid`` so far (voluntary: it waited, for
+    a lock, the disk or a socket; involuntary: the CPU was taken from it)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            for line in (task / "status").read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[-1])
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -340,19 +373,25 @@ def mem_line(pids: list[int]) -> str:
 # --- the players -------------------------------------------------------------------
 
 class Screen:
-    """An SSH session's terminal: when its last bytes came."""
+    """An SSH session's terminal: when its last bytes came, and how many frames its
+    app has drawn."""
 
     def __init__(self, proc: asyncssh.SSHClientProcess) -> None:
         self.proc = proc
         self.last = 0.0
         self.tail = b""
         """The last bytes shown (why a session ended, if it did)."""
+        self.frames = 0
         self.arrived = asyncio.Event()
         self.reading = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
         while chunk := await self.proc.stdout.read(65536):
             self.last = time.monotonic()
+            if b"\x1b[?2026$p" in chunk:  # DECRQM: synchronized output is supported
+                self.proc.stdin.write(b"\x1b[?2026;2$y")
+            seen = self.tail[-len(SYNC_START) + 1:] + chunk  # one split across reads
+            self.frames += seen.count(SYNC_START)
             self.tail = (self.tail + chunk)[-4000:]
             self.arrived.set()
 
@@ -499,10 +538,14 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
         for front in range(fronts):
             rundir = Path(tmp) / f"run{front}"
             rundir.mkdir(mode=0o700)
+            # Each front-end a session of its own, as a service is, apart from this
+            # process (the players' side): where the kernel's autogroups are on, it
+            # shares the CPU between sessions first. It ends when this process does.
             servers.append(subprocess.Popen(
                 [sys.executable, __file__, "--serve", store_spec, str(rundir), str(front),
-                 str(fronts), "no" if args.no_zygote else "yes"],
-                stdout=subprocess.PIPE, text=True,
+                 str(fronts), "no" if args.no_zygote else "yes", str(args.app_nice)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                start_new_session=True,
                 env={**os.environ, "DEATHZAP_SAVES_DIR": tmp}))
         server = servers[0]
         try:
@@ -516,7 +559,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                   f"per game every {args.every:g} s for {args.seconds:g} s "
                   f"({os.cpu_count()} cores; store {redact(store_spec)}, {fronts} "
                   f"front-end{'s' if fronts > 1 else ''}; sessions' apps "
-                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'})")
+                  f"{'started each as a process' if args.no_zygote else 'forked from a zygote'}"
+                  f", {args.app_nice} niceness levels below the server)")
             started = time.monotonic()
             screens: list[Screen] = []
             starts: list[float] = []
@@ -539,6 +583,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                        for p in (proc.pid, *zygotes(proc.pid)))
             cpu0 = own0 + sum(cpu_seconds(p) for p in pids)
             mine0 = sum(os.times()[:2])
+            frames0 = sum(s.frames for s in screens)
+            switches0 = sum(switches(proc.pid) for proc in servers)
             for proc in servers:
                 proc.send_signal(signal.SIGUSR1)  # play starts: the loop watch begins
             wall0 = time.monotonic()
@@ -562,6 +608,8 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                       for p in (proc.pid, *zygotes(proc.pid))) - own0
             cpu = own + own0 + sum(cpu_seconds(p) for p in pids) - cpu0
             mine = sum(os.times()[:2]) - mine0
+            frames = sum(s.frames for s in screens) - frames0
+            switched = sum(switches(proc.pid) for proc in servers) - switches0
             print(f"  playing: {mem_line(pids)}; server {memory(server.pid)[0]:.1f} MB RSS"
                   f"{zygote_line(server.pid)}")
             for label, measured in (("across front-ends", across),
@@ -580,6 +628,9 @@ async def run(args: argparse.Namespace, store_spec: str) -> None:
                       f"process (SSH, hub, referees, store) {own / len(times) * 1000:.0f} ms "
                       "and the apps the rest (both screens repaint at each step of a "
                       "move: begin, answers, commit)")
+                print(f"  per move: the apps drew {frames / len(times):.1f} frames (both "
+                      f"screens of the game), the server processes switched threads "
+                      f"{switched / len(times):.0f} times (every thread's context switches)")
             watched = []
             for proc in servers:
                 proc.send_signal(signal.SIGUSR2)
@@ -811,13 +862,19 @@ def main() -> None:
     parser.add_argument("--no-zygote", action="store_true",
                         help="start each session's app as a process of its own (as before "
                         "the zygote), to compare")
-    parser.add_argument("--serve", nargs=5,
-                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE"),
+    parser.add_argument("--no-fsync", action="store_true",
+                        help="private-postgres without fsync (as the tests' server), to "
+                        "compare")
+    parser.add_argument("--app-nice", type=niceness, default=APP_NICE, metavar="N",
+                        help="run the sessions' apps N niceness levels below the server, "
+                        f"as club serve --app-nice (default {APP_NICE}; 0: off)")
+    parser.add_argument("--serve", nargs=6,
+                        metavar=("STORE", "RUNDIR", "FRONT", "FRONTS", "ZYGOTE", "NICE"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.serve[0], Path(args.serve[1]), int(args.serve[2]),
-                          int(args.serve[3]), args.serve[4] == "yes"))
+                          int(args.serve[3]), args.serve[4] == "yes", int(args.serve[5])))
         return
     if args.fork_memory:
         fork_memory(args.fork_memory)
@@ -827,8 +884,13 @@ def main() -> None:
     if store == "private-postgres":
         from pgserver import PgServer
 
-        private = PgServer(durable=True).start()  # fsync on, as in production
+        private = PgServer(durable=not args.no_fsync).start()  # fsync on, as in production
+        print(f"private PostgreSQL with fsync {'off' if args.no_fsync else 'on'}")
         store = private.database(own=True)
+        postmaster = int((private.data / "postmaster.pid").read_text().split()[0])
+        print(f"private PostgreSQL at niceness {os.getpriority(os.PRIO_PROCESS, postmaster)} "
+              f"(this benchmark's {os.getpriority(os.PRIO_PROCESS, 0)}; its backends "
+              "inherit it)")
     if not args.front_ends:
         args.front_ends = 2 if store.startswith("postgres") else 1
     try:

@@ -20,7 +20,9 @@ dice, the defender's saves (when a die hit), commit. Two ways to play it:
   frames per step of each app (the mover's and the opponent's).
 
 ``--profile DIR`` runs each app under cProfile and writes DIR/red.prof and
-DIR/black.prof when it quits (the app's own thread only).
+DIR/black.prof when it quits (the app's own thread only); with ``--profile-role
+mover`` (or ``opponent``) each app is profiled only in the moves it plays that part
+in (the sides take turns to move), so the two files hold that part's work alone.
 
 ``--zygote`` forks the apps from a zygote (:mod:`deathzap_tui.club.zygote`), as
 ``club serve`` starts its sessions' apps, rather than as fresh interpreters. Paced,
@@ -28,7 +30,7 @@ the CPU and minor page faults of the two apps are also printed move by move (the
 first moves of a fresh app pay what it had not imported, styled or touched yet).
 
     .venv/bin/python benchmarks/joined_move.py [--moves 20] [--steps] [--profile DIR]
-                                               [--zygote]
+                                               [--profile-role mover|opponent] [--zygote]
 """
 
 from __future__ import annotations
@@ -261,8 +263,9 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
         await asyncio.sleep(2.0)
         await quiet(list(terms.values()), 1.0, 30)
         total = {side: (t.cpu(), t.frames) for side, t in terms.items()}
-        for term in terms.values():
-            term.signal(signal.SIGUSR1)  # profiled from here (``--profile``)
+        if not args.profile_role:
+            for term in terms.values():
+                term.signal(signal.SIGUSR1)  # profiled from here (``--profile``)
         started = time.monotonic()
         meter = None
         parts: list[str] = []
@@ -277,6 +280,9 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
             foe = "black" if side == "red" else "red"
             meter = meter or Meter({"mover": terms[side], "opponent": terms[foe]})
             meter.terms = {"mover": terms[side], "opponent": terms[foe]}
+            profiled = meter.terms.get(args.profile_role)
+            if profiled is not None:
+                profiled.signal(signal.SIGUSR1)  # this part only (``--profile-role``)
             meter._mark()
             pending = await begin(hands[side], side)
             step = ["begin"]
@@ -307,10 +313,14 @@ async def play(args: argparse.Namespace, tmp: Path) -> None:
             meter.take("commit" if args.steps else "move")
             by_move.append(((sum(t.cpu() for t in terms.values()) - at[0]) / 1e6,
                             sum(t.faults() for t in terms.values()) - at[1]))
+            if profiled is not None:
+                profiled.signal(signal.SIGUSR2)  # written now, adding to what it had
+                await asyncio.sleep(0.2)  # the writing is not the next move's
             parts = parts if len(parts) > len(step) else [*step[1:], "commit"]
         wall = time.monotonic() - started
-        for term in terms.values():
-            term.signal(signal.SIGUSR2)
+        if not args.profile_role:
+            for term in terms.values():
+                term.signal(signal.SIGUSR2)
         moves = args.moves
         print(f"{moves} moves of the toy duel, two joined apps on 80x24 ptys "
               f"({'each step on its own' if args.steps else 'paced as benchmarks/club.py'}"
@@ -354,6 +364,8 @@ def main() -> None:
                         help="every step on its own: CPU and frames per step")
     parser.add_argument("--profile", metavar="DIR", default="",
                         help="run each app under cProfile: DIR/red.prof, DIR/black.prof")
+    parser.add_argument("--profile-role", choices=("mover", "opponent"), default="",
+                        help="with --profile: each app only in the moves it plays this part")
     parser.add_argument("--zygote", action="store_true",
                         help="fork the apps from a zygote, as `club serve` does")
     args = parser.parse_args()

@@ -114,6 +114,16 @@ themselves when one appears or goes (``show_vertical_scrollbar``): the virtual s
 first time (the start screen's saves): its lines are counted in its first frame,
 not in a second.
 
+**Every widget rendered for a few changed lines.** A frame that is not a full
+repaint draws the screen's dirty regions; Textual renders for it every widget that
+overlaps their union (``Compositor.render_partial_update``): a joined battle screen's
+push changes its status line (the top row) and its log (the bottom right), so every
+widget on the screen was rendered (14 of them, about a third of the frame) for a few
+rows. :class:`ChangedRegions` (a screen's compositor, :class:`RegionsCompositor`)
+renders only the widgets that overlap a dirty region itself. The bytes written are the
+same: only the spans of the dirty regions are written, and every cut written there
+belongs to a widget over one of them. Guarded by ``tests/app/test_changed_regions.py``.
+
 Issue 20 gathers the project's overrides of private Textual methods in one place:
 these rely on ``_layout_required``, ``_repaint_required``, ``_dirty_widgets`` (the
 state ``Screen._on_timer_update`` reads), the message queues, the compositor (its
@@ -129,18 +139,20 @@ import os
 import selectors
 from codecs import getincrementaldecoder
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events
+from textual._compositor import ChopsUpdate, Compositor
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.css.types import CSSLocation
 from textual.drivers.linux_driver import LinuxDriver
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, Tree
 
@@ -480,3 +492,47 @@ class SteadyOptionList(SteadyScrollbars, OptionList):
     """As Widget's, without its refresh: set only by the private ``_update_lines``,
     which repaints (a change of options) or is called by a repaint (the first draw),
     and updates the scrollbars itself (``_scroll_update``)."""
+
+
+class RegionsCompositor(Compositor):
+    """A compositor that renders for a partial frame only the widgets overlapping a
+    region to draw, not all those overlapping their union (see the module's
+    docstring)."""
+
+    _drawing: tuple[Region, ...] = ()
+    """The regions the partial frame being rendered draws."""
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        # Private: renders the dirty regions (_dirty_regions) of a frame that is not a
+        # full repaint, through _render_chops and _get_renders(crop: their union).
+        self._drawing = tuple(self._dirty_regions)
+        try:
+            return super().render_partial_update()
+        finally:
+            self._drawing = ()
+
+    def _get_renders(self, crop: Region | None = None
+                     ) -> Iterator[tuple[Region, Region, list[Strip]]]:
+        # Private: each visible widget over ``crop`` (in the order they are drawn),
+        # its region, its clip and its lines rendered within the clip.
+        drawing = self._drawing
+        if not drawing:
+            yield from super()._get_renders(crop)
+            return
+        for widget, (region, clip) in self.visible_widgets.items():
+            shown = region.intersection(clip)  # clip: its container's
+            if not any(shown.overlaps(dirty) for dirty in drawing):
+                continue
+            x, y, width, height = shown
+            yield region, clip, widget.render_lines(
+                Region(x - region.x, y - region.y, width, height))
+
+
+class ChangedRegions(_Screen):
+    """Mixed into a screen: its partial frames render only the widgets over a region
+    that changed (:class:`RegionsCompositor`, see the module's docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Private: the screen's compositor, made by Screen.__init__ and kept for life.
+        self._compositor = RegionsCompositor()

@@ -109,6 +109,11 @@ class ClubGameStore:
         action's record here (another front-end's, committed first, may come after
         it); again once an event is kept here or taken from a notice in its turn (by
         number): a record committed before it no longer fits the game's events."""
+        self.kept = 0
+        """How many of the game's events the store is known to hold: those read from
+        it (loaded, caught up, taken from a notice) and those written here, counted
+        once each write is made, not when asked. What its players may be marked as
+        having seen: not an event whose write still waits (it may yet be refused)."""
 
     @property
     def label(self) -> str:
@@ -125,6 +130,7 @@ class ClubGameStore:
             raise StoreError(f"{self.label} is kept already")
         red, black, public = self._players
         self.game_id = self.club.insert_game(game, red, black, public)
+        self.kept = len(game.log)
 
     def load(self) -> Game:
         game_id = self.game_id_or_fail()
@@ -132,11 +138,16 @@ class ClubGameStore:
         data = self.club.game_header(game_id)
         data["events"] = [self._decode(n, raw)
                           for n, raw in enumerate(self.club.event_rows(game_id, 0))]
+        self.kept = len(data["events"])
         return game_from_data(data, self.label)
 
     def append(self, seq: int, event: Event) -> None:
-        self.later(self.club.append_event, self.game_id_or_fail(), seq, event_json(event))
+        self.later(self._append, self.game_id_or_fail(), seq, event_json(event))
         self.in_step = self.in_flight.gone = True  # the record went with the event
+
+    def _append(self, game_id: int, seq: int, data: str) -> None:
+        self.club.append_event(game_id, seq, data)
+        self.kept = seq + 1
 
     # --- writes that wait (WriteBehind) ----------------------------------------------
     def defer(self) -> None:
@@ -157,6 +168,16 @@ class ClubGameStore:
         if waiting:
             await self.club.in_thread(lambda: _make(waiting))
 
+    def then(self, call: Callable[[], object]) -> None:
+        """Call ``call()`` on the running event loop once the writes asked so far are
+        made (at once if none wait), and not at all if one of them fails: news of a
+        change that must be kept first (a move told to the lobbies). It is queued on
+        the loop from the writer thread, so it comes before :meth:`settle` returns
+        to whoever awaits it."""
+        import asyncio  # lazy: a hosted game's loop has it; `club` store commands skip it
+
+        self.later(asyncio.get_running_loop().call_soon_threadsafe, call)
+
     def events_after(self, count: int) -> list[Event]:
         return self.events_from(count, self.club.event_rows(self.game_id_or_fail(), count))
 
@@ -168,11 +189,15 @@ class ClubGameStore:
         return self.events_from(count, rows), kept
 
     def events_from(self, count: int, rows: list[str]) -> list[Event]:
-        """Events ``count``, ``count + 1``... from their rows' JSON."""
+        """Events ``count``, ``count + 1``... from their rows' JSON (as the store
+        holds them: read, or carried by its notice)."""
         try:
-            return [Event.from_data(self._decode(count + i, raw)) for i, raw in enumerate(rows)]
+            events = [Event.from_data(self._decode(count + i, raw))
+                      for i, raw in enumerate(rows)]
         except (ValueError, TypeError) as exc:
             raise StoreError(f"{self.label}: an event cannot be read ({exc})") from None
+        self.kept = max(self.kept, count + len(events))
+        return events
 
     def rewrite(self, game: Game) -> None:
         """The events are all kept already (each appended as it happened, but for the
@@ -187,7 +212,7 @@ class ClubGameStore:
     def _keep_end(self, game_id: int, events: list[str], over: bool, result: str) -> None:
         """:meth:`rewrite`'s writes: the events not kept yet, then the game's end."""
         for seq in range(self.club.game_info(game_id).events, len(events)):
-            self.club.append_event(game_id, seq, events[seq])
+            self._append(game_id, seq, events[seq])
         self.club.finish_game(game_id, over, result)
 
     def keep_cache(self, game: Game) -> None:

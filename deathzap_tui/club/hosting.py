@@ -345,7 +345,7 @@ class Club:
         if not info.over:
             raise HubError("the report is ready when the game is over")
         hosted = await self.host(info.id)
-        return {"report": await hosted.table.report()}
+        return {"report": await hosted.referee.report()}
 
     def _do_add_key(self, member: str, msg: dict[str, Any]) -> dict[str, Any]:
         self.store.add_key(member, PublicKey.parse(msg["key"]))
@@ -403,9 +403,11 @@ class Club:
         players = {s: m for s, m in (("red", info.red), ("black", info.black)) if m}
 
         def seen(side: str, events: int) -> None:
+            """Mark ``side``'s member as having seen the events the table has, those
+            kept (a referee closing while a move's write waits has it applied)."""
             if side in players:
                 with contextlib.suppress(StoreError):
-                    self.store.mark_seen(game_id, players[side], events)
+                    self.store.mark_seen(game_id, players[side], min(events, store.kept))
 
         return store, players, Table(Session.open(store), seen=seen)
 
@@ -637,19 +639,15 @@ class Club:
                 "first), so yours was not: " + (said or "look at the board again"))
 
     def _moved(self, hosted: Hosted, game: Game, event: Event) -> None:
-        """A game's listener: the event is on its way to the store. The table settles
-        (its action in progress is cleared) after the listeners run, so look at it
-        just after, in the game's turn: once the event is kept, if it was (the store
-        may refuse it: another front-end's event came first, and the game was loaded
-        again without it; or the store is gone, and the referee stopped)."""
-        seq = len(game.log) - 1
-
-        def if_kept() -> None:
-            log = hosted.table.game.log
-            if hosted.referee.failure is None and len(log) > seq and log[seq] is event:
-                self._after_move(hosted, event)
-
-        asyncio.get_running_loop().call_soon(self._in_turn, hosted, if_kept)
+        """A game's listener: the event is on its way to the store. Its lobbies hear
+        of it once it is kept (:meth:`ClubGameStore.then`; never if the store refused
+        it: another front-end's event came first, or the store is gone), in the
+        game's turn after the request that made it (its table has settled then) and
+        after whatever took a place in line before (a catch-up that loaded the game
+        again: the news is made from the table as it is then)."""
+        store = hosted.table.session.store
+        assert isinstance(store, ClubGameStore)
+        store.then(lambda: self._in_turn(hosted, lambda: self._after_move(hosted, event)))
 
     def _after_move(self, hosted: Hosted, event: Event, *, here: bool = True) -> None:
         """Lobbies hear of a move; ``--notify`` runs only on the front-end where it

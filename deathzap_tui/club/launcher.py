@@ -87,9 +87,13 @@ class Launcher:
     """The zygote beside the server: ``await start()``, :meth:`start_child`,
     ``await close()``. ``rundir`` is the server's private run directory."""
 
-    def __init__(self, rundir: Path, *, log: Callable[[str], None] = print) -> None:
+    def __init__(self, rundir: Path, *, log: Callable[[str], None] = print,
+                 nice: int = 0) -> None:
         self.path = rundir / "zygote.sock"
         self.log = log
+        self.nice = nice
+        """How many niceness levels below the zygote's (the server's) its children's
+        CPU priority is (:func:`~.zygote.nicer`)."""
         self.process: asyncio.subprocess.Process | None = None
         self.ready = False
         self.forked = 0
@@ -117,7 +121,8 @@ class Launcher:
         if the zygote is not ready or cannot run it (start it another way)."""
         if not (self.ready and argv and argv[0] == sys.executable and runnable(list(argv[1:]))):
             return None
-        request = json.dumps({"argv": list(argv[1:]), "env": dict(env)}).encode()
+        request = json.dumps({"argv": list(argv[1:]), "env": dict(env),
+                              "nice": self.nice}).encode()
         link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         link.setblocking(False)
         try:

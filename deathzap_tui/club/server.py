@@ -19,10 +19,14 @@ Each SSH session runs the lobby app on its own pty (:func:`lobby_command`), fork
 from a pre-imported zygote (:mod:`.zygote`, :mod:`.launcher`: a session starts in a
 fraction of the time and shares the imported code's memory), with a
 token for the member its key belongs to (:data:`~.hub.TOKEN_ENV`): the server, never
-the client, says who a session is. A key has at most ``sessions_per_key`` sessions
-at once across all the club's front-ends (counted in the store: each front-end, named
-by its host and port, clears what its earlier run left open when it starts again),
-and one connection more than that on each front-end.
+the client, says who a session is. The apps run at a lower CPU priority than the
+server (``--app-nice``, :data:`APP_NICE` niceness levels below by default): an app
+draws one terminal, the server serves every one, and on a machine out of CPU every
+move waits for the server's share of it (issue 24). A key has at most
+``sessions_per_key`` sessions at once across all the club's front-ends (counted in
+the store: each front-end, named by its host and port, clears what its earlier run
+left open when it starts again), and one connection more than that on each
+front-end.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from deathzap_tui.club.members import ClubError, PublicKey, check_name, fingerpr
 from deathzap_tui.club.notify import Notifier, parse_command
 from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.club.store import ClubStore
+from deathzap_tui.club.zygote import MAX_NICE, nicer
 from deathzap_tui.commands.host import add_login_limits, at_least, login_limits_problem
 from deathzap_tui.commands.serving import serve_until_stopped
 from deathzap_tui.gamestore import StoreError
@@ -61,6 +66,13 @@ REGISTER_TIMEOUT = 120.0
 REGISTER_TRIES = 3
 MAX_TYPED = 100
 """Bytes a typed name may take before Enter (a name is at most 24 characters)."""
+APP_NICE = 10
+"""Niceness levels the sessions' apps run below the server (each app and its
+session's autogroup: :func:`~.zygote.nicer`): Linux weighs a process or group at
+niceness 10 about a tenth of one at 0 (110 against 1,024), so the server (and
+PostgreSQL's backends, at the database's own niceness) get the CPU first whenever
+tens of apps are drawing at once, while the apps still have the whole machine when
+the server waits; and 10 leaves room below for a server that is itself niced."""
 
 
 def lobby_command(hub: Path) -> Callable[[str], Sequence[str]]:
@@ -117,9 +129,12 @@ class ClubSSHServer(sshd.GameSSHServer):
                  sessions_per_key: int = SESSIONS_PER_KEY,
                  register_timeout: float = REGISTER_TIMEOUT,
                  command: Callable[[str], Sequence[str]] | None = None, zygote: bool = True,
-                 **kw: Any) -> None:
+                 app_nice: int = APP_NICE, **kw: Any) -> None:
         super().__init__({}, host_key, command or lobby_command(hub.path), **kw)
-        self.launcher = Launcher(hub.path.parent, log=self.log) if zygote else None
+        self.app_nice = app_nice
+        """Niceness levels the sessions' apps run below the server (0: as the server)."""
+        self.launcher = Launcher(hub.path.parent, log=self.log, nice=app_nice) \
+            if zygote else None
         """Where sessions' apps are forked from (:mod:`.zygote`), beside the hub."""
         self.club = club
         self.hub = hub
@@ -152,7 +167,12 @@ class ClubSSHServer(sshd.GameSSHServer):
                            slave: int) -> sshd.Child:
         forked = await self.launcher.start_child(argv, env, slave) \
             if self.launcher is not None else None
-        return forked or await super()._start_child(argv, env, slave)
+        if forked is not None:
+            return forked  # at its niceness from the start (the zygote's child sets it)
+        child = await super()._start_child(argv, env, slave)
+        with contextlib.suppress(ProcessLookupError):  # it ended already
+            nicer(child.pid, self.app_nice)  # once started: its first moments at ours
+        return child
 
     def _open_session(self, blob: bytes) -> int | None:
         """Count a session of the key ``blob`` in the store (every front-end's
@@ -339,11 +359,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sessions-per-key", type=at_least(1), default=SESSIONS_PER_KEY,
                         metavar="N", help=f"sessions one key may have open at once "
                         f"(default {SESSIONS_PER_KEY})")
+    parser.add_argument("--app-nice", type=niceness, default=APP_NICE, metavar="N",
+                        help="run the sessions' apps N niceness levels below the server, "
+                        f"0-{MAX_NICE}; 0: at the server's priority (default {APP_NICE})")
     parser.add_argument("--games-per-hour", type=at_least(1),
                         default=ClubLimits.new_games_per_hour, metavar="N",
                         help="challenges a member may make in an hour (default "
                         f"{ClubLimits.new_games_per_hour})")
     add_login_limits(parser)
+
+
+def niceness(text: str) -> int:
+    """An argparse type: ``--app-nice``'s levels, a whole number from 0 to 19."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_NICE:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 0 (the server's priority) to {MAX_NICE} "
+            f"(the lowest), got {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -384,6 +420,7 @@ def run(args: argparse.Namespace) -> int:
                                {key.blob: name for name, key in members},
                                open_registration=args.open,
                                sessions_per_key=args.sessions_per_key, host=args.bind,
+                               app_nice=args.app_nice,
                                port=args.port, idle=args.idle * 60,
                                max_unauthenticated=args.max_unauthenticated,
                                login_timeout=args.login_timeout, log=log)

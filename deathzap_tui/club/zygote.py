@@ -15,8 +15,9 @@ and reports to the server on that connection the child's pid, with a pidfd for i
 racing a reused pid), and later its exit code. The child reads the session's request
 itself (so the zygote never holds a session's token or terminal):
 
-    4-byte big-endian length, JSON {argv, env}, with the pty's slave end attached
-    (SCM_RIGHTS)
+    4-byte big-endian length, JSON {argv, env, nice}, with the pty's slave end
+    attached (SCM_RIGHTS); ``nice`` (optional, 0 to 19): how much lower than the
+    zygote's (the server's) the child's CPU priority is (:func:`nicer`)
 
 ``argv`` is an interpreter command line without the interpreter: ``-m MODULE
 ARGS...``, ``-c CODE ARGS...`` or ``SCRIPT ARGS...`` (:func:`runnable`). The child
@@ -54,6 +55,7 @@ import struct
 import sys
 import termios
 import threading
+import time
 import traceback
 import types
 from typing import Any
@@ -68,6 +70,12 @@ PRELOAD = ("deathzap_tui.cli", "deathzap_tui.commands.club", "deathzap_tui.club.
 """What a session's app imports: the lobby (``club session``) and the battle screen
 it opens, and ``join``'s; the last three lazily, as the game opens and its screens are
 laid out (a test that the zygote gets ready fails on a name gone)."""
+MAX_NICE = 19
+"""The lowest CPU priority (the highest niceness) Linux gives a process."""
+GROUP_TRIES, GROUP_PAUSE = 100, 0.05
+"""How often, and how far apart, :func:`nicer` tries again on a thread to set an
+autogroup's niceness the kernel refused (it sets one at most every 0.1 s,
+machine-wide, for a process without ``CAP_SYS_ADMIN``)."""
 _kept: list[Any] = []
 """A child's inherited selector: its descriptor is closed, the object never used."""
 
@@ -80,6 +88,60 @@ def runnable(argv: list[str]) -> bool:
     if argv[0] in ("-m", "-c"):
         return len(argv) >= 2
     return not argv[0].startswith("-")
+
+
+def nicer(pid: int, by: int) -> None:
+    """Lower process ``pid``'s CPU priority (0: this process) by ``by`` niceness
+    levels below what it has, at most to :data:`MAX_NICE`, and its autogroup's to
+    the same niceness. A session's app serves one terminal and the server every
+    one: on a machine out of CPU the server's share is what every move waits for
+    (issue 24). A process may always lower its own priority, or one of its own
+    user's processes'.
+
+    The autogroup: where the kernel has them on (``sched_autogroup_enabled``, the
+    default of most distributions), each session (``setsid``) is a group, and the
+    CPU is shared between groups first, then between a group's processes by their
+    niceness. A session's app leads a session of its own (its terminal's), so its
+    niceness alone changes nothing against the server's; its group's does. Only
+    another session's group is changed, never the caller's own (``pid`` 0: the
+    caller has just made its own session). Without ``CAP_SYS_ADMIN`` the kernel
+    changes one group at most every 0.1 s, machine-wide: one refused is tried again
+    on a thread (:data:`GROUP_TRIES`), so that nothing waits for it."""
+    if not by:
+        return
+    nice = min(MAX_NICE, os.getpriority(os.PRIO_PROCESS, pid) + by)
+    os.setpriority(os.PRIO_PROCESS, pid, nice)
+    if not _group_nice(pid, nice):
+        threading.Thread(target=_group_nice_soon, args=(pid, nice), daemon=True,
+                         name="autogroup-nice").start()
+
+
+def _group_nice(pid: int, nice: int) -> bool:
+    """Set ``pid``'s autogroup's niceness (see :func:`nicer`); False if the kernel
+    refused it for now (another group's was set within 0.1 s)."""
+    group = f"/proc/{pid or 'self'}/autogroup"
+    try:
+        if pid and _first_word(group) == _first_word("/proc/self/autogroup"):
+            return True  # the caller's own group: not a session of its own
+        with open(group, "w", encoding="ascii") as f:
+            f.write(str(nice))
+    except BlockingIOError:
+        return False
+    except OSError:  # no autogroups in this kernel, or the process has ended
+        pass
+    return True
+
+
+def _group_nice_soon(pid: int, nice: int) -> None:
+    for _ in range(GROUP_TRIES):
+        time.sleep(GROUP_PAUSE)
+        if _group_nice(pid, nice):
+            return
+
+
+def _first_word(path: str) -> str:
+    with open(path, encoding="ascii") as f:
+        return f.read().split(" ", 1)[0]
 
 
 def preload() -> None:
@@ -161,13 +223,16 @@ def _take_session(conn: socket.socket, listener: socket.socket,
             raise ValueError("the session request was cut short")
         body += chunk
     request = json.loads(body)
-    argv, env = request["argv"], request["env"]
+    argv, env, nice = request["argv"], request["env"], request.get("nice", 0)
     if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)
             and runnable(argv) and isinstance(env, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
-        raise ValueError("a session request is {argv: [text], env: {text: text}}")
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+            and type(nice) is int and 0 <= nice <= MAX_NICE):
+        raise ValueError("a session request is {argv: [text], env: {text: text}, "
+                         "nice: 0-19}")
     (slave,) = fds
     os.setsid()
+    nicer(0, nice)  # and its session's autogroup, made by setsid
     for fd in (0, 1, 2):
         os.dup2(slave, fd)
     os.close(slave)

@@ -405,18 +405,19 @@ class Table:
         lines = views.notes_for(notes, viewer)
         return {"aid": aid, "by": by, "how": how, "line": lines[-1].text if lines else ""}
 
-    async def report(self) -> dict[str, Any]:
+    def report(self) -> Awaitable[dict[str, Any]]:
         """The end-of-game report as JSON, for anyone at the table (players and
         watchers alike) once the game is over: it is public then (dice, harm and
         score, never a hidden card), but while the game is on it would tell a player
         what the log knows and the board does not show.
 
         Built once per length of the log (terminals asking together share one build),
-        in a thread from the events in force taken now: a long game's replay takes a
-        second or so, and the other terminals must not wait on it. It carries no list
-        of every roll (``rolls`` is empty): the game-over screen shows each side's
-        luck, luckiest and unluckiest roll, which the luck summary holds, and a long
-        game's rolls would be a big message."""
+        in a thread from the events in force taken now (a club's referee calls this
+        in the table's turn, :meth:`Referee.report`: the game as kept); a long
+        game's replay takes a second or so, and the other terminals must not wait on
+        it. It carries no list of every roll (``rolls`` is empty): the game-over
+        screen shows each side's luck, luckiest and unluckiest roll, which the luck
+        summary holds, and a long game's rolls would be a big message."""
         if not self.session.over:
             raise Refused("the report is ready when the game is over")
         size = len(self.game.log)
@@ -424,7 +425,7 @@ class Table:
             self._report = (size, asyncio.ensure_future(
                 asyncio.to_thread(self._report_json, self.game.events())))
         # Shielded: one terminal going away must not cancel the build the others share.
-        return await asyncio.shield(self._report[1])
+        return asyncio.shield(self._report[1])
 
     def _report_json(self, events: list[Event]) -> dict[str, Any]:
         report = self.session.report(events)
@@ -881,7 +882,7 @@ class Referee:
                 rid = msg.get("id") if type(msg.get("id")) is int else None
                 msg = protocol.check_client(msg)
                 if msg["t"] == "report":  # the one request that waits (on a thread)
-                    reply = {"report": await self.table.report()}
+                    reply = {"report": await self.report()}
                     client.send({"t": "ok", "id": rid, **reply})
                     continue
                 async with self.turn:
@@ -965,6 +966,15 @@ class Referee:
             notices.append((req["by"], f"{side} {word} your {req['kind']}"))
             return {}
         return {"pending": table.pending_for(client.viewer)}
+
+    async def report(self) -> dict[str, Any]:
+        """The table's end-of-game report (:meth:`Table.report`), of the game as kept:
+        asked in the table's turn, so never of a change whose writes still wait (a
+        last move the store may yet refuse) nor of a game being caught up; built
+        after the turn is let go, so the game's other changes do not wait for it."""
+        async with self.turn:
+            building = self.table.report()
+        return await building
 
     # --- what goes out -------------------------------------------------------------
     def changed(self, *, anew: bool = False) -> None:

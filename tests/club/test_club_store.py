@@ -3,6 +3,7 @@ on a real SQLite file and a real PostgreSQL database (the ``club`` fixture)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -275,6 +276,28 @@ def test_the_events_and_the_action_in_flight_are_read_in_one_go(club: SqlClubSto
         again = Session(game, None, store=store).kept_action()
     assert again[0] is not None and again[1] == ""
     assert store.in_flight.load() is None
+
+
+def test_the_events_kept_count_a_write_once_made_not_when_asked(club: SqlClubStore) -> None:
+    """``ClubGameStore.kept``, what a player may be marked as having seen (issue 24):
+    the events written here once their writes are made (not while they wait, from
+    ``defer`` to ``settle``) and those read from the store."""
+    session, store = club_session(club)
+    play(session, 2)
+    made = len(session.game.log)
+    assert store.kept == made
+    store.defer()
+    play(session, 1, seed=12)  # applied to the game; its write waits
+    assert len(session.game.log) > made and store.kept == made
+    asyncio.run(store.settle())
+    assert store.kept == len(session.game.log) == club.game_info(store.game_id or 0).events
+    other = club.game_store(store.game_id or 0)
+    other.load()
+    assert other.kept == store.kept
+    before = other.kept
+    play(session, 1, seed=13)
+    events, _record = other.since(before)
+    assert events and other.kept == before + len(events) == len(session.game.log)
 
 
 def test_bookkeeping_commits_without_waiting_for_the_disk_and_events_still_do(

@@ -10,7 +10,7 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -28,6 +28,7 @@ from server_helpers import (
 )
 
 from deathzap_tui.club.hub import HubClient
+from deathzap_tui.club.sqlstore import WRITERS, SqlClubStore
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -68,6 +69,20 @@ def held(spec: str, game: int) -> Iterator[None]:
     finally:
         timer.cancel()
         release()
+
+
+@contextlib.asynccontextmanager
+async def writers_busy(store: SqlClubStore) -> AsyncIterator[None]:
+    """Every writer thread of ``store`` busy (other games' long writes, say) until the
+    block ends or :data:`HOLD` seconds pass: a game's write waits behind them, and
+    the store's own connection stays free for the calls made on the loop."""
+    let_go = threading.Event()
+    busy = [store.in_thread(lambda: let_go.wait(HOLD)) for _ in range(WRITERS)]
+    try:
+        yield
+    finally:
+        let_go.set()
+        await asyncio.gather(*busy)
 
 
 async def answered(seats: dict[str, Seat], side: str) -> dict[str, Any]:
@@ -271,5 +286,102 @@ def test_a_game_opened_while_a_move_waits_to_be_kept_is_not_said_to_have_moved(
             reply = await asyncio.wait_for(commit, 10)
             assert reply["t"] == "ok", reply
             assert (await asyncio.wait_for(opening, 10))["since"] != []
+
+    asyncio.run(main())
+
+
+async def last_move(seats: dict[str, Seat]) -> dict[str, Any]:
+    """Play the game until the action that will end it is answered, leaving it to be
+    committed: that action as its last answerer was told it."""
+    for _ in range(200):
+        side = whose(await seats["red"].fresh())
+        pending = await answered(seats, side)
+        if any(text.endswith(": 0 left") for _after, text in pending["notes"]):
+            return pending
+        assert (await seats[pending["by"]].request("commit", aid=pending["aid"]))["t"] == "ok"
+    raise AssertionError("the duel did not end in 200 moves")
+
+
+def test_the_report_is_of_the_game_as_kept_not_of_a_last_move_whose_write_waits(
+        club_spec: str) -> None:
+    """The move that ends the game waits for the store's writer threads: a report
+    asked meanwhile (the other terminal saw the last answer) is not built from the
+    game with that move applied, which the store may yet refuse; it is answered
+    once the move is kept."""
+    async def main() -> None:
+        async with running(club_spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            pending = await last_move(seats)
+            side = pending["by"]
+            other = "black" if side == "red" else "red"
+            async with writers_busy(club.store):
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit waits for a writer thread
+                report = asyncio.ensure_future(seats[other].request("report"))
+                await asyncio.sleep(0.5)
+                assert not commit.done()
+                assert not report.done(), report.result()
+            assert (await asyncio.wait_for(commit, 10))["t"] == "ok"
+            reply = await asyncio.wait_for(report, 10)
+            assert reply["t"] == "ok" and reply["report"], reply
+            assert club.store.game_info(first).over
+
+    asyncio.run(main())
+
+
+def test_players_are_marked_seen_only_up_to_the_events_kept_at_shutdown(
+        club_spec: str) -> None:
+    """The front-end shuts down while a commit waits for the store's writer threads:
+    the players at the table are marked as having seen what is kept, not the move
+    applied to the table whose write never was made (their unread count would be
+    one too low once the game moves on)."""
+    async def main() -> None:
+        async with running(club_spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            side = whose(await seats["red"].fresh())
+            pending = await answered(seats, side)
+            async with writers_busy(club.store):
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # applied at the table; its write waits
+                await club.club.close()  # marks the players' seen, drops the write
+            with contextlib.suppress(EOFError, ConnectionError):
+                await asyncio.wait_for(commit, 10)
+            for member in ("alice", "bob"):
+                info = club.store.game_info(first, member)
+                assert (info.events, info.seen) == (0, 0), (member, info)
+
+    asyncio.run(main())
+
+
+def test_a_move_is_told_to_the_lobbies_when_the_game_is_loaded_again_before_its_news(
+        club_spec: str) -> None:
+    """A catch-up that loads the game again (as one whose read failed does) takes its
+    place in the game's turn after a commit and before the commit's news to the
+    lobbies: the move was kept, so the lobbies still hear of it."""
+    async def main() -> None:
+        async with running(club_spec) as club:  # type: ignore[arg-type]
+            alice, bob, first = await a_game(club)
+            seats = await seated(first, alice, bob)
+            side = whose(await seats["red"].fresh())
+            other = "black" if side == "red" else "red"
+            pending = await answered(seats, side)
+            await seats[other].fresh()
+            heard_of([alice, bob], first)
+            hosted = club.club.hosted[first]
+
+            def load_again() -> None:
+                assert club.club._reload(hosted)
+
+            async with hosted.referee.turn:
+                commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
+                await asyncio.sleep(0.3)  # the commit waits for the turn
+                hosted.referee.turn.soon(load_again)  # in line after it
+            assert (await asyncio.wait_for(commit, 10))["t"] == "ok"
+            await seats[other].until_state(lambda s: s["events"] == 1)
+            await asyncio.sleep(0.3)
+            news = heard_of([alice, bob], first)
+            assert "moved" in news and "your-move" in news, news
 
     asyncio.run(main())

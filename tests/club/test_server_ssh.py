@@ -36,6 +36,7 @@ from subprocess_env import child_env
 
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.server import ClubSSHServer, load_members
+from deathzap_tui.club.zygote import MAX_NICE
 from deathzap_tui.net import sshd
 
 HERE = Path(__file__).resolve().parent
@@ -123,6 +124,32 @@ def test_a_members_key_gets_their_lobby_with_the_server_saying_who(tmp_path, key
             conn.close()
             with pytest.raises(asyncssh.PermissionDenied):
                 await connect(server.port, keys["stranger"])
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("zygote", [True, False])
+def test_a_sessions_app_runs_the_niceness_asked_below_the_server(tmp_path, keys,
+                                                                  zygote: bool) -> None:
+    """``--app-nice``: a session's app, forked by the zygote or started without it,
+    runs that many niceness levels below the server (read from the app process)."""
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+
+    async def main() -> None:
+        async with serve_in_process(tmp_path, keys, app_nice=7, zygote=zygote) as (club,
+                                                                                  server):
+            conn, screen = await session(server.port, keys["bob"])
+            await screen.until("member=bob hub=bob")
+            assert server.launcher is None or server.launcher.forked == 1
+            started = next(line for line in club.lines if "bob session started" in line)
+            pid = int(re.search(r"pid (\d+)", started)[1])  # type: ignore[index]
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(MAX_NICE, ours + 7)
+            group = Path(f"/proc/{pid}/autogroup")
+            if group.exists():  # the kernel shares the CPU between sessions first
+                assert group.read_text().split()[-1] == str(min(MAX_NICE, ours + 7))
+                assert Path("/proc/self/autogroup").read_text().split()[-1] == "0"
+            assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # the server's own stays
+            conn.close()
 
     asyncio.run(main())
 
@@ -312,6 +339,9 @@ def test_kill_9_mid_action_then_restart_loses_nothing_acknowledged(tmp_path, key
     (["--notify", "mail 'x"], "--notify: cannot split"),
     (["--login-timeout", "0"], "--login-timeout must be above 0"),
     (["--open", "--members", "m.toml"], "not allowed with argument"),
+    (["--app-nice", "20"], "--app-nice: expected a whole number from 0"),
+    (["--app-nice", "-1"], "--app-nice: expected a whole number from 0"),
+    (["--app-nice", "low"], "--app-nice: expected a whole number from 0"),
 ])
 def test_club_serve_refuses_bad_arguments_in_one_line(tmp_path, extra, message) -> None:
     result = subprocess.run(

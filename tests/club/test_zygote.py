@@ -18,6 +18,7 @@ import pytest
 from server_helpers import short_dir
 
 from deathzap_tui.club.launcher import ForkedChild, Launcher
+from deathzap_tui.club.zygote import MAX_NICE
 
 REPORT = r"""
 import json, os, random, sys
@@ -27,16 +28,19 @@ print(json.dumps({
     "tty": os.isatty(0) and os.isatty(1) and os.isatty(2) and os.ttyname(0) != "",
     "own_tty": os.tcgetpgrp(0) == os.getpgrp(),
     "env": dict(os.environ), "argv": sys.argv, "random": random.random(),
-    "main": __name__, "imported": "textual.app" in sys.modules}), flush=True)
+    "main": __name__, "imported": "textual.app" in sys.modules,
+    "nice": os.getpriority(os.PRIO_PROCESS, 0),
+    "group": open("/proc/self/autogroup").read() if os.path.exists("/proc/self/autogroup")
+    else ""}), flush=True)
 sys.exit(int(sys.argv[1]))
 """
 """A child's report of what it has: one JSON line, then exit with the code asked."""
 
 
 @asynccontextmanager
-async def launcher() -> AsyncIterator[Launcher]:
+async def launcher(nice: int = 0) -> AsyncIterator[Launcher]:
     rundir = short_dir()
-    zygote = Launcher(rundir, log=lambda text: None)
+    zygote = Launcher(rundir, log=lambda text: None, nice=nice)
     await zygote.start()
     try:
         yield zygote
@@ -105,6 +109,7 @@ def test_a_child_has_its_pty_its_environment_and_no_other_descriptor() -> None:
             assert seen["env"] == {**ENV, "DEATHZAP_CLUB_TOKEN": "t2"}
             assert seen["argv"] == ["-c", "7"] and seen["main"] == "__main__"
             assert seen["imported"]  # forked from the pre-imported process
+            assert seen["nice"] == os.getpriority(os.PRIO_PROCESS, 0)  # none asked
             assert zygote.forked == 2
 
     asyncio.run(main())
@@ -152,6 +157,29 @@ def test_a_killed_zygote_is_replaced_and_sessions_start_without_it_meanwhile() -
     asyncio.run(main())
 
 
+def test_children_run_the_niceness_asked_below_the_zygote_which_keeps_the_servers() -> None:
+    """``Launcher(nice=N)``: each child lowers its own CPU priority by N as it takes
+    its session, before its app runs; the zygote stays at the server's."""
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+
+    async def main() -> None:
+        async with launcher(nice=5) as zygote:
+            assert zygote.process is not None
+            child, code, out = await run_child(zygote, [sys.executable, "-c", REPORT, "0"],
+                                               ENV)
+            assert child is not None and code == 0
+            seen = report_of(out)
+            assert seen["nice"] == min(MAX_NICE, ours + 5)
+            if seen["group"]:  # its session's autogroup too (the kernel shares between them)
+                assert seen["group"].split()[-1] == str(min(MAX_NICE, ours + 5))
+            assert os.getpriority(os.PRIO_PROCESS, zygote.process.pid) == ours
+            group = Path(f"/proc/{zygote.process.pid}/autogroup")
+            if group.exists():
+                assert group.read_text().split()[-1] == "0"
+
+    asyncio.run(main())
+
+
 def test_commands_the_zygote_cannot_run_are_left_to_the_caller() -> None:
     async def main() -> None:
         async with launcher() as zygote:
@@ -165,7 +193,12 @@ def test_commands_the_zygote_cannot_run_are_left_to_the_caller() -> None:
     asyncio.run(main())
 
 
-@pytest.mark.parametrize("request_text", [b"{}", b"not json", b'{"argv": ["-X"], "env": {}}'])
+@pytest.mark.parametrize("request_text", [
+    b"{}", b"not json", b'{"argv": ["-X"], "env": {}}',
+    b'{"argv": ["-c", "pass"], "env": {}, "nice": -5}',  # a higher priority: never
+    b'{"argv": ["-c", "pass"], "env": {}, "nice": 20}',
+    b'{"argv": ["-c", "pass"], "env": {}, "nice": "5"}',
+])
 def test_a_bad_request_ends_its_child_and_not_the_zygote(request_text: bytes) -> None:
     import socket
     import struct

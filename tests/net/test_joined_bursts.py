@@ -265,3 +265,48 @@ async def test_a_push_as_the_app_exits_draws_nothing(host, clients) -> None:
         app.remote_changed()  # a push, handled once the app is exiting
         assert told == []
     app.remote_changed()  # and once its screens are gone
+
+
+@run
+async def test_an_own_action_begun_elsewhere_opens_once_on_the_steps_answered_meanwhile(
+        two_terminals, monkeypatch) -> None:
+    """This player's own action begun at their other terminal (issue 24): the push
+    that began it is held as one in a burst, so the wizard opens once, on the step its
+    answers have reached, not on the step answered already and then again."""
+    from deathzap_tui.app.remote import app as joined
+    from deathzap_tui.net.client import RemoteSession
+
+    monkeypatch.setattr(joined, "BURST", 1.0)
+    red, hand = (RemoteSession.connect(two_terminals.socket_path, "red", timeout=5)
+                 for _ in range(2))
+    try:
+        app = joined.JoinedApp(red, side="red")
+        async with app.run_test(size=(110, 34)) as pilot:
+            await quiet(pilot, app)
+            battle = app.screen
+            opened: list[int] = []  # how many answers the action had when opened
+            real_open = battle.open_action
+            battle.open_action = lambda action: (
+                opened.append(len(action.resolution.answers)), real_open(action))
+            drawn = counting(app)
+
+            def begin() -> Any:  # its cover and dice answered right behind the begin
+                action = hand.begin({"type": "hit", "side": "red"})
+                for answer in ("open", ROLL):
+                    action.resolution.answer(answer)
+                return action
+
+            for n in (1, 2):  # the second time, the wizard kept installed is shown again
+                before = len(drawn)
+                action = await asyncio.to_thread(begin)
+                await until(pilot, lambda: isinstance(app.screen, joined.JoinedWizardScreen))
+                assert opened == [2] * n and len(drawn) == before + 1
+                wizard = app.screen
+                assert not isinstance(wizard.resolution.step, DiceRequest)  # black's, or none
+                assert wizard.focused is None  # nothing to answer here: the hidden list neither
+                await asyncio.to_thread(action.cancel)
+                await until(pilot, lambda: app.screen is battle)
+                await quiet(pilot, app)
+    finally:
+        for session in (red, hand):
+            session.close()

@@ -35,7 +35,7 @@ from deathzap_tui.app.common.log import EventLog
 from deathzap_tui.app.common.messages import DiceMode, GameOver
 from deathzap_tui.app.common.paint import repaint
 from deathzap_tui.app.common.text import clean
-from deathzap_tui.app.frames import OneFrameScreen, SteadyStyles
+from deathzap_tui.app.frames import ChangedRegions, OneFrameScreen, SteadyStyles
 from deathzap_tui.app.wizard.wizard import WizardScreen
 from deathzap_tui.gamestore import StoreError
 from deathzap_tui.headless.describe import side_label
@@ -74,7 +74,7 @@ than it can show); the whole game is on the log screen (``l``). A resumed game n
 narrate its older events to start (issue 11)."""
 
 
-class BattleScreen(SteadyStyles, OneFrameScreen[None]):
+class BattleScreen(ChangedRegions, SteadyStyles, OneFrameScreen[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[Any]] = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[Any]] = [
         Binding("d", "advance", "Draw card"),  # shown as view.advance_label

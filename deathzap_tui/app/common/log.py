@@ -50,6 +50,14 @@ class TailLog(Widget):
             del self.lines[-count:]
             self.refresh()
 
+    def splice(self, keep: int, lines: Iterable[Text]) -> None:
+        """Keep the first ``keep`` lines and add ``lines`` after them: one redraw."""
+        lines = list(lines)
+        if keep < len(self.lines) or lines:
+            del self.lines[keep:]
+            self.lines.extend(lines)
+            self.refresh()
+
     def render(self) -> Text:
         region = self.content_region
         width, height = max(1, region.width), max(1, region.height)

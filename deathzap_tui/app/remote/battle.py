@@ -26,7 +26,7 @@ class JoinedBattleScreen(BattleScreen):
         self._shown_update = -1
         """The session's narrative update the logs show (``narrative_since``)."""
         self._live: list[str] = []
-        """The lines of the action in progress at the end of the logs (:meth:`_follow_live`)."""
+        """The lines of the action in progress at the end of the logs (:meth:`_live_lines`)."""
         self._status: Text | None = None
         self._stale = False
         """Pushes came while another screen hid this one (:meth:`remote_changed`)."""
@@ -40,8 +40,7 @@ class JoinedBattleScreen(BattleScreen):
         yield from super().compose()
 
     def on_mount(self) -> None:
-        self._follow_narrative()
-        self._follow_live()
+        self._follow_log()
         self.show_status()
 
     def on_screen_resume(self) -> None:
@@ -71,8 +70,7 @@ class JoinedBattleScreen(BattleScreen):
         """The table as the session has it now."""
         self._stale = False
         self._drawn = self.session.changes  # first: a change meanwhile is drawn next time
-        self._follow_narrative()
-        self._follow_live()
+        self._follow_log()
         if self._board_data() != self._board:  # an answer elsewhere changes the log only
             self.refresh_board()
         self.show_status()
@@ -87,38 +85,38 @@ class JoinedBattleScreen(BattleScreen):
         session = self.session
         return session.view(), session.intents(), session.can_undo, session.can_redo
 
-    def _follow_narrative(self) -> None:
-        """Bring the logs up to the session's narrative, writing only what changed."""
+    def _follow_log(self) -> None:
+        """Bring the logs up to the session's narrative, then the action in progress
+        (:meth:`_live_lines`), writing only what changed, in one edit of each log."""
         update, keep, add = self.session.narrative_since(self._shown_update)
-        if update == self._shown_update:
+        live = self._live_lines()
+        same = 0  # the live lines shown already: an answer adds to the end
+        if update != self._shown_update:
+            self._shown_update = update
+            del self._shown_narrative[keep:]
+            self._shown_narrative += add  # the live lines go with the rest after ``keep``
+        elif live != self._live:
+            keep, add = len(self._shown_narrative), []
+            while same < min(len(live), len(self._live)) and live[same] == self._live[same]:
+                same += 1
+        else:
             return
-        self._shown_update = update
-        del self._shown_narrative[keep:]
-        self._shown_narrative += add
-        self._live = []  # dropped with the rest after ``keep``
+        lines = [*(Text(clean(line)) for line in add),
+                 *(Text(clean(line), style="italic") for line in live[same:])]
         for log in self.logs():
-            log.drop_lines(len(log.lines) - keep)
-            log.add(add)
+            log.splice(keep + same, lines)
+        self._live = live
 
-    def _follow_live(self) -> None:
+    def _live_lines(self) -> list[str]:
         """The action in progress (anyone's), as it is answered, after the narrative:
         who is doing what, its narrative so far and every answer this terminal may
-        see; gone when it is confirmed (its narrative follows) or dropped."""
+        see; none once it is confirmed (its narrative follows) or dropped."""
         action = self.session.pending_action()
-        lines: list[str] = []
-        if action is not None and not action.discarded:
-            label = clean(action.label, oneline=True)
-            lines = [f"… {side_label(action.by)}: {label}, in progress",
-                     *(text for _kind, text in said(action.resolution, self.session.side))]
-        if lines == self._live:
-            return
-        keep = 0  # the lines shown already: an answer adds to the end
-        while keep < min(len(lines), len(self._live)) and lines[keep] == self._live[keep]:
-            keep += 1
-        for log in self.logs():
-            log.drop_lines(len(self._live) - keep)
-            log.add(lines[keep:], style="italic")
-        self._live = lines
+        if action is None or action.discarded:
+            return []
+        label = clean(action.label, oneline=True)
+        return [f"… {side_label(action.by)}: {label}, in progress",
+                *(text for _kind, text in said(action.resolution, self.session.side))]
 
     def show_status(self) -> None:
         text = status_text(self.session)

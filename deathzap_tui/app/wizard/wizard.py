@@ -206,14 +206,19 @@ class ChoiceList(SteadyOptionList):
             self.post_message(self.UnarmedEnter())
 
 
-STATE_STYLED: dict[str, str] = {
-    "picking": "#wiz-step, #wiz-history",
-    "fresh": "#wiz-step",
-    "done": "#wiz-step, #wiz-history, #wiz-who, #wiz-feedback",
+STATE_STYLED: dict[str, tuple[str, ...]] = {
+    "picking": ("wiz-step", "wiz-history"),
+    "fresh": ("wiz-step",),
+    "done": ("wiz-step", "wiz-history"),
 }
-"""The widgets wizard.tcss styles by each of the screen's state classes (``-picking``,
-``-fresh``, ``-done``): the only ones a change of that state styles again (no rule
-styles the screen itself by them)."""
+"""The widgets (ids) wizard.tcss styles by each of the screen's state classes
+(``-picking``, ``-fresh``, ``-done``): the only ones a change of that state styles
+again (no rule styles the screen itself by them)."""
+HIDDEN_WHEN_DONE = ("wiz-who", "wiz-feedback")
+"""The widgets (ids) a resolved action does not show: hidden as ``-done`` is set, not
+by a rule, since a restyle matches every rule against the widget again (two of the
+four a followed action's ``-done`` restyled at every move, issue 24) where hiding it
+only lays the step box out, as it is anyway."""
 
 
 class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
@@ -226,6 +231,14 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     another side than the step answered before it says so in its "who" line, since
     the keyboard changes hands (a reaction, a defender's dice). A joined terminal
     (remote/wizard.py) is asked only its own player's steps."""
+    AUTO_FOCUS: ClassVar[str | None] = ""
+    """Nothing: each step focuses what it needs itself (:meth:`_draw`), and nothing
+    while the wizard waits for another player or is resolved. Textual's auto focus
+    (the first focusable widget, whenever the screen shows with nothing focused)
+    focused the hidden choice list there: Enter and the arrows then went to it, not
+    to Confirm and the summary, after any screen over the wizard closed; and a joined
+    terminal opening the wizard on a step it waits for restyled the list twice a move
+    for it (focused as it showed, unfocused as it opened again, issue 24)."""
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     """As Textual's, without repainting the whole screen on a focus change (the list
     and the dice input take turns every few steps): the widgets that gain and lose
@@ -424,8 +437,12 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
             return
         self.add_class(*(f"-{name}" for name in changed if states[name]), update=False)
         self.remove_class(*(f"-{name}" for name in changed if not states[name]), update=False)
-        selector = ", ".join(STATE_STYLED[name] for name in changed)
-        self.app.stylesheet.update_nodes(self.query(selector), animate=True)
+        if "done" in changed:
+            for name in HIDDEN_WHEN_DONE:
+                self._by_id[name].display = not states["done"]
+        styled = dict.fromkeys(self._by_id[name] for state in changed
+                               for name in STATE_STYLED[state])
+        self.app.stylesheet.update_nodes(styled, animate=True)
 
     def _draw(self) -> None:
         step = self.resolution.step if self.resolution is not None else None
@@ -693,6 +710,12 @@ class WizardScreen(SteadyStyles, OneFrameScreen[Any]):
     @cached_property
     def _history(self) -> History:
         return self.query_one("#wiz-history", History)
+
+    @cached_property
+    def _by_id(self) -> dict[str, Widget]:
+        """The widgets a state class styles or hides, by id (:meth:`_state`)."""
+        names = {*HIDDEN_WHEN_DONE, *(n for names in STATE_STYLED.values() for n in names)}
+        return {name: self.query_one(f"#{name}") for name in names}
 
     def action_odds(self) -> None:
         """ctrl+o: the odds panel's chart in the history's place, or back."""

@@ -188,8 +188,8 @@ def test_a_change_of_state_restyles_every_widget_the_states_style() -> None:
     state class styles one of the widgets listed for that state (never the screen)."""
     sheet = (Path(wizard.__file__).parent / "wizard.tcss").read_text(encoding="utf-8")
     sheet = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
-    styled = {state: {s.strip() for s in widgets.split(",")}
-              for state, widgets in wizard.STATE_STYLED.items()}
+    styled = {state: {f"#{name}" for name in names}
+              for state, names in wizard.STATE_STYLED.items()}
     targets: dict[str, set[str]] = {state: set() for state in styled}
     for selectors in re.findall(r"([^{}]+)\{", sheet):
         for selector in selectors.split(","):

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from app_helpers import aiotest, battle_app, keys_for, session_at
 from test_odds_panel import to_first_hit_roll
 from textual.app import App
+from textual.screen import Screen
 
 from deathzap_tui.app.styles import STYLES
 from deathzap_tui.app.wizard.odds import OddsPanel
@@ -147,6 +148,25 @@ async def test_physical_enter_still_takes_the_highlighted_default() -> None:
         await pilot.press("1", "ctrl+r", "enter")
         res = app.wizard.resolution
         assert res is not None and res.answers[1] == "no"
+
+
+@aiotest
+async def test_a_resolved_wizard_shown_again_still_confirms_on_enter() -> None:
+    """Another screen opened and closed over the resolved wizard (the quit question,
+    help) leaves nothing focused: Textual's auto focus took the hidden choice list,
+    and Enter went to it instead of confirming."""
+    app = ToyApp(loose(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1", "4", "5", "enter", "2", "enter")
+        wiz = app.wizard
+        assert wiz.resolution is not None and wiz.resolution.done
+        app.push_screen(Screen())
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        assert wiz.focused is None
+        await pilot.press("enter")
+        assert app.screen is not wiz  # confirmed: the wizard is dismissed
 
 
 def inside(inner: Any, outer: Any) -> bool:
