@@ -33,7 +33,9 @@ Below the table, the CPU the app used per press of each key row (mean of
 ``/proc/PID/stat`` ticks from the key to the end of its burst: a figure that other
 processes' load changes far less than the times). ``--slow-frames`` lists every
 press drawn in more than one frame: its row, where in the game (card, activation,
-step) and the first words of each frame.
+step) and the first words of each frame. ``benchmarks/first_frame.py`` counts the
+instructions to the start-up rows' first frames instead (callgrind: other processes'
+load does not move them).
 
     .venv/bin/python benchmarks/ui.py [--runs 3] [--cards 12] [--keys 15] [--slow-frames]
 """

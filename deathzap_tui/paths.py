@@ -44,8 +44,7 @@ def cache_key() -> bytes | None:
     a friend must not carry it). ``DEATHZAP_CACHE_KEY`` names another file (the
     tests). ``None`` when it cannot be read or made, or when it is not this user's
     own private file (others could sign caches with it): no caching then."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    path = Path(os.environ.get("DEATHZAP_CACHE_KEY") or base / "deathzap-tui" / "cache.key")
+    path = _key_path()
     try:
         fd = open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
@@ -58,6 +57,23 @@ def cache_key() -> bytes | None:
             return None
         key = f.read(KEY_BYTES + 1)
     return key if len(key) == KEY_BYTES else None
+
+
+def _key_path() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return Path(os.environ.get("DEATHZAP_CACHE_KEY") or base / "deathzap-tui" / "cache.key")
+
+
+def kept_styles_path() -> Path:
+    """Where the app keeps its parsed style sheets (``app/stylecache.py``): beside the
+    key that signs them (so the tests' own key keeps their own)."""
+    return _key_path().parent / "styles.kept"
+
+
+def kept_forces_path() -> Path:
+    """Where the start screen keeps what it says of force files (``forcesummary.py``),
+    beside the key that signs it."""
+    return _key_path().parent / "forces.kept"
 
 
 def _make_key(path: Path) -> bytes | None:

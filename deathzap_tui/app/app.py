@@ -31,7 +31,7 @@ from deathzap_tui.app.common.messages import (
     OpenStart,
 )
 from deathzap_tui.app.common.palette import PaletteCommands
-from deathzap_tui.app.frames import Backdrop
+from deathzap_tui.app.frames import Backdrop, KeptStylesheet
 from deathzap_tui.app.styles import START_STYLES, STYLES
 from deathzap_tui.headless.flow import GamePlan, writer_lock
 from deathzap_tui.rules import registry
@@ -79,6 +79,9 @@ class DeathzapApp(App[None]):
         app takes it on mount); ``greeting``: (title, lines) shown over the first
         screen (play by turn: what happened since this player last looked)."""
         super().__init__()
+        self.kept_styles = KeptStylesheet.replacing(self.stylesheet)
+        """The style sheets, parsed or kept by an earlier run (issue 21)."""
+        self.stylesheet = self.kept_styles
         self.launch = launch or Launch()
         self.session: GameSession[Any] | None = session  # local, or a RemoteSession (joined)
         self.dice_mode = dice_mode or "physical"
@@ -128,6 +131,7 @@ class DeathzapApp(App[None]):
 
     def on_unmount(self) -> None:
         self.release_lock()
+        self.kept_styles.keep()
 
     def get_default_screen(self) -> Screen:
         # Not Textual's own: the terminal's first size report re-drew, through it,

@@ -89,7 +89,18 @@ the next refresh drew only the regions changed since (a frame of labels without
 their fields), and only the terminal's first size report, the size the screen was
 already laid out at, laid it out and drew it again whole. :class:`HeldFrameScreen`
 renders nothing while frames are held back, draws the whole screen once they are let
-through, and lays out again for a size report only when the size changed.
+through, and lays out again for a size report only when the size changed. Its first
+frame drawn lets the garbage collector run again (:mod:`deathzap_tui.app.collector`).
+
+**Style sheets parsed in every process.** Textual parses every sheet again in each
+new process (the start screen's take about 118 M instructions, read kept about 25 M).
+:class:`KeptStylesheet` takes a sheet's rules from those an earlier run kept
+(:mod:`deathzap_tui.app.stylecache`) when nothing its parsing reads has changed, and
+keeps those it parses. It overrides ``Stylesheet._parse_rules``, Textual's one way
+from a sheet's text to its rules (which every parse, but a ``reparse`` after a theme
+change, goes through), and reads ``_variables`` and ``_parse_cache``. Guarded by
+``tests/app/test_stylecache.py``: the rules kept are the rules parsed, and the start
+screen drawn from kept sheets is the screen drawn from parsed ones.
 
 **An option list's lines counted as it is drawn.** An ``OptionList`` counts its
 options' lines (``_update_lines``) only while it has a region: filled while hidden (the
@@ -134,6 +145,9 @@ from textual import events
 from textual._compositor import ChopsUpdate, Compositor
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
 from textual.drivers.linux_driver import LinuxDriver
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
@@ -141,6 +155,9 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, Tree
+
+from deathzap_tui.app import collector
+from deathzap_tui.app.stylecache import KeptSheets, sheet_name, variables_digest
 
 ResultT = TypeVar("ResultT")
 NodeT = TypeVar("NodeT")
@@ -327,6 +344,48 @@ class QuietLinuxDriver(LinuxDriver):
                     self.process_message(event)
 
 
+class KeptStylesheet(Stylesheet):
+    """Textual's stylesheet taking each sheet's rules from those kept by an earlier run
+    (:mod:`~deathzap_tui.app.stylecache`) instead of parsing the sheet again, and
+    keeping those it parses (see the module's docstring)."""
+
+    def __init__(self, *, variables: dict[str, str] | None = None) -> None:
+        super().__init__(variables=variables)
+        self.sheets = KeptSheets.read()
+        self._variables_digest: bytes | None = None
+
+    @classmethod
+    def replacing(cls, stylesheet: Stylesheet) -> KeptStylesheet:
+        """A kept stylesheet with the CSS variables ``stylesheet`` (a new app's, with
+        no sheet yet) was made with."""
+        return cls(variables=stylesheet._variables)
+
+    def set_variables(self, variables: dict[str, str]) -> None:
+        super().set_variables(variables)
+        self._variables_digest = None
+
+    def keep(self) -> None:
+        """Keep the sheets parsed in this run for the next (see ``KeptSheets.write``)."""
+        self.sheets.write()
+
+    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        sheet = (css, read_from, is_default_rules, tie_breaker, scope)
+        if sheet in self._parse_cache:  # this run's, under Textual's own key
+            return self._parse_cache[sheet]
+        if self._variables_digest is None:
+            self._variables_digest = variables_digest(self._variables)
+        name = sheet_name(sheet, self._variables_digest)
+        rules = self.sheets.rules(name)
+        if rules is not None:
+            self._parse_cache[sheet] = rules
+            return rules
+        rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+        if not any(rule.errors for rule in rules):
+            self.sheets.add(name, rules)
+        return rules
+
+
 class SteadyScrollbars(_ScrollView):
     """Mixed into a scroll view (first among its bases): its scrollbars are refreshed
     by a layout only when its size or its container's changed (see the module's
@@ -389,6 +448,7 @@ class HeldFrameScreen(_Screen):
             self._held_back = False
             self._compositor._dirty_regions.add(self._compositor.size.region)
         super()._compositor_refresh()
+        collector.resume()  # the app's first frame is drawn (if the collector was paused)
 
     def _draw_held_back(self) -> None:
         if self.app._batch_count:  # still held back: try again after the next message

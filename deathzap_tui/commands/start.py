@@ -12,6 +12,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from deathzap_tui.app import collector  # lazy: with the app
+
+    collector.pause()  # until the start screen's first frame (issue 21)
     from deathzap_tui.app.app import DeathzapApp, Launch  # lazy: Textual; play imports finished
 
     app = DeathzapApp(Launch("start", seed=secrets.randbelow(1_000_000)))

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from deathzap_tui import forcesummary
 from deathzap_tui.app.common.dropdown import Dropdown
 from deathzap_tui.app.common.formrow import FormRow
 from deathzap_tui.app.common.inputs import SteadyInput
@@ -35,7 +36,7 @@ from deathzap_tui.app.frames import (
     SteadySize,
     SteadyStyles,
 )
-from deathzap_tui.forcefile import load_force
+from deathzap_tui.forcesummary import ForceSummary
 from deathzap_tui.headless.flow import GamePlan, new_session, quick_setup, writer_lock
 from deathzap_tui.headless.forcelist import (
     force_files,
@@ -225,7 +226,8 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
 
     def on_mount(self) -> None:
         # The forces are described in the first frame (reading two small files costs
-        # less than drawing the screen twice); the saves are read in a thread, which
+        # less than drawing the screen twice; from what an earlier start kept of them,
+        # forcesummary, when they are unchanged); the saves are read in a thread, which
         # the first frame waits for a few ticks at most (OneFrameScreen.MAX_WAITS):
         # a few saves are in it, many come after it.
         self._describe_forces()
@@ -360,8 +362,31 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
         if not raw:
             about.update(Text("choose a force file"))
             return False
+        path = Path(raw).expanduser()
+        summary = forcesummary.read(path)
+        if summary is None:
+            summary = self._read_force(about, path)
+            if summary is None:
+                return False
+        text = Text(f"{clean(summary.name, oneline=True)} — {plural(summary.units, 'unit')}")
+        if summary.points is not None:
+            text.append(f", {summary.points} pts")
+        if summary.warnings:
+            text.append(f", {summary.warnings} warning(s)")
+        about.update(text)
+        return True
+
+    def _read_force(self, about: Static, path: Path) -> ForceSummary | None:
+        """Read the force file at ``path`` and keep what the form says of it, or list
+        every problem in it on ``about`` (``None``)."""
+        from deathzap_tui.forcefile import (  # lazy: a force file not kept (issue 21)
+            force_from_text,
+            read_force_text,
+        )
+
         try:
-            loaded = load_force(Path(raw).expanduser())
+            text = read_force_text(path)
+            loaded = force_from_text(text, str(path))
         except InvalidInput as exc:
             errors = sum(p.is_error for p in exc.problems)
             shown = Text(f"{errors} error{'s' if errors != 1 else ''} in this force file "
@@ -370,23 +395,13 @@ class StartScreen(HeldFrameScreen, SteadyStyles, OneFrameScreen[None]):
                 shown.append("\n" + clean(problem.located(exc.source), oneline=True),
                              style="red" if problem.is_error else "yellow")
             about.update(shown)
-            return False
+            return None
         except Exception as exc:  # OSError, or a missing module
             about.update(Text(clean(str(exc) or repr(exc)), style="red"))
-            return False
-        force = loaded.force
-        units = len(getattr(force, "units", ()))
-        text = Text(f"{clean(getattr(force, 'name', ''), oneline=True)} — {plural(units, 'unit')}")
-        try:
-            report = loaded.ruleset.points(force)
-            if report is not None:
-                text.append(f", {report.total} pts")
-        except Exception:  # points are a nicety here
-            pass
-        if loaded.warnings:
-            text.append(f", {len(loaded.warnings)} warning(s)")
-        about.update(text)
-        return True
+            return None
+        summary = ForceSummary.of(loaded)
+        forcesummary.keep(text, summary)
+        return summary
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # A Select announces its first value too, and a value set here: only a change

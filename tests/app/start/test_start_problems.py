@@ -41,3 +41,31 @@ async def test_every_problem_is_listed_and_blocks_the_start(demo_paths, workdir)
         await pilot.press("ctrl+g")
         assert app.screen is screen and app.session is None
         assert "RED force file has problems" in str(screen.query_one("#problems").render())
+
+
+async def described(red: Path, black: Path) -> tuple[str, str]:
+    """What a start screen opened on ``red`` and ``black`` says of each."""
+    app = DeathzapApp(Launch("start", red=red, black=black))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        return (str(app.screen.query_one("#red-about").render()),
+                str(app.screen.query_one("#black-about").render()))
+
+
+@aiotest
+async def test_a_force_edited_since_the_last_start_is_described_as_it_is(
+        demo_paths, workdir) -> None:
+    """Issue 21: what the start screen said of a force file is kept for the next start,
+    and never said again of the file once it changed."""
+    red, black = demo_paths
+    first = await described(red, black)
+    assert " pts" in first[0] and " pts" in first[1]
+    assert await described(red, black) == first  # said again from what was kept
+    text = red.read_text(encoding="utf-8")
+    red.write_text(text.replace('name = "', 'name = "Renamed ', 1), encoding="utf-8")
+    renamed, _ = await described(red, black)
+    assert renamed == "Renamed " + first[0]
+    bad = broken_force(red, workdir)
+    red.write_text(bad.read_text(encoding="utf-8"), encoding="utf-8")
+    broken, _ = await described(red, black)
+    assert broken.startswith("2 errors in this force file")
