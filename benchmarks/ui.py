@@ -43,7 +43,7 @@ before: a frame that begins within ``EXPIRY_WINDOW`` of such an end and writes n
 more rows than the toast's own frame did is not the key's (one per notification).
 The table and the frame counts show the key's own frames; the presses with such a
 frame are counted below them, and ``--slow-frames`` marks that frame "a
-notification expiring)". ``benchmarks/first_frame.py`` counts the
+notification expiring". ``benchmarks/first_frame.py`` counts the
 instructions to the start-up rows' first frames instead (callgrind: other processes'
 load does not move them).
 
