@@ -33,7 +33,17 @@ Below the table, the CPU the app used per press of each key row (mean of
 ``/proc/PID/stat`` ticks from the key to the end of its burst: a figure that other
 processes' load changes far less than the times). ``--slow-frames`` lists every
 press drawn in more than one frame: its row, where in the game (card, activation,
-step) and the first words of each frame. ``benchmarks/first_frame.py`` counts the
+step) and each frame's time after the key (its first and last byte), the screen
+rows it wrote and its first words.
+
+A notification's toast going away is a frame of its own, drawn when its timer ends
+(Textual's ``App.NOTIFICATION_TIMEOUT``, 5 s, for the battle screen's "Not allowed"
+that an ``a`` with nothing left to activate shows), whatever key was pressed just
+before: a frame that begins within ``EXPIRY_WINDOW`` of such an end and writes no
+more rows than the toast's own frame did is not the key's (one per notification).
+The table and the frame counts show the key's own frames; the presses with such a
+frame are counted below them, and ``--slow-frames`` marks that frame "a
+notification expiring". ``benchmarks/first_frame.py`` counts the
 instructions to the start-up rows' first frames instead (callgrind: other processes'
 load does not move them).
 
@@ -60,11 +70,16 @@ import termios
 import time
 from pathlib import Path
 
+from textual.app import App
+
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.25
 """Silence that ends a burst of output (not counted in the figures)."""
 SYNC_START = b"\x1b[?2026h"
 """Textual writes this before every frame once the terminal says it supports it."""
+EXPIRY_WINDOW = (-0.02, 0.3)
+"""Seconds before and after a notification's end (its first frame plus
+``App.NOTIFICATION_TIMEOUT``) in which its toast's going away may begin."""
 
 
 def _die_with_parent() -> None:
@@ -85,11 +100,21 @@ class Term:
         self.buf = b""
         self.last_cpu = 0.0
         """CPU seconds the app used from the last key to the end of its burst."""
+        self.chunks: list[tuple[float, bytes]] = []
+        """The last burst's reads: (time read, bytes)."""
+        self.last_frames: list[Frame] = []
+        """The frames of the last key's burst, timed from the key."""
+        self.key_at = 0.0
+        """When the last key was sent (``time.perf_counter``)."""
+        self.expiries: list[tuple[float, int]] = []
+        """The notifications shown and not yet gone: when each ends
+        (``time.perf_counter``) and how many rows its toast's frame wrote."""
 
     def burst(self, timeout: float = 10.0) -> tuple[float, bytes]:
         """Read until QUIET seconds of silence; return (time of last byte, bytes)."""
         last = None
         out = b""
+        self.chunks = []
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
             r, _, _ = select.select([self.master], [], [], QUIET if last else 0.5)
@@ -103,6 +128,7 @@ class Term:
                 break
             last = time.perf_counter()
             out += chunk
+            self.chunks.append((last, chunk))
             self._answer_queries(chunk)
         self.buf += out
         return (last or time.perf_counter()), out
@@ -132,7 +158,31 @@ class Term:
         os.write(self.master, data)
         last, out = self.burst()
         self.last_cpu = self.cpu() - cpu
+        self.last_frames = frame_times(self.chunks, t)
+        self.key_at = t
         return last - t, out
+
+    def notified(self) -> None:
+        """The last key showed a notification (its first frame) with Textual's default
+        timeout: its toast goes away on its own that long after."""
+        if self.last_frames:
+            start, _, frame = self.last_frames[0]
+            self.expiries.append((self.key_at + start / 1000 + App.NOTIFICATION_TIMEOUT,
+                                  len(rows_of(frame))))
+
+    def expiring(self, frame: Frame) -> bool:
+        """Whether ``frame`` (of the last key) is a notification's toast going away: it
+        begins as the notification ends and writes no more rows than the toast's
+        frame did (the key's own frames draw the screen's changes, the wizard's whole
+        step box). Each notification goes away in one frame."""
+        begins = self.key_at + frame[0] / 1000
+        for expiry in self.expiries:
+            end, rows = expiry
+            if EXPIRY_WINDOW[0] <= begins - end <= EXPIRY_WINDOW[1] and \
+                    len(rows_of(frame[2])) <= rows:
+                self.expiries.remove(expiry)
+                return True
+        return False
 
     def cpu(self) -> float:
         """CPU seconds (user and system) the app has used, in clock ticks (10 ms):
@@ -197,6 +247,48 @@ def words(out: bytes, limit: int = 70) -> str:
     return " ".join("".join(c for c in text if not "\u2500" <= c <= "\u259f").split())[:limit]
 
 
+Frame = tuple[float, float, bytes]
+"""A frame of a key's burst: ms after the key to its first and to its last byte, its bytes."""
+
+
+def frame_times(chunks: list[tuple[float, bytes]], t0: float) -> list[Frame]:
+    """The frames in the reads ``chunks`` (time read, bytes) of a burst that followed
+    a key sent at ``t0``, each timed by the reads that brought its first and last byte."""
+    out = b"".join(chunk for _, chunk in chunks)
+    ends, end = [], 0
+    for t, chunk in chunks:
+        end += len(chunk)
+        ends.append((end, (t - t0) * 1000))
+
+    def read_at(offset: int) -> float:
+        return next(ms for end, ms in ends if offset < end)
+
+    starts = [m.start() for m in re.finditer(re.escape(SYNC_START), out)]
+    return [(read_at(start), read_at(stop - 1), out[start:stop])
+            for start, stop in zip(starts, [*starts[1:], len(out)][:len(starts)], strict=True)]
+
+
+MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
+"""The cursor moved to a row and column (1-based): where Textual writes a run of cells."""
+
+
+def rows_of(frame: bytes) -> set[int]:
+    """The screen rows (0-based) ``frame`` writes to."""
+    return {int(m.group(1)) - 1 for m in MOVE.finditer(frame)}
+
+
+def rows_written(frame: bytes) -> str:
+    """The screen rows (0-based) ``frame`` writes to, in runs: "0-23", "0, 14-22"."""
+    rows = sorted(rows_of(frame))
+    runs: list[list[int]] = []
+    for row in rows:
+        if runs and row == runs[-1][1] + 1:
+            runs[-1][1] = row
+        else:
+            runs.append([row, row])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs) or "none"
+
+
 def show_frames(name: str, counts: list[int]) -> str:
     if not counts:
         return f"{name:<12} no samples"
@@ -212,7 +304,7 @@ REFERENCE_KEY = b"d"
 
 def reference_app() -> int:
     """Run the reference app (``benchmarks/ui.py --reference-app``) in this terminal."""
-    from textual.app import App, ComposeResult
+    from textual.app import ComposeResult
     from textual.widgets import DataTable, Footer, Header, Input, RichLog, Static
 
     class Reference(App[None]):
@@ -256,19 +348,32 @@ class Row:
         self.frames: list[int] = []
         self.slow: list[str] = []
         """Each press drawn in more than one frame: where, and the words it drew."""
+        self.expired = 0
+        """Presses with a frame of a notification expiring (not counted in ``frames``)."""
         self.cpu = 0.0
         """CPU seconds the app used over all the presses."""
 
     def add(self, seconds: float, out: bytes | None = None, where: str = "",
-            cpu: float = 0.0) -> None:
+            cpu: float = 0.0, timed: list[Frame] | None = None,
+            expiring: list[bool] | None = None) -> None:
+        """A press: its time and CPU, what it wrote (``out``, its frames ``timed``) and
+        which of those frames are a notification expiring (``expiring``)."""
         self.times.append(seconds)
         self.cpu += cpu
-        if out is not None:
-            self.frames.append(frames(out))
-            if self.frames[-1] > 1:
-                drawn = " | ".join(words(frame, 60) for frame in out.split(SYNC_START)[1:])
-                self.slow.append(f"{self.frames[-1]} frames, {where or 'press'} "
-                                 f"{len(self.frames)}: {drawn}")
+        if out is None:
+            return
+        expired = sum(expiring or [])
+        self.expired += bool(expired)
+        self.frames.append(frames(out) - expired)
+        if self.frames[-1] + expired > 1:
+            drawn = " | ".join(
+                f"[{start:.0f}-{end:.0f} ms, rows {rows_written(frame)}"
+                f"{', a notification expiring' if gone else ''}] {words(frame, 60)}"
+                for (start, end, frame), gone in zip(
+                    timed or [], expiring or [False] * len(timed or []), strict=True))
+            self.slow.append(f"{self.frames[-1]} frame{'s' if self.frames[-1] != 1 else ''}"
+                             f"{f' (+{expired} expiring)' if expired else ''}, "
+                             f"{where or 'press'} {len(self.frames)}: {drawn}")
 
 
 def median_ms(values: list[float]) -> str:
@@ -354,6 +459,10 @@ def main() -> int:
     print(show_frames("step frames", step.frames))
     print(show_frames("apply frames", apply.frames))
     print(show_frames("unit frames", unit.frames))
+    expired = {row.name: row.expired for row in rows if row.expired}
+    if expired:
+        print("presses with a notification's toast going away in their burst (a frame "
+              "not counted above): " + ", ".join(f"{k} {n}" for k, n in expired.items()))
     print()
     print("CPU of the app per press (mean; /proc clock ticks of 10 ms, summed):")
     for row in (ref_key, *rows[2:]):
@@ -385,46 +494,52 @@ def edit(tmp: Path, keys: int, down: Row, enter: Row, digit: Row) -> None:
     for _ in range(max(1, keys // 12)):
         term.key(b"\x1b[H")  # home: the force's own form
         for _ in range(12):
-            down.add(*term.key(b"\x1b[B"), cpu=term.last_cpu)
+            down.add(*term.key(b"\x1b[B"), cpu=term.last_cpu, timed=term.last_frames)
     for _ in range(keys):
         term.key(b"\x1b[H")
         for _ in range(11):  # the first unit (as tests/app/editor/test_editor.py)
             term.key(b"\x1b[B")
-        enter.add(*term.key(b"\r"), cpu=term.last_cpu)
+        enter.add(*term.key(b"\r"), cpu=term.last_cpu, timed=term.last_frames)
         term.key(b"\x1b")  # back to the outline
     term.key(b"\r")  # the unit's name
     term.key(b"\t")  # skill
     term.key(b"\t")  # move (selected: typing replaces it)
     term.key(b"1")
     for n in range(keys):
-        digit.add(*term.key(b"\x7f" if n % 2 else b"0"), cpu=term.last_cpu)
+        digit.add(*term.key(b"\x7f" if n % 2 else b"0"), cpu=term.last_cpu,
+                  timed=term.last_frames)
     term.close()
 
 
 def play(term: Term, cards: int, draw: Row, step: Row, apply: Row, unit: Row) -> None:
+    def add(row: Row, dt: float, out: bytes, where: str) -> None:
+        row.add(dt, out, where, term.last_cpu, term.last_frames,
+                [term.expiring(frame) for frame in term.last_frames])
+
     for card in range(1, cards + 1):
         dt, out = term.key(b"d")
-        draw.add(dt, out, f"card {card}", term.last_cpu)
+        add(draw, dt, out, f"card {card}")
         if b"Game over" in out:
             return
         for activation in range(1, 5):
             where = f"card {card} activation {activation}"
             dt, out = term.key(b"a")
             if b"Choose" not in out and b"Resolved" not in out and b"rolls" not in out:
+                if "Not allowed" in words(out, len(out)):
+                    term.notified()  # says why, for a while
                 break  # nothing to activate (the key is disabled)
-            unit.add(dt, out, where, term.last_cpu)
+            add(unit, dt, out, where)
             for n in range(1, 61):
                 if b"Confirm (Enter)" in out:
                     dt, out = term.key(b"\r")
-                    apply.add(dt, out, where, term.last_cpu)
+                    add(apply, dt, out, where)
                     break
                 dt, out = term.key(b"\r")
                 if b"Enter does not answer" in out:  # a rules question: its key
                     dt, out = term.key(b"1")
-                step.add(dt, out, f"{where} step {n}", term.last_cpu)
+                add(step, dt, out, f"{where} step {n}")
             else:
                 return
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

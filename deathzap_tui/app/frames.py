@@ -30,6 +30,16 @@ repaint it was styled with until its first layout wakes it, and held every frame
 the three ticks. Guarded by ``test_a_frame_waits_for_requests_still_on_their_way``
 and, with the sections below, by ``test_a_game_s_keys_are_one_frame_each``.
 
+**A change under the screen shown.** Textual repaints the whole current screen for
+any change of the screen right under it, even when the current one's background
+(opaque) hides it: a notification expiring on the battle screen under the wizard
+(shown on both, it expires on both) repainted the whole wizard in a frame of its own,
+besides the frame of the wizard's own toast going away; the blank screen under all
+the others did the same at start-up. :func:`drop_hidden_changes` drops such a
+screen's changes (:class:`OneFrameScreen`, :class:`Backdrop`): it is drawn in full
+anyway when it is shown again (Textual repaints a screen on every resume). Guarded by
+``test_a_notification_expiring_under_the_wizard_is_one_frame``.
+
 **A layout that asks for another.** Laying a scroll view out at a new size may show or
 hide its scrollbar (``show_vertical_scrollbar`` asks for a layout: the scrollbar must be
 placed), and the new scrollbar's own size asks for one more; Textual draws a frame
@@ -257,7 +267,23 @@ class OneFrameScreen(Screen[ResultT]):
             self._poll()
             return
         self._deferrals = 0
-        super()._compositor_refresh()
+        if not drop_hidden_changes(self):
+            super()._compositor_refresh()
+
+
+def drop_hidden_changes(screen: Screen[Any]) -> bool:
+    """Drop the changes of ``screen`` and return True when it is under the current
+    screen and hidden by it (an opaque background); else False (see the module's
+    docstring). Called where its frame would be drawn (``_compositor_refresh``)."""
+    # Private: a screen under the current one (App._background_screens, which always
+    # holds the one right under it) asks the current one to repaint the regions it
+    # changed; its compositor's dirty regions and _dirty_widgets are what it drew.
+    current = screen.app.screen
+    if screen is current or current.styles.background.a != 1:
+        return False
+    screen._compositor._dirty_regions.clear()
+    screen._dirty_widgets.clear()
+    return True
 
 
 if TYPE_CHECKING:
@@ -468,19 +494,12 @@ class HeldFrameScreen(_Screen):
 class Backdrop(HeldFrameScreen, Screen[None]):
     """The blank screen under all the others (``App.get_default_screen``): laid out
     again only for a new size, and its changes not passed up to the current screen
-    when that one's background hides it (Textual repaints the whole current screen
-    for any change of the screen under it: a second frame at start-up)."""
+    when that one's background hides it (:func:`drop_hidden_changes`: a second frame
+    at start-up)."""
 
     def _compositor_refresh(self) -> None:
-        # Private: a screen under the current one (App._background_screens, which
-        # always holds the one right under it) asks the current one to repaint the
-        # regions it changed.
-        app = self.app
-        if self is not app.screen and app.screen.styles.background.a == 1:
-            self._compositor._dirty_regions.clear()
-            self._dirty_widgets.clear()
-            return
-        super()._compositor_refresh()
+        if not drop_hidden_changes(self):
+            super()._compositor_refresh()
 
 class SteadyOptionList(SteadyScrollbars, OptionList):
     """An option list whose lines, counted as it is drawn (shown again after being
