@@ -33,6 +33,7 @@ from deathzap_tui.club.gamestore import event_json
 from deathzap_tui.club.hosting import ClubLimits
 from deathzap_tui.club.hub import HubError
 from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.rules.ruleset import other_side
 from deathzap_tui.session import Session
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
@@ -169,7 +170,7 @@ def test_the_other_front_end_takes_each_change_from_its_notice_reading_nothing(
                     monkeypatch.setattr(store, name, counted)
             for turn in range(2, 6):
                 side = whose(await sides.seats["red"].fresh())
-                waiting = sides.home["black" if side == "red" else "red"].store.origin
+                waiting = sides.home[other_side(side)].store.origin
                 mover = sides.home[side].store.origin
                 reads.clear()
                 done = await play_across(sides.seats, side)
@@ -253,7 +254,7 @@ async def both_sides_on_both(a: Running, b: Running) -> tuple[
     side = whose(await sides.seats["red"].fresh())
     x = sides.home[side]
     y = sides.other(x)
-    opp = "black" if side == "red" else "red"
+    opp = other_side(side)
     on_x = {side: sides.seats[side], opp: await sides.join(x, opp)}
     on_y = {side: await sides.join(y, side), opp: await sides.join(y, opp)}
     return sides, side, opp, on_x, (y, on_y)
@@ -329,7 +330,7 @@ def test_undo_and_redo_are_asked_and_answered_across_front_ends(pg: PgServer) ->
         async with two_front_ends(pg.database(own=True)) as (a, b):
             sides = await Sides(a, b).sit()
             side = whose(await sides.seats["red"].fresh())
-            opp = "black" if side == "red" else "red"
+            opp = other_side(side)
             assert sides.home[side] is not sides.home[opp]
             assert (await play_across(sides.seats, side))["t"] == "ok"
             asker, other = sides.seats[side], sides.seats[opp]
@@ -435,7 +436,7 @@ def test_a_notice_missed_is_made_up_when_the_game_is_opened(
         async with two_front_ends(pg.database(own=True)) as (a, b):
             sides = await Sides(a, b).sit()
             side = whose(await sides.seats["red"].fresh())
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             here = sides.home[side]
             there = sides.other(here)
             monkeypatch.setattr(here.store, "_announce", lambda run, game_id, what, data="": None)

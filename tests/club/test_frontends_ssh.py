@@ -19,6 +19,7 @@ from test_server_ssh import keys, line_of, session, start_server
 
 from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.sqlstore import open_store
+from deathzap_tui.rules.ruleset import other_side
 
 __all__ = ["keys"]  # fixtures used here
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
@@ -65,7 +66,7 @@ def test_two_front_ends_play_live_and_one_killed_mid_action_loses_nothing(
             pending = reply["pending"]
         member, front = home[side]
         other = "B" if front == "A" else "A"
-        opp = "black" if side == "red" else "red"
+        opp = other_side(side)
         await pending_at(seats[opp], len(pending["answers"]))  # the other front-end has it
         killed, _port = procs[front]
         killed.send_signal(signal.SIGKILL)

@@ -29,6 +29,7 @@ from server_helpers import (
 
 from deathzap_tui.club.hub import HubClient
 from deathzap_tui.club.sqlstore import WRITERS, SqlClubStore
+from deathzap_tui.rules.ruleset import other_side
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -125,7 +126,7 @@ def test_a_game_whose_write_waits_for_the_database_keeps_no_other_game_waiting(
             one, two, first, lobbies = await two_games(club)
             side = whose(await one["red"].fresh())
             pending = await answered(one, side)
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             shown = (await one[other].fresh())["events"]
             heard_of(lobbies, first)
             with held(spec, first):
@@ -161,7 +162,7 @@ def test_on_sqlite_a_write_that_waits_leaves_the_loop_serving_and_tells_nobody_e
             one, two, first, _lobbies = await two_games(club)
             side = whose(await one["red"].fresh())
             pending = await answered(one, side)
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             shown = (await one[other].fresh())["events"]
             with held(spec, first):
                 commit = asyncio.ensure_future(one[side].request("commit", aid=pending["aid"]))
@@ -198,7 +199,7 @@ def test_a_change_made_elsewhere_while_a_game_is_being_loaded_is_caught_up(
             game = await challenge_and_accept(b, await b.lobby("alice"), await b.lobby("bob"))
             seats = await seated(game, await b.lobby("alice"), await b.lobby("bob"))
             side = whose(await seats["red"].fresh())
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             info = b.store.game_info(game)
             waiter = info.red if other == "red" else info.black
             assert waiter is not None
@@ -232,7 +233,7 @@ def test_an_undo_agreed_to_is_told_to_its_asker_only_once_kept(tmp_path: Any) ->
         async with running(spec) as club:  # type: ignore[arg-type]
             one, _two, first, _lobbies = await two_games(club)
             side = whose(await one["red"].fresh())
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             await play_turn(one, side)
             assert (await one[side].request("undo"))["t"] == "ok"
             await one[other].until_state(lambda s: s["request"] is not None)
@@ -266,7 +267,7 @@ def test_a_game_opened_while_a_move_waits_to_be_kept_is_not_said_to_have_moved(
             alice, bob, first = await a_game(club)
             seats = await seated(first, alice, bob)
             side = whose(await seats["red"].fresh())
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             pending = await answered(seats, side)
             info = club.store.game_info(first)
             lobby = alice if (info.red if other == "red" else info.black) == "alice" else bob
@@ -314,7 +315,7 @@ def test_the_report_is_of_the_game_as_kept_not_of_a_last_move_whose_write_waits(
             seats = await seated(first, alice, bob)
             pending = await last_move(seats)
             side = pending["by"]
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             async with writers_busy(club.store):
                 commit = asyncio.ensure_future(seats[side].request("commit", aid=pending["aid"]))
                 await asyncio.sleep(0.3)  # the commit waits for a writer thread
@@ -365,7 +366,7 @@ def test_a_move_is_told_to_the_lobbies_when_the_game_is_loaded_again_before_its_
             alice, bob, first = await a_game(club)
             seats = await seated(first, alice, bob)
             side = whose(await seats["red"].fresh())
-            other = "black" if side == "red" else "red"
+            other = other_side(side)
             pending = await answered(seats, side)
             await seats[other].fresh()
             heard_of([alice, bob], first)

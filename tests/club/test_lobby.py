@@ -27,6 +27,7 @@ from deathzap_tui.club.members import PublicKey
 from deathzap_tui.club.sqlstore import open_store
 from deathzap_tui.net.client import RemoteSession
 from deathzap_tui.paths import PROJECT_ROOT
+from deathzap_tui.rules.ruleset import other_side
 
 SIZE = (80, 24)
 RED_FORCE = {"shipped": "demo-ashfall-legion"}
@@ -72,7 +73,7 @@ class ClubThread:
         game = self.do(taker, "accept", challenge=made["challenge"],
                        force=BLACK_FORCE)["game"]
         side = game["side"]
-        other = "black" if side == "red" else "red"
+        other = other_side(side)
         return int(game["game"]), {side: taker, other: challenger}
 
     def table(self, game: int, sides: tuple[str, ...]) -> dict[str, RemoteSession]:
