@@ -15,7 +15,7 @@ import pytest
 from signed_files import SPOILS, spoil
 from subprocess_env import child_env
 
-from deathzap_tui import forcesummary, savesign
+from deathzap_tui import forcefile, forcesummary, savesign
 from deathzap_tui.forcefile import load_force, read_force_text
 from deathzap_tui.forcesummary import ForceSummary
 from deathzap_tui.paths import PROJECT_ROOT, kept_forces_path
@@ -119,3 +119,9 @@ def test_the_start_screen_reads_kept_forces_without_their_rules_code(
     again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                            text=True, check=True)
     assert again.stdout.strip() == "True []"
+
+
+def test_a_summary_is_looked_up_for_every_file_a_force_file_may_be() -> None:
+    """The lookup's size limit is the force file's own (kept apart so that the start
+    screen does not import the force file code to look a summary up)."""
+    assert forcesummary.MAX_FORCE_BYTES == forcefile.MAX_BYTES
