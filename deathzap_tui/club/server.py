@@ -230,6 +230,8 @@ class ClubSSHServer(sshd.GameSSHServer):
                 conn.set_extra_info(deathzap_member=member)
             token = self.hub.issue(member)
             await self._run_on_pty(process, member, term, {TOKEN_ENV: token})
+        except BrokenPipeError:
+            pass  # the connection closed while it was written to: nothing has failed
         except Exception as exc:  # one broken session must not take the server down
             self.log(f"ssh session for {member or 'a new member'} failed: {exc!r}")
             with contextlib.suppress(Exception):

@@ -57,6 +57,10 @@ from deathzap_tui.safefiles import write_atomic
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 MAX_KEYS_BYTES = 256 * 1024
 PLAYER_CONNECTIONS = 2
+CLOSE_GRACE = 1.0
+"""Seconds :meth:`GameSSHServer.close` gives the live sessions to end once their apps
+are told to, before it closes the connections of those still open (a session still
+asking for a name, or whose app is slow to go: the session kills it after 5 s)."""
 """Logged-in connections a player's key may hold at once."""
 NO_PTY = ("deathzap: this server runs a full-screen game and needs a terminal; "
           "connect with `ssh -t`.\r\n")
@@ -180,22 +184,45 @@ class GameSSHServer:
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[Child] = set()
+        self._sessions: dict[asyncio.Task[Any], asyncssh.SSHServerConnection] = {}
+        """Each live session's handler, and its connection."""
 
     async def start(self) -> None:
         self._server = await asyncssh.create_server(
             self._connection, self.host, self.port, server_host_keys=[self.key],
-            process_factory=self._session, encoding=None, allow_scp=False,
+            process_factory=self._handle, encoding=None, allow_scp=False,
             agent_forwarding=False, x11_forwarding=False, login_timeout=self.login_timeout,
             keepalive_interval=30, keepalive_count_max=3)
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
-        for child in list(self._children):
-            with contextlib.suppress(ProcessLookupError):
-                child.terminate()
+        """Stop listening, end every live session and return once each has finished:
+        its app ended, and whatever it does on its way out done (a club server counts
+        it out of its store, which its caller closes next). Listening stops first, so
+        no session starts meanwhile; the apps are told to end, and a session still
+        open after :data:`CLOSE_GRACE` has its connection closed."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+        for child in list(self._children):
+            with contextlib.suppress(ProcessLookupError):
+                child.terminate()
+        if self._sessions:
+            await asyncio.wait(self._sessions, timeout=CLOSE_GRACE)
+        for conn in self._sessions.values():
+            conn.close()
+        if self._sessions:
+            await asyncio.wait(self._sessions)
+
+    async def _handle(self, process: asyncssh.SSHServerProcess) -> None:
+        """Run :meth:`_session`, known to :meth:`close` while it runs."""
+        task = asyncio.current_task()
+        assert task is not None  # asyncssh runs each session's handler as a task
+        self._sessions[task] = process.channel.get_connection()
+        try:
+            await self._session(process)
+        finally:
+            del self._sessions[task]
 
     def _connection(self) -> asyncssh.SSHServer:
         return _Auth(self)

@@ -63,6 +63,18 @@ class Running:
         return client
 
 
+def autogroup_nice(pid: int | str = "self") -> int | None:
+    """The niceness of process ``pid``'s autogroup (its session's CPU share), or None
+    where the kernel shows none: autogroups off, or the process in the first session
+    (``sid`` 0, as under a CI runner that never calls ``setsid``), whose group is the
+    root task group and whose ``/proc/PID/autogroup`` reads empty."""
+    try:
+        words = Path(f"/proc/{pid}/autogroup").read_text().split()
+    except FileNotFoundError:
+        return None
+    return int(words[-1]) if words else None
+
+
 def key_line(n: int) -> str:
     import base64
 
