@@ -57,11 +57,11 @@ from deathzap_tui.safefiles import write_atomic
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 MAX_KEYS_BYTES = 256 * 1024
 PLAYER_CONNECTIONS = 2
+"""Logged-in connections a player's key may hold at once."""
 CLOSE_GRACE = 1.0
 """Seconds :meth:`GameSSHServer.close` gives the live sessions to end once their apps
 are told to, before it closes the connections of those still open (a session still
 asking for a name, or whose app is slow to go: the session kills it after 5 s)."""
-"""Logged-in connections a player's key may hold at once."""
 NO_PTY = ("deathzap: this server runs a full-screen game and needs a terminal; "
           "connect with `ssh -t`.\r\n")
 NO_COMMANDS = ("deathzap: this server runs no commands, subsystems or file copies; "
@@ -209,7 +209,7 @@ class GameSSHServer:
                 child.terminate()
         if self._sessions:
             await asyncio.wait(self._sessions, timeout=CLOSE_GRACE)
-        for conn in self._sessions.values():
+        for conn in list(self._sessions.values()):
             conn.close()
         if self._sessions:
             await asyncio.wait(self._sessions)

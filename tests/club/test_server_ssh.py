@@ -148,7 +148,7 @@ def test_a_sessions_app_runs_the_niceness_asked_below_the_server(tmp_path, keys,
             group = autogroup_nice(pid)
             if group is not None:  # the kernel shares the CPU between sessions first
                 assert group == min(MAX_NICE, ours + 7)
-            assert autogroup_nice() == our_group  # the server's own stay
+            assert autogroup_nice() == our_group  # the server's own group and niceness stay
             assert os.getpriority(os.PRIO_PROCESS, 0) == ours
             conn.close()
 
