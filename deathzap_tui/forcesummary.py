@@ -8,8 +8,9 @@ The summaries are one JSON file beside this user's cache key
 each under a hash of the force file's text and of the code that read it
 (:func:`~deathzap_tui.savesign.code_identity`, as a save's summary): a file edited
 since, or read by other code, is read again, never described from what it was. A
-file with problems is not kept (its problems are listed from the file itself each
-time), nor one that is a link or not a regular file."""
+file with errors is not kept (its problems are listed from the file itself each
+time), nor one that is a link or not a regular file; a good file's warnings are
+kept as their count, all the start screen says of them."""
 
 from __future__ import annotations
 
